@@ -1,0 +1,37 @@
+package org.yarngnn.compute.model;
+
+import java.util.Arrays;
+import org.yarngnn.compute.tensor.DenseMatrix;
+
+/** A named float32 tensor of the weights file: its shape and row-major values. */
+public record Tensor(String name, int[] shape, float[] data) {
+  public Tensor {
+    long n = 1;
+    for (int d : shape) {
+      n *= d;
+    }
+    if (n != data.length) {
+      throw new IllegalArgumentException(name + ": shape " + Arrays.toString(shape) + " needs " + n
+          + " values, has " + data.length);
+    }
+  }
+
+  /** The tensor as a matrix: [r, c] as r x c, a vector [n] as 1 x n (the data array is shared). */
+  public DenseMatrix asMatrix() {
+    if (shape.length == 1) {
+      return new DenseMatrix(1, shape[0], data);
+    }
+    if (shape.length == 2) {
+      return new DenseMatrix(shape[0], shape[1], data);
+    }
+    throw new IllegalArgumentException(name + ": rank " + shape.length + " is not a matrix");
+  }
+
+  public static Tensor of(String name, DenseMatrix m) {
+    return new Tensor(name, new int[] {m.rows(), m.cols()}, Arrays.copyOf(m.data(), m.rows() * m.cols()));
+  }
+
+  public static Tensor vector(String name, float[] v) {
+    return new Tensor(name, new int[] {v.length}, v.clone());
+  }
+}
