@@ -1,0 +1,95 @@
+package org.yarngnn.compute.infer;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.yarngnn.compute.graph.GraphBlock;
+import org.yarngnn.compute.kernel.RowRanges;
+import org.yarngnn.compute.layer.Layer;
+import org.yarngnn.compute.layer.Layers;
+import org.yarngnn.compute.model.LayerSpec;
+import org.yarngnn.compute.model.Model;
+import org.yarngnn.compute.sample.NeighbourSampler;
+import org.yarngnn.compute.tensor.DenseMatrix;
+
+/**
+ * All-node inference in one JVM, layer by layer (Deal's order): each layer samples every node's neighbourhood
+ * once, transforms every node's row once, and aggregates every node once, all rows in parallel. Nothing is
+ * computed twice, unlike per-target K-hop mini-batches.
+ */
+public final class LayerwiseInference {
+  /** Called after each layer with its index and the layer count. */
+  @FunctionalInterface
+  public interface Progress {
+    void layerDone(int layer, int layers);
+  }
+
+  private static final int GRAIN = 256;
+
+  private final Model model;
+  private final List<Layer> layers;
+  private final long seed;
+
+  public LayerwiseInference(Model model, long seed) {
+    this.model = model;
+    this.seed = seed;
+    List<Layer> built = new ArrayList<>();
+    List<LayerSpec> specs = model.spec().layers();
+    for (int k = 0; k < specs.size(); k++) {
+      built.add(Layers.create(specs.get(k), k, model.weights()));
+    }
+    this.layers = List.copyOf(built);
+  }
+
+  public List<Layer> layers() {
+    return layers;
+  }
+
+  /**
+   * Embeddings of every node of {@code g} (row i = local node i). {@code features} is consumed: it is
+   * normalised in place and released after the first layer.
+   */
+  public DenseMatrix run(GraphBlock g, DenseMatrix features, Progress progress) {
+    if (g.haloIds().length != 0) {
+      throw new IllegalArgumentException("single-JVM inference needs the whole graph (no halo)");
+    }
+    RowNormalization.applyInput(model.spec().inputNormalize(), features);
+    DenseMatrix h = features;
+    for (int k = 0; k < layers.size(); k++) {
+      h = runLayer(k, g, h);
+      if (progress != null) {
+        progress.layerDone(k, layers.size());
+      }
+    }
+    RowNormalization.applyOutput(model.spec().outputNormalize(), h);
+    return h;
+  }
+
+  private DenseMatrix runLayer(int k, GraphBlock g, DenseMatrix h) {
+    Layer layer = layers.get(k);
+    int n = g.numNodes();
+    DenseMatrix msg = new DenseMatrix(n, layer.messageWidth());
+    DenseMatrix self = layer.selfWidth() > 0 ? new DenseMatrix(n, layer.selfWidth()) : null;
+    RowRanges.parallel(n, GRAIN, (from, to) -> layer.transform(g, h, from, to, msg, self));
+    GraphBlock edges = sampled(k, g);
+    DenseMatrix out = new DenseMatrix(n, layer.outWidth());
+    RowRanges.parallel(n, GRAIN, (from, to) -> layer.aggregate(edges, msg, self, from, to, out));
+    return out;
+  }
+
+  /** The in-edges layer {@code k} aggregates over: a per-layer sample when the layer has a fanout. */
+  public GraphBlock sampled(int k, GraphBlock g) {
+    int fanout = layers.get(k).spec().fanout();
+    return fanout < 0 ? g : NeighbourSampler.sample(g, fanout, seed, k);
+  }
+
+  /** Predicted class of every row: argmax of the final embedding. */
+  public static int[] predictions(DenseMatrix embeddings) {
+    int[] p = new int[embeddings.rows()];
+    RowRanges.parallel(p.length, 4096, (from, to) -> {
+      for (int r = from; r < to; r++) {
+        p[r] = RowNormalization.argmax(embeddings.data(), embeddings.offset(r), embeddings.cols());
+      }
+    });
+    return p;
+  }
+}

@@ -1,0 +1,12 @@
+package org.yarngnn.app;
+
+import java.io.PrintStream;
+import org.yarngnn.app.cli.CommandLine;
+import org.yarngnn.app.cli.OptionSpec;
+
+/** One CLI command: its options and its body. The body returns the exit status. */
+public interface Command {
+  OptionSpec options();
+
+  int run(CommandLine cl, PrintStream out) throws Exception;
+}

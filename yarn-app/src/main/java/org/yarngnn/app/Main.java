@@ -1,0 +1,100 @@
+package org.yarngnn.app;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.GenericOptionsParser;
+import org.yarngnn.app.cli.CommandLine;
+import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.compute.model.ModelFormatException;
+import org.yarngnn.io.InputException;
+
+/**
+ * The entry point of {@code scripts/yarn-gnn} and {@code yarn jar yarn-gnn.jar}. Exit status: 0 success, 2 bad
+ * usage or bad input (one line naming the option, file or row), 1 failure while running. Stack traces only with
+ * {@code --verbose}.
+ */
+public final class Main {
+  public static final int OK = 0;
+  public static final int FAILED = 1;
+  public static final int BAD_INPUT = 2;
+
+  private Main() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  static Map<String, Command> commands() {
+    Map<String, Command> m = new LinkedHashMap<>();
+    m.put("infer", new InferCommand());
+    m.put("import", new ImportCommand());
+    m.put("generate", new GenerateCommand());
+    return m;
+  }
+
+  /** Runs one command line in this JVM and returns its exit status (tests call this directly). */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    boolean verbose = Arrays.asList(args).contains("--verbose");
+    Map<String, Command> commands = commands();
+    if (args.length == 0 || args[0].equals("--help") || args[0].equals("help")) {
+      err.println(topUsage(commands));
+      return args.length == 0 ? BAD_INPUT : OK;
+    }
+    Command command = commands.get(args[0]);
+    if (command == null) {
+      err.println("yarn-gnn: unknown command '" + args[0] + "'\n" + topUsage(commands));
+      return BAD_INPUT;
+    }
+    try {
+      Configuration conf = new Configuration();
+      String[] rest;
+      try {
+        GenericOptionsParser parser = new GenericOptionsParser(conf, Arrays.copyOfRange(args, 1, args.length));
+        rest = parser.getRemainingArgs();
+      } catch (Exception e) {
+        throw new UsageException("bad generic option: " + e.getMessage());
+      }
+      if (Arrays.asList(rest).contains("--help")) {
+        out.print(command.options().usage());
+        return OK;
+      }
+      CommandLine cl = CommandLine.parse(command.options(), rest, conf);
+      return command.run(cl, out);
+    } catch (UsageException | InputException | ModelFormatException e) {
+      err.println("yarn-gnn " + args[0] + ": " + e.getMessage());
+      if (verbose) {
+        e.printStackTrace(err);
+      }
+      return BAD_INPUT;
+    } catch (Exception | OutOfMemoryError | StackOverflowError e) {
+      err.println("yarn-gnn " + args[0] + " failed: " + describe(e));
+      if (verbose) {
+        e.printStackTrace(err);
+      }
+      return FAILED;
+    }
+  }
+
+  /** The failure's own message chain on one line: what a scheduler's log should show. */
+  static String describe(Throwable e) {
+    StringBuilder sb = new StringBuilder();
+    for (Throwable t = e; t != null && sb.length() < 2000; t = t.getCause()) {
+      if (sb.length() > 0) {
+        sb.append(": ");
+      }
+      sb.append(t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage());
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return sb.toString();
+  }
+
+  private static String topUsage(Map<String, Command> commands) {
+    return "usage: yarn-gnn COMMAND [options] [-D yarngnn.OPTION=VALUE ...]\ncommands: "
+        + String.join(", ", commands.keySet()) + "\n'yarn-gnn COMMAND --help' lists a command's options.";
+  }
+}

@@ -1,0 +1,116 @@
+package org.yarngnn.app.local;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.ModelFiles;
+import org.yarngnn.compute.infer.LayerwiseInference;
+import org.yarngnn.compute.model.Model;
+import org.yarngnn.compute.tensor.DenseMatrix;
+import org.yarngnn.io.EdgeTable;
+import org.yarngnn.io.EmbeddingWriter;
+import org.yarngnn.io.InputException;
+import org.yarngnn.io.NodeTable;
+import org.yarngnn.io.OutputCommit;
+import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.partition.GraphBuildOptions;
+import org.yarngnn.partition.GraphBuilder;
+import org.yarngnn.partition.LocalGraph;
+
+/**
+ * {@code infer --local}: reads the tables, builds the whole graph, runs {@link LayerwiseInference} on all
+ * cores, and writes the output table through an {@link OutputCommit} (no part file in the output directory
+ * before the job succeeded, {@code _SUCCESS} last).
+ */
+public final class LocalInference {
+  /** Rows per output part file: parts are written in parallel and stay a comfortable size for readers. */
+  static final int ROWS_PER_PART = 1 << 20;
+
+  /** What the job wrote. */
+  public record Result(long nodes, int width, int parts, double seconds) {}
+
+  private final Configuration conf;
+  private final LocalInferenceOptions options;
+  private final PrintStream log;
+
+  public LocalInference(Configuration conf, LocalInferenceOptions options, PrintStream log) {
+    this.conf = conf;
+    this.options = options;
+    this.log = log;
+  }
+
+  public Result run() throws Exception {
+    long t0 = System.nanoTime();
+    // Everything that can be refused is checked before any output exists.
+    Model model = ModelFiles.read(conf, new Path(options.model()));
+    EdgeTable edges = EdgeTable.open(conf, new Path(options.edges()),
+        TableReadOptions.builder().format(options.edgesFormat()).build());
+    NodeTable nodes = NodeTable.open(conf, new Path(options.nodes()),
+        TableReadOptions.builder().format(options.nodesFormat()).build());
+    if (nodes.featureWidth() != model.spec().inputWidth()) {
+      throw new InputException(options.model() + ": the model's input width " + model.spec().inputWidth()
+          + " differs from the feature width " + nodes.featureWidth() + " of " + options.nodes());
+    }
+    OutputCommit commit = OutputCommit.begin(conf, new Path(options.output()), options.overwrite());
+    try {
+      LocalGraph graph = GraphBuilder.build(edges, nodes, GraphBuildOptions.builder()
+          .undirected(options.undirected())
+          .missingFeatures(options.missingFeatures())
+          .threads(options.threads())
+          .build());
+      log.println("yarn-gnn infer: graph " + graph.stats().summary());
+      LayerwiseInference inference = new LayerwiseInference(model, options.seed());
+      long tc = System.nanoTime();
+      DenseMatrix embeddings = inference.run(graph.block(), graph.features(), (k, n) ->
+          log.printf("yarn-gnn infer: layer %d/%d done (%.1f s)%n", k + 1, n, (System.nanoTime() - tc) / 1e9));
+      int[] predictions = model.spec().predict() ? LayerwiseInference.predictions(embeddings) : null;
+      int parts = writeParts(commit, graph.block().nodeIds(), embeddings, predictions);
+      commit.commit();
+      return new Result(embeddings.rows(), embeddings.cols(), parts, (System.nanoTime() - t0) / 1e9);
+    } catch (Throwable t) {
+      commit.abort();
+      throw t;
+    }
+  }
+
+  private int writeParts(OutputCommit commit, long[] ids, DenseMatrix embeddings, int[] predictions)
+      throws Exception {
+    int n = ids.length;
+    int parts = Math.max(1, (n + ROWS_PER_PART - 1) / ROWS_PER_PART);
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(parts, options.threads()));
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int p = 0; p < parts; p++) {
+        int part = p;
+        done.add(pool.submit(() -> {
+          writePart(commit, part, ids, embeddings, predictions, part * ROWS_PER_PART,
+              Math.min(n, (part + 1) * ROWS_PER_PART));
+          return null;
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return parts;
+  }
+
+  private void writePart(OutputCommit commit, int part, long[] ids, DenseMatrix emb, int[] pred, int from, int to)
+      throws IOException {
+    Path file = commit.partFile(part, options.outputFormat());
+    try (EmbeddingWriter w = EmbeddingWriter.create(conf, file, options.outputFormat(), emb.cols(),
+        pred != null)) {
+      for (int r = from; r < to; r++) {
+        w.write(ids[r], emb.data(), emb.offset(r), pred == null ? -1 : pred[r]);
+      }
+    }
+  }
+}
