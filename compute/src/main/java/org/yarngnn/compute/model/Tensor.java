@@ -34,4 +34,21 @@ public record Tensor(String name, int[] shape, float[] data) {
   public static Tensor vector(String name, float[] v) {
     return new Tensor(name, new int[] {v.length}, v.clone());
   }
+
+  /** Equal when name, shape and values are equal (a record would compare the arrays by identity). */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Tensor t && name.equals(t.name) && Arrays.equals(shape, t.shape)
+        && Arrays.equals(data, t.data);
+  }
+
+  @Override
+  public int hashCode() {
+    return (name.hashCode() * 31 + Arrays.hashCode(shape)) * 31 + Arrays.hashCode(data);
+  }
+
+  @Override
+  public String toString() {
+    return "Tensor[" + name + " " + Arrays.toString(shape) + "]";
+  }
 }
