@@ -51,11 +51,26 @@ public enum Activation {
 
   /** Applies the activation to {@code v[from..to)} in place. */
   public void apply(float[] v, int from, int to) {
-    if (this == NONE) {
-      return;
-    }
-    for (int i = from; i < to; i++) {
-      v[i] = apply(v[i]);
+    // One switch per call, not per element, so each loop is a tight one the JIT can vectorise where it may.
+    switch (this) {
+      case RELU:
+        for (int i = from; i < to; i++) {
+          float x = v[i];
+          v[i] = x > 0f ? x : 0f;
+        }
+        return;
+      case LEAKY_RELU:
+        for (int i = from; i < to; i++) {
+          float x = v[i];
+          v[i] = x > 0f ? x : 0.01f * x;
+        }
+        return;
+      case NONE:
+        return;
+      default:
+        for (int i = from; i < to; i++) {
+          v[i] = apply(v[i]);
+        }
     }
   }
 }

@@ -1,0 +1,164 @@
+package org.yarngnn.compute.kernel;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Vector API row kernels. {@link #gather} keeps a strip of the output row in registers (up to 8 vectors) while
+ * it streams the edges, so each source row is read once per strip and the output row is written once: the loop
+ * is bound by the random reads of source rows, and the independent loads of successive edges overlap.
+ */
+final class VectorSparseRowKernel implements SparseRowKernel {
+  private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+  private static final int L = S.length();
+
+  private VectorSparseRowKernel() {}
+
+  /** The kernel, or null when the preferred species has no real SIMD (then the scalar kernel is as good). */
+  static SparseRowKernel createIfUseful() {
+    return S.vectorBitSize() >= 128 ? new VectorSparseRowKernel() : null;
+  }
+
+  @Override
+  public String name() {
+    return "vector-" + S.vectorBitSize() + "bit";
+  }
+
+  @Override
+  public void gather(int[] col, int start, int end, float[] w, int wOff, float[] colScale, int skipCol,
+      float[] x, int xOff, int ldx, float[] out, int outOff, int n) {
+    int c = 0;
+    for (; c + 8 * L <= n; c += 8 * L) {
+      gather8(col, start, end, w, wOff, colScale, skipCol, x, xOff + c, ldx, out, outOff + c);
+    }
+    for (; c + 4 * L <= n; c += 4 * L) {
+      gather4(col, start, end, w, wOff, colScale, skipCol, x, xOff + c, ldx, out, outOff + c);
+    }
+    for (; c + L <= n; c += L) {
+      gather1(col, start, end, w, wOff, colScale, skipCol, x, xOff + c, ldx, out, outOff + c);
+    }
+    if (c < n) {
+      ScalarSparseRowKernel.INSTANCE.gather(col, start, end, w, wOff, colScale, skipCol, x, xOff + c, ldx, out,
+          outOff + c, n - c);
+    }
+  }
+
+  private static float weight(int e, int j, float[] w, int wOff, float[] colScale) {
+    return (w == null ? 1f : w[wOff + e]) * (colScale == null ? 1f : colScale[j]);
+  }
+
+  private static void gather8(int[] col, int start, int end, float[] w, int wOff, float[] colScale, int skipCol,
+      float[] x, int xOff, int ldx, float[] out, int o) {
+    FloatVector a0 = FloatVector.fromArray(S, out, o);
+    FloatVector a1 = FloatVector.fromArray(S, out, o + L);
+    FloatVector a2 = FloatVector.fromArray(S, out, o + 2 * L);
+    FloatVector a3 = FloatVector.fromArray(S, out, o + 3 * L);
+    FloatVector a4 = FloatVector.fromArray(S, out, o + 4 * L);
+    FloatVector a5 = FloatVector.fromArray(S, out, o + 5 * L);
+    FloatVector a6 = FloatVector.fromArray(S, out, o + 6 * L);
+    FloatVector a7 = FloatVector.fromArray(S, out, o + 7 * L);
+    for (int e = start; e < end; e++) {
+      int j = col[e];
+      if (j == skipCol) {
+        continue;
+      }
+      FloatVector wv = FloatVector.broadcast(S, weight(e, j, w, wOff, colScale));
+      int xo = j * ldx + xOff;
+      a0 = FloatVector.fromArray(S, x, xo).fma(wv, a0);
+      a1 = FloatVector.fromArray(S, x, xo + L).fma(wv, a1);
+      a2 = FloatVector.fromArray(S, x, xo + 2 * L).fma(wv, a2);
+      a3 = FloatVector.fromArray(S, x, xo + 3 * L).fma(wv, a3);
+      a4 = FloatVector.fromArray(S, x, xo + 4 * L).fma(wv, a4);
+      a5 = FloatVector.fromArray(S, x, xo + 5 * L).fma(wv, a5);
+      a6 = FloatVector.fromArray(S, x, xo + 6 * L).fma(wv, a6);
+      a7 = FloatVector.fromArray(S, x, xo + 7 * L).fma(wv, a7);
+    }
+    a0.intoArray(out, o);
+    a1.intoArray(out, o + L);
+    a2.intoArray(out, o + 2 * L);
+    a3.intoArray(out, o + 3 * L);
+    a4.intoArray(out, o + 4 * L);
+    a5.intoArray(out, o + 5 * L);
+    a6.intoArray(out, o + 6 * L);
+    a7.intoArray(out, o + 7 * L);
+  }
+
+  private static void gather4(int[] col, int start, int end, float[] w, int wOff, float[] colScale, int skipCol,
+      float[] x, int xOff, int ldx, float[] out, int o) {
+    FloatVector a0 = FloatVector.fromArray(S, out, o);
+    FloatVector a1 = FloatVector.fromArray(S, out, o + L);
+    FloatVector a2 = FloatVector.fromArray(S, out, o + 2 * L);
+    FloatVector a3 = FloatVector.fromArray(S, out, o + 3 * L);
+    for (int e = start; e < end; e++) {
+      int j = col[e];
+      if (j == skipCol) {
+        continue;
+      }
+      FloatVector wv = FloatVector.broadcast(S, weight(e, j, w, wOff, colScale));
+      int xo = j * ldx + xOff;
+      a0 = FloatVector.fromArray(S, x, xo).fma(wv, a0);
+      a1 = FloatVector.fromArray(S, x, xo + L).fma(wv, a1);
+      a2 = FloatVector.fromArray(S, x, xo + 2 * L).fma(wv, a2);
+      a3 = FloatVector.fromArray(S, x, xo + 3 * L).fma(wv, a3);
+    }
+    a0.intoArray(out, o);
+    a1.intoArray(out, o + L);
+    a2.intoArray(out, o + 2 * L);
+    a3.intoArray(out, o + 3 * L);
+  }
+
+  private static void gather1(int[] col, int start, int end, float[] w, int wOff, float[] colScale, int skipCol,
+      float[] x, int xOff, int ldx, float[] out, int o) {
+    FloatVector a0 = FloatVector.fromArray(S, out, o);
+    for (int e = start; e < end; e++) {
+      int j = col[e];
+      if (j == skipCol) {
+        continue;
+      }
+      FloatVector wv = FloatVector.broadcast(S, weight(e, j, w, wOff, colScale));
+      a0 = FloatVector.fromArray(S, x, j * ldx + xOff).fma(wv, a0);
+    }
+    a0.intoArray(out, o);
+  }
+
+  @Override
+  public void axpy(float a, float[] x, int xOff, float[] y, int yOff, int n) {
+    FloatVector av = FloatVector.broadcast(S, a);
+    int c = 0;
+    for (; c + L <= n; c += L) {
+      FloatVector.fromArray(S, x, xOff + c).fma(av, FloatVector.fromArray(S, y, yOff + c)).intoArray(y, yOff + c);
+    }
+    for (; c < n; c++) {
+      y[yOff + c] += a * x[xOff + c];
+    }
+  }
+
+  @Override
+  public void scale(float a, float[] y, int off, int n) {
+    int c = 0;
+    for (; c + L <= n; c += L) {
+      FloatVector.fromArray(S, y, off + c).mul(a).intoArray(y, off + c);
+    }
+    for (; c < n; c++) {
+      y[off + c] *= a;
+    }
+  }
+
+  @Override
+  public float dot(float[] a, int aOff, float[] b, int bOff, int n) {
+    int c = 0;
+    float s = 0f;
+    if (n >= L) {
+      FloatVector acc = FloatVector.zero(S);
+      for (; c + L <= n; c += L) {
+        acc = FloatVector.fromArray(S, a, aOff + c).fma(FloatVector.fromArray(S, b, bOff + c), acc);
+      }
+      s = acc.reduceLanes(VectorOperators.ADD);
+    }
+    for (; c < n; c++) {
+      s += a[aOff + c] * b[bOff + c];
+    }
+    return s;
+  }
+}
