@@ -1,0 +1,95 @@
+package org.yarngnn.io;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.column.ColumnReadStore;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.example.DummyRecordConverter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.io.ParquetDecodingException;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * One Parquet file read column by column, row group by row group, through Parquet's low-level column readers
+ * (no record assembly, no per-row objects).
+ */
+final class ParquetFile implements Closeable {
+  private final Path path;
+  private final ParquetFileReader reader;
+  private final MessageType schema;
+  private final String createdBy;
+  private MessageType projection;
+  private ColumnReadStore store;
+  private long rowGroupRows;
+
+  private ParquetFile(Path path, ParquetFileReader reader) {
+    this.path = path;
+    this.reader = reader;
+    this.schema = reader.getFooter().getFileMetaData().getSchema();
+    this.createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
+  }
+
+  static ParquetFile open(Configuration conf, Path path) {
+    try {
+      return new ParquetFile(path, ParquetFileReader.open(HadoopInputFile.fromPath(path, conf)));
+    } catch (IOException | RuntimeException e) {
+      throw InputException.in(path, "not a readable Parquet file (" + e.getMessage() + ")");
+    }
+  }
+
+  MessageType schema() {
+    return schema;
+  }
+
+  long rowCount() {
+    return reader.getRecordCount();
+  }
+
+  /** Reads only these columns from now on. */
+  void project(ParquetColumn... columns) {
+    projection = ParquetColumn.projection(schema, columns);
+    reader.setRequestedSchema(projection);
+  }
+
+  /** Loads the next row group; false after the last. Its row count is {@link #rowGroupRows()}. */
+  boolean nextRowGroup() {
+    try {
+      PageReadStore pages = reader.readNextRowGroup();
+      if (pages == null) {
+        return false;
+      }
+      rowGroupRows = pages.getRowCount();
+      store = new ColumnReadStoreImpl(pages, new DummyRecordConverter(projection).getRootConverter(), projection,
+          createdBy);
+      return true;
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading " + path + ": " + e.getMessage(), e);
+    } catch (ParquetDecodingException e) {
+      throw InputException.in(path, "corrupt Parquet data (" + e.getMessage() + ")");
+    }
+  }
+
+  long rowGroupRows() {
+    return rowGroupRows;
+  }
+
+  /** The reader of a column in the current row group, or null for an absent optional column. */
+  ColumnReader column(ParquetColumn c) {
+    return c == null ? null : store.getColumnReader(c.descriptor);
+  }
+
+  @Override
+  public void close() {
+    try {
+      reader.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("closing " + path + ": " + e.getMessage(), e);
+    }
+  }
+}
