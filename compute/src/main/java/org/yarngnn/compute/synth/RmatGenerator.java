@@ -97,18 +97,12 @@ public final class RmatGenerator {
           } else {
             r = bits & 0xFFFFFFFFL;
           }
-          src <<= 1;
-          dst <<= 1;
-          if (r < thresholdA[l]) {
-            continue;
-          } else if (r < thresholdAB[l]) {
-            dst |= 1;
-          } else if (r < thresholdABC[l]) {
-            src |= 1;
-          } else {
-            src |= 1;
-            dst |= 1;
-          }
+          // Branch-free quadrant choice (the branches would mispredict ~half the time): geX is 1 when r >= X.
+          long geA = (thresholdA[l] - 1 - r) >>> 63;
+          long geAB = (thresholdAB[l] - 1 - r) >>> 63;
+          long geABC = (thresholdABC[l] - 1 - r) >>> 63;
+          src = (src << 1) | geAB;
+          dst = (dst << 1) | (geA - geAB + geABC);
         }
         if (src < n && dst < n && (selfLoops || src != dst)) {
           out.edge(nodeId(src), nodeId(dst));
