@@ -3,22 +3,70 @@ package org.yarngnn.compute.kernel;
 import org.yarngnn.compute.tensor.DenseMatrix;
 
 /**
- * The right-hand operand B (k x n) of {@link Gemm}, packed once into the panel layout the kernel streams
- * (weights are packed once per layer and reused for every row block). PLACEHOLDER layout: a row-major copy.
+ * The right-hand operand B (k x n) of {@link Gemm}, packed once into column panels (weights are packed once per
+ * layer and reused for every row block). Panel {@code q} holds columns {@code [col(q), col(q) + width(q))} for all
+ * k rows, row after row, so the kernel streams one panel with unit stride. The panel widths are the kernel's
+ * choice (whole vectors for the Vector API kernel); the last panel is zero-padded past column n so a kernel may
+ * compute whole vectors there and keep only the valid columns.
  */
 public final class PackedMatrix {
   private final int rows;
   private final int cols;
+  private final int[] panelCol;
+  private final int[] panelWidth;
+  private final int[] panelOffset;
   private final float[] data;
 
-  private PackedMatrix(int rows, int cols, float[] data) {
+  private PackedMatrix(int rows, int cols, int[] panelCol, int[] panelWidth, int[] panelOffset, float[] data) {
     this.rows = rows;
     this.cols = cols;
+    this.panelCol = panelCol;
+    this.panelWidth = panelWidth;
+    this.panelOffset = panelOffset;
     this.data = data;
   }
 
+  /** Packs {@code b} in the panel layout of the kernel {@link Gemm} uses in this JVM. */
   public static PackedMatrix pack(DenseMatrix b) {
-    return new PackedMatrix(b.rows(), b.cols(), b.data().clone());
+    return pack(b, Gemm.kernel());
+  }
+
+  static PackedMatrix pack(DenseMatrix b, GemmKernel kernel) {
+    return pack(b, kernel.panelWidths(b.cols()));
+  }
+
+  /** Packs {@code b} into panels of the given widths, which together must cover its columns. */
+  static PackedMatrix pack(DenseMatrix b, int[] widths) {
+    int k = b.rows();
+    int n = b.cols();
+    int panels = widths.length;
+    int[] col = new int[panels];
+    int[] offset = new int[panels];
+    long size = 0;
+    int c = 0;
+    for (int q = 0; q < panels; q++) {
+      if (widths[q] < 1 || c >= n) {
+        throw new IllegalArgumentException("panel " + q + " of width " + widths[q] + " starts at column " + c
+            + " of " + n);
+      }
+      col[q] = c;
+      offset[q] = (int) Math.min(size, Integer.MAX_VALUE);
+      c += widths[q];
+      size += (long) widths[q] * k;
+    }
+    if (c < n || size > Integer.MAX_VALUE - 16) {
+      throw new IllegalArgumentException("panels cover " + c + " of " + n + " columns, " + size + " values");
+    }
+    float[] packed = new float[(int) size];
+    float[] src = b.data();
+    for (int q = 0; q < panels; q++) {
+      int w = widths[q];
+      int valid = Math.min(w, n - col[q]);
+      for (int p = 0; p < k; p++) {
+        System.arraycopy(src, p * n + col[q], packed, offset[q] + p * w, valid);
+      }
+    }
+    return new PackedMatrix(k, n, col, widths.clone(), offset, packed);
   }
 
   public int rows() {
@@ -29,7 +77,46 @@ public final class PackedMatrix {
     return cols;
   }
 
+  /** Number of column panels. */
+  public int panels() {
+    return panelCol.length;
+  }
+
+  /** First column of panel {@code q}. */
+  int panelCol(int q) {
+    return panelCol[q];
+  }
+
+  /** Width of panel {@code q} including padding: its row stride in {@link #data()}. */
+  int panelWidth(int q) {
+    return panelWidth[q];
+  }
+
+  /** Columns of panel {@code q} that are real columns of B. */
+  int panelValidCols(int q) {
+    return Math.min(panelWidth[q], cols - panelCol[q]);
+  }
+
+  /** Offset in {@link #data()} of row {@code p} of panel {@code q}. */
+  int offset(int q, int p) {
+    return panelOffset[q] + p * panelWidth[q];
+  }
+
+  /** Element (p, j) of B. */
+  public float get(int p, int j) {
+    int q = panels() - 1;
+    while (panelCol[q] > j) {
+      q--;
+    }
+    return data[offset(q, p) + j - panelCol[q]];
+  }
+
   float[] data() {
     return data;
+  }
+
+  /** Bytes held by the packed panels. */
+  public long sizeInBytes() {
+    return 4L * data.length;
   }
 }
