@@ -287,7 +287,7 @@ public final class Json {
           case 't': sb.append('\t'); break;
           case 'u': sb.append(hex4()); break;
           default:
-            pos--;
+            pos -= 2;
             throw error("invalid escape '\\" + e + "'");
         }
         runStart = pos;
