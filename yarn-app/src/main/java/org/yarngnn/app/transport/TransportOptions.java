@@ -1,0 +1,242 @@
+package org.yarngnn.app.transport;
+
+/**
+ * Settings of a transport, immutable; {@link #defaults()} suits a container with 1-2 vcores. Times in
+ * milliseconds, sizes in bytes.
+ */
+public final class TransportOptions {
+  private final String bindHost;
+  private final int port;
+  private final int ioThreads;
+  private final int creditsPerStream;
+  private final int maxFrameBytes;
+  private final int writeLowWaterMark;
+  private final int writeHighWaterMark;
+  private final int connectTimeoutMillis;
+  private final int connectAttempts;
+  private final int connectBackoffMillis;
+  private final int heartbeatIntervalMillis;
+  private final int heartbeatTimeoutMillis;
+  private final long sendTimeoutMillis;
+  private final MessageCodec codec;
+
+  private TransportOptions(Builder b) {
+    this.bindHost = b.bindHost;
+    this.port = b.port;
+    this.ioThreads = b.ioThreads;
+    this.creditsPerStream = b.creditsPerStream;
+    this.maxFrameBytes = b.maxFrameBytes;
+    this.writeLowWaterMark = b.writeLowWaterMark;
+    this.writeHighWaterMark = b.writeHighWaterMark;
+    this.connectTimeoutMillis = b.connectTimeoutMillis;
+    this.connectAttempts = b.connectAttempts;
+    this.connectBackoffMillis = b.connectBackoffMillis;
+    this.heartbeatIntervalMillis = b.heartbeatIntervalMillis;
+    this.heartbeatTimeoutMillis = b.heartbeatTimeoutMillis;
+    this.sendTimeoutMillis = b.sendTimeoutMillis;
+    this.codec = b.codec;
+  }
+
+  public static TransportOptions defaults() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.bindHost = bindHost;
+    b.port = port;
+    b.ioThreads = ioThreads;
+    b.creditsPerStream = creditsPerStream;
+    b.maxFrameBytes = maxFrameBytes;
+    b.writeLowWaterMark = writeLowWaterMark;
+    b.writeHighWaterMark = writeHighWaterMark;
+    b.connectTimeoutMillis = connectTimeoutMillis;
+    b.connectAttempts = connectAttempts;
+    b.connectBackoffMillis = connectBackoffMillis;
+    b.heartbeatIntervalMillis = heartbeatIntervalMillis;
+    b.heartbeatTimeoutMillis = heartbeatTimeoutMillis;
+    b.sendTimeoutMillis = sendTimeoutMillis;
+    b.codec = codec;
+    return b;
+  }
+
+  /** Address the server binds; default 0.0.0.0 (all interfaces). */
+  public String bindHost() {
+    return bindHost;
+  }
+
+  /** Port the server binds; default 0 (any free port, read it back from {@link TransportServer#port()}). */
+  public int port() {
+    return port;
+  }
+
+  /** Event-loop threads shared by the server and all its connections; default min(2, cores). */
+  public int ioThreads() {
+    return ioThreads;
+  }
+
+  /** Row blocks a receiver lets each sender have in flight per stream (sent, not yet released); default 4. */
+  public int creditsPerStream() {
+    return creditsPerStream;
+  }
+
+  /** Largest frame accepted; a longer one closes the connection. Default 256 MiB. */
+  public int maxFrameBytes() {
+    return maxFrameBytes;
+  }
+
+  /** Netty write-buffer low water mark: sending resumes below it. Default 1 MiB. */
+  public int writeLowWaterMark() {
+    return writeLowWaterMark;
+  }
+
+  /** Netty write-buffer high water mark: row blocks wait above it. Default 4 MiB. */
+  public int writeHighWaterMark() {
+    return writeHighWaterMark;
+  }
+
+  /** Timeout of one connection attempt; default 5 s. */
+  public int connectTimeoutMillis() {
+    return connectTimeoutMillis;
+  }
+
+  /** Connection attempts before giving up; default 10. */
+  public int connectAttempts() {
+    return connectAttempts;
+  }
+
+  /** Pause after the first failed attempt, doubled after each further one up to 2 s; default 100 ms. */
+  public int connectBackoffMillis() {
+    return connectBackoffMillis;
+  }
+
+  /** A heartbeat is sent after this long without writing; 0 disables heartbeats. Default 1 s. */
+  public int heartbeatIntervalMillis() {
+    return heartbeatIntervalMillis;
+  }
+
+  /** The connection is closed as dead after this long without any frame from the peer; default 15 s. */
+  public int heartbeatTimeoutMillis() {
+    return heartbeatTimeoutMillis;
+  }
+
+  /** Longest {@link PeerConnection#sendBlocking} waits for credit; default 10 min. */
+  public long sendTimeoutMillis() {
+    return sendTimeoutMillis;
+  }
+
+  public MessageCodec codec() {
+    return codec;
+  }
+
+  public static final class Builder {
+    private String bindHost = "0.0.0.0";
+    private int port = 0;
+    private int ioThreads = Math.min(2, Runtime.getRuntime().availableProcessors());
+    private int creditsPerStream = 4;
+    private int maxFrameBytes = 256 << 20;
+    private int writeLowWaterMark = 1 << 20;
+    private int writeHighWaterMark = 4 << 20;
+    private int connectTimeoutMillis = 5_000;
+    private int connectAttempts = 10;
+    private int connectBackoffMillis = 100;
+    private int heartbeatIntervalMillis = 1_000;
+    private int heartbeatTimeoutMillis = 15_000;
+    private long sendTimeoutMillis = 600_000;
+    private MessageCodec codec = MessageCodec.standard();
+
+    private Builder() {}
+
+    public Builder bindHost(String v) {
+      bindHost = v;
+      return this;
+    }
+
+    public Builder port(int v) {
+      port = v;
+      return this;
+    }
+
+    public Builder ioThreads(int v) {
+      ioThreads = v;
+      return this;
+    }
+
+    public Builder creditsPerStream(int v) {
+      creditsPerStream = v;
+      return this;
+    }
+
+    public Builder maxFrameBytes(int v) {
+      maxFrameBytes = v;
+      return this;
+    }
+
+    public Builder writeWaterMarks(int low, int high) {
+      writeLowWaterMark = low;
+      writeHighWaterMark = high;
+      return this;
+    }
+
+    public Builder connectTimeoutMillis(int v) {
+      connectTimeoutMillis = v;
+      return this;
+    }
+
+    public Builder connectAttempts(int v) {
+      connectAttempts = v;
+      return this;
+    }
+
+    public Builder connectBackoffMillis(int v) {
+      connectBackoffMillis = v;
+      return this;
+    }
+
+    /** Heartbeat interval and dead-peer timeout; the timeout must exceed the interval (0, 0 disables both). */
+    public Builder heartbeat(int intervalMillis, int timeoutMillis) {
+      heartbeatIntervalMillis = intervalMillis;
+      heartbeatTimeoutMillis = timeoutMillis;
+      return this;
+    }
+
+    public Builder sendTimeoutMillis(long v) {
+      sendTimeoutMillis = v;
+      return this;
+    }
+
+    public Builder codec(MessageCodec v) {
+      codec = v;
+      return this;
+    }
+
+    public TransportOptions build() {
+      require(bindHost != null && !bindHost.isEmpty(), "bindHost is empty");
+      require(port >= 0 && port <= 0xFFFF, "port " + port);
+      require(ioThreads >= 1, "ioThreads " + ioThreads);
+      require(creditsPerStream >= 1, "creditsPerStream " + creditsPerStream);
+      require(maxFrameBytes >= 64, "maxFrameBytes " + maxFrameBytes);
+      require(writeLowWaterMark > 0 && writeHighWaterMark >= writeLowWaterMark,
+          "write water marks " + writeLowWaterMark + ".." + writeHighWaterMark);
+      require(connectTimeoutMillis > 0, "connectTimeoutMillis " + connectTimeoutMillis);
+      require(connectAttempts >= 1, "connectAttempts " + connectAttempts);
+      require(connectBackoffMillis >= 0, "connectBackoffMillis " + connectBackoffMillis);
+      require(heartbeatIntervalMillis >= 0 && (heartbeatIntervalMillis == 0 ? heartbeatTimeoutMillis == 0
+          : heartbeatTimeoutMillis > heartbeatIntervalMillis),
+          "heartbeat every " + heartbeatIntervalMillis + " ms with timeout " + heartbeatTimeoutMillis + " ms");
+      require(sendTimeoutMillis > 0, "sendTimeoutMillis " + sendTimeoutMillis);
+      require(codec != null, "codec is null");
+      return new TransportOptions(this);
+    }
+
+    private static void require(boolean ok, String what) {
+      if (!ok) {
+        throw new IllegalArgumentException("bad transport option: " + what);
+      }
+    }
+  }
+}

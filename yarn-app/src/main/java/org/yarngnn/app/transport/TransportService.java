@@ -1,0 +1,190 @@
+package org.yarngnn.app.transport;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.AttributeKey;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+import java.io.Closeable;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What servers and clients share: the lifecycle (start once, stop idempotently, like Hadoop's AbstractService),
+ * one small event-loop group for every connection, the pipeline, and connecting with retries.
+ */
+abstract class TransportService implements Closeable {
+  /** Lifecycle states; a stopped service cannot be restarted. */
+  public enum State { NEW, STARTED, STOPPED }
+
+  private static final AttributeKey<PeerConnection> CONNECTION = AttributeKey.valueOf("yarngnn.connection");
+  private static final int MAX_BACKOFF_MILLIS = 2_000;
+
+  final TransportOptions options;
+  private final TransportListener listener;
+  private final String threadPrefix;
+  private final Set<PeerConnection> connections = ConcurrentHashMap.newKeySet();
+  private volatile State state = State.NEW;
+  private EventLoopGroup group;
+
+  TransportService(TransportOptions options, TransportListener listener, String threadPrefix) {
+    this.options = options;
+    this.listener = listener;
+    this.threadPrefix = threadPrefix;
+  }
+
+  /** Starts the event loop (and, for a server, binds). Throws if called twice. */
+  public final synchronized void start() throws TransportException {
+    if (state != State.NEW) {
+      throw new IllegalStateException(this + " is " + state + "; a transport starts once");
+    }
+    // Non-daemon threads: stop() must release them, which the tests check.
+    group = new NioEventLoopGroup(options.ioThreads(), new DefaultThreadFactory(threadPrefix, false));
+    try {
+      doStart(group);
+      state = State.STARTED;
+    } catch (TransportException | RuntimeException e) {
+      state = State.STOPPED;
+      shutDownGroup();
+      throw e;
+    }
+  }
+
+  /**
+   * Closes every connection (listeners get {@code onClosed(c, null)}), unbinds, and waits for the event-loop
+   * threads to end. Idempotent; must not be called from a listener callback.
+   */
+  public final synchronized void stop() {
+    if (state == State.STOPPED) {
+      return;
+    }
+    boolean wasStarted = state == State.STARTED;
+    state = State.STOPPED;
+    if (!wasStarted) {
+      return;
+    }
+    for (EventExecutor e : group) {
+      if (e.inEventLoop()) {
+        throw new IllegalStateException("stop() called from an event-loop thread of " + this);
+      }
+    }
+    doStop();
+    for (PeerConnection c : List.copyOf(connections)) {
+      c.close();
+    }
+    shutDownGroup();
+  }
+
+  /** Same as {@link #stop()}. */
+  @Override
+  public final void close() {
+    stop();
+  }
+
+  public final State state() {
+    return state;
+  }
+
+  /** The open connections, inbound and outbound. */
+  public final List<PeerConnection> connections() {
+    return List.copyOf(connections);
+  }
+
+  /**
+   * Connects to {@code host:port}, retrying up to {@link TransportOptions#connectAttempts()} times with growing
+   * pauses (the peer may still be starting).
+   *
+   * @throws TransportException naming the address, the attempts and the last error, once the budget is spent
+   */
+  public final PeerConnection connect(String host, int port) throws TransportException {
+    EventLoopGroup g = requireStarted();
+    Bootstrap b = new Bootstrap().group(g).channel(NioSocketChannel.class)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis());
+    configure(b);
+    b.handler(initializer());
+    long start = System.nanoTime();
+    long backoff = options.connectBackoffMillis();
+    Throwable last = null;
+    for (int attempt = 1; attempt <= options.connectAttempts(); attempt++) {
+      try {
+        ChannelFuture f = b.connect(new InetSocketAddress(host, port)).await();
+        if (f.isSuccess()) {
+          return f.channel().attr(CONNECTION).get();
+        }
+        last = f.cause();
+        if (attempt < options.connectAttempts()) {
+          Thread.sleep(backoff);
+          backoff = Math.min(2 * backoff, MAX_BACKOFF_MILLIS);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new TransportException("interrupted while connecting to " + host + ":" + port, e);
+      }
+      if (state != State.STARTED) {
+        throw new TransportException(this + " stopped while connecting to " + host + ":" + port);
+      }
+    }
+    long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    throw new TransportException("cannot connect to " + host + ":" + port + " after "
+        + options.connectAttempts() + " attempts in " + millis + " ms: " + last, last);
+  }
+
+  void doStart(EventLoopGroup group) throws TransportException {}
+
+  void doStop() {}
+
+  final EventLoopGroup requireStarted() {
+    if (state != State.STARTED) {
+      throw new IllegalStateException(this + " is " + state + ", not started");
+    }
+    return group;
+  }
+
+  /** Socket options of every connection: pooled direct buffers, no Nagle delay, bounded write buffer. */
+  final <B extends io.netty.bootstrap.AbstractBootstrap<B, ?>> void configure(B b) {
+    b.option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT);
+  }
+
+  final ChannelInitializer<SocketChannel> initializer() {
+    return new ChannelInitializer<>() {
+      @Override
+      protected void initChannel(SocketChannel ch) {
+        ch.config().setAllocator(PooledByteBufAllocator.DEFAULT);
+        ch.config().setTcpNoDelay(true);
+        ch.config().setKeepAlive(true);
+        ch.config().setWriteBufferWaterMark(
+            new WriteBufferWaterMark(options.writeLowWaterMark(), options.writeHighWaterMark()));
+        PeerConnection c = new PeerConnection(ch, options, listener, connections::remove);
+        connections.add(c);
+        ch.attr(CONNECTION).set(c);
+        if (options.heartbeatIntervalMillis() > 0) {
+          ch.pipeline().addLast(new IdleStateHandler(options.heartbeatTimeoutMillis(),
+              options.heartbeatIntervalMillis(), 0, TimeUnit.MILLISECONDS));
+        }
+        ch.pipeline().addLast(new FrameDecoder(options.maxFrameBytes()), c.handler());
+      }
+    };
+  }
+
+  /** The connection object of an accepted or connected channel. */
+  static PeerConnection connectionOf(Channel ch) {
+    return ch.attr(CONNECTION).get();
+  }
+
+  private void shutDownGroup() {
+    group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly();
+  }
+}
