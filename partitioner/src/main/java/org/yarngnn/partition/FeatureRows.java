@@ -40,6 +40,15 @@ final class FeatureRows {
     return rows;
   }
 
+  int width() {
+    return width;
+  }
+
+  /** Copies row {@code row} into {@code out} at {@code offset}. */
+  void copyRow(int row, float[] out, int offset) {
+    System.arraycopy(blocks.get(row / BLOCK_ROWS), (row % BLOCK_ROWS) * width, out, offset, width);
+  }
+
   DenseMatrix toMatrix() {
     DenseMatrix m = new DenseMatrix(rows, width);
     int copied = 0;

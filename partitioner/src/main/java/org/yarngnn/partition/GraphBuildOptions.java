@@ -5,8 +5,10 @@ public final class GraphBuildOptions {
   private final boolean undirected;
   private final MissingFeatures missingFeatures;
   private final int threads;
+  private final Ownership.Kind ownership;
 
   private GraphBuildOptions(Builder b) {
+    this.ownership = b.ownership;
     this.undirected = b.undirected;
     this.missingFeatures = b.missingFeatures;
     this.threads = b.threads;
@@ -30,7 +32,19 @@ public final class GraphBuildOptions {
     return threads;
   }
 
+  /** How node owners are chosen when building several partitions. */
+  public Ownership.Kind ownership() {
+    return ownership;
+  }
+
   public static final class Builder {
+    private Ownership.Kind ownership = Ownership.Kind.AUTO;
+
+    public Builder ownership(Ownership.Kind v) {
+      ownership = java.util.Objects.requireNonNull(v);
+      return this;
+    }
+
     private boolean undirected;
     private MissingFeatures missingFeatures = MissingFeatures.ERROR;
     private int threads = Runtime.getRuntime().availableProcessors();

@@ -102,6 +102,17 @@ public final class NodeIndex {
     }
   }
 
+  /** The ids in index order: element {@code i} is the id whose index is {@code i}. */
+  public long[] keysInOrder() {
+    long[] ids = new long[size];
+    for (int slot = 0; slot < keys.length; slot++) {
+      if (keys[slot] != EMPTY) {
+        ids[values[slot]] = keys[slot];
+      }
+    }
+    return ids;
+  }
+
   /** Bytes held by the table. */
   public long sizeInBytes() {
     return 12L * keys.length;

@@ -2,9 +2,11 @@ package org.yarngnn.compute.graph;
 
 /**
  * Builds an in-edge {@link Csr} from edge arrays with two counting sorts (no comparison sort, no per-edge
- * objects): first the edges are bucketed by their source's sort key, then placed stably into their
- * destination's row, so every row lists its sources in key order. With the global id rank as the key, rows
- * come out ordered by source id, as the sampler requires.
+ * objects). Pass 1 buckets each edge's destination (and weight) by its source's sort key: the transpose, read
+ * sequentially afterwards. Pass 2 walks the sources in key order and appends each source to the rows of its
+ * destinations, so every row lists its sources in key order. With the global id rank as the key, rows come out
+ * ordered by source id, as the sampler requires. Transient memory: 4 bytes per edge (8 weighted) besides the
+ * output.
  */
 public final class CsrBuilder {
   private CsrBuilder() {}
@@ -21,39 +23,58 @@ public final class CsrBuilder {
   public static Csr build(int numRows, int numCols, int[] dst, int[] src, float[] weights, int numEdges,
       int[] sourceKey) {
     int[] rowPtr = new int[numRows + 1];
+    int[] keyEnd = new int[numCols + 1];
     for (int e = 0; e < numEdges; e++) {
       rowPtr[dst[e] + 1]++;
+      keyEnd[key(sourceKey, src[e]) + 1]++;
     }
     for (int r = 0; r < numRows; r++) {
       rowPtr[r + 1] += rowPtr[r];
     }
-    // Pass 1: edge numbers ordered by source key (counting sort over the key space).
-    int[] keyStart = new int[numCols + 1];
-    for (int e = 0; e < numEdges; e++) {
-      keyStart[key(sourceKey, src[e]) + 1]++;
-    }
     for (int k = 0; k < numCols; k++) {
-      keyStart[k + 1] += keyStart[k];
+      keyEnd[k + 1] += keyEnd[k];
     }
-    int[] bySource = new int[numEdges];
+    // Pass 1: destinations grouped by source key; afterwards keyEnd[k] is the end of key k's group.
+    int[] dstByKey = new int[numEdges];
+    float[] wByKey = weights == null ? null : new float[numEdges];
     for (int e = 0; e < numEdges; e++) {
-      bySource[keyStart[key(sourceKey, src[e])]++] = e;
+      int q = keyEnd[key(sourceKey, src[e])]++;
+      dstByKey[q] = dst[e];
+      if (wByKey != null) {
+        wByKey[q] = weights[e];
+      }
     }
-    keyStart = null;
-    // Pass 2: stable placement into destination rows keeps the source order inside each row.
+    int[] slotOfKey = sourceKey == null ? null : inverse(sourceKey, numCols);
+    // Pass 2: sources in key order, appended to their destinations' rows.
     int[] fill = new int[numRows];
     System.arraycopy(rowPtr, 0, fill, 0, numRows);
     int[] colIdx = new int[numEdges];
     float[] w = weights == null ? null : new float[numEdges];
-    for (int p = 0; p < numEdges; p++) {
-      int e = bySource[p];
-      int q = fill[dst[e]]++;
-      colIdx[q] = src[e];
-      if (w != null) {
-        w[q] = weights[e];
+    int q = 0;
+    for (int k = 0; k < numCols; k++) {
+      int slot = slotOfKey == null ? k : slotOfKey[k];
+      int end = keyEnd[k];
+      if (w == null) {
+        for (; q < end; q++) {
+          colIdx[fill[dstByKey[q]]++] = slot;
+        }
+      } else {
+        for (; q < end; q++) {
+          int pos = fill[dstByKey[q]]++;
+          colIdx[pos] = slot;
+          w[pos] = wByKey[q];
+        }
       }
     }
     return new Csr(numRows, numCols, rowPtr, colIdx, w);
+  }
+
+  private static int[] inverse(int[] perm, int n) {
+    int[] inv = new int[n];
+    for (int i = 0; i < n; i++) {
+      inv[perm[i]] = i;
+    }
+    return inv;
   }
 
   private static int key(int[] sourceKey, int slot) {

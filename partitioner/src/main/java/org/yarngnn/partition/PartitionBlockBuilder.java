@@ -1,0 +1,162 @@
+package org.yarngnn.partition;
+
+import java.util.Arrays;
+import org.yarngnn.compute.graph.Csr;
+import org.yarngnn.compute.graph.CsrBuilder;
+import org.yarngnn.compute.graph.GraphBlock;
+
+/**
+ * Builds one owner's {@link GraphBlock} from its nodes and in-edges given as primitive arrays. Sources that are
+ * not local become halo slots ({@code numNodes + j}, halo ids ascending); each row lists its sources in ascending
+ * global id order, by a counting sort on the sources' id ranks (only the nodes and halo ids are compared, never
+ * the edges). The finished block holds {@code 4(n+1) + 4m} bytes of CSR, plus {@code 4m} for weights.
+ */
+public final class PartitionBlockBuilder {
+  private PartitionBlockBuilder() {}
+
+  /**
+   * @param nodeIds the owner's node ids, distinct; local index = position (any order)
+   * @param dst destination local index of each edge
+   * @param srcIds source global id of each edge (local or remote)
+   * @param weights edge weights, or null when the table has none
+   * @param numEdges edges used from the arrays
+   * @return the block; its halo size is {@code haloIds().length}
+   */
+  public static GraphBlock build(long[] nodeIds, int[] dst, long[] srcIds, float[] weights, int numEdges) {
+    return build(nodeIds, indexOf(nodeIds), dst, srcIds, weights, numEdges);
+  }
+
+  /** As {@link #build(long[], int[], long[], float[], int)} with the caller's index of {@code nodeIds}. */
+  public static GraphBlock build(long[] nodeIds, NodeIndex index, int[] dst, long[] srcIds, float[] weights,
+      int numEdges) {
+    int n = nodeIds.length;
+    int[] slot = new int[numEdges];
+    // Remote sources get provisional halo numbers in first-seen order, renumbered by id once all are known.
+    NodeIndex halo = new NodeIndex(1 << 10);
+    for (int e = 0; e < numEdges; e++) {
+      int d = dst[e];
+      if (d < 0 || d >= n) {
+        throw new IllegalArgumentException("edge " + e + " has destination " + d + " outside 0.." + (n - 1));
+      }
+      long id = srcIds[e];
+      int s = index.get(id);
+      if (s < 0) {
+        int h = halo.add(id);
+        s = n + (h < 0 ? -1 - h : h);
+      }
+      slot[e] = s;
+    }
+    long[] haloIds = halo.keysInOrder();
+    long[] haloSorted = haloIds.clone();
+    Arrays.sort(haloSorted);
+    int[] renumber = new int[haloIds.length];
+    for (int j = 0; j < haloIds.length; j++) {
+      renumber[j] = n + Arrays.binarySearch(haloSorted, haloIds[j]);
+    }
+    for (int e = 0; e < numEdges; e++) {
+      if (slot[e] >= n) {
+        slot[e] = renumber[slot[e] - n];
+      }
+    }
+    return finish(nodeIds, haloSorted, dst, slot, weights, numEdges);
+  }
+
+  /** The index of distinct ids; a duplicate is the caller's error. */
+  public static NodeIndex indexOf(long[] nodeIds) {
+    NodeIndex index = new NodeIndex(nodeIds.length);
+    for (long id : nodeIds) {
+      if (index.add(id) < 0) {
+        throw new IllegalArgumentException("duplicate node id " + id);
+      }
+    }
+    return index;
+  }
+
+  /**
+   * The CSR over slots (local nodes, then {@code haloSorted}) with rows ordered by source id. {@code slot} holds
+   * each edge's source slot.
+   */
+  static GraphBlock finish(long[] nodeIds, long[] haloSorted, int[] dst, int[] slot, float[] weights,
+      int numEdges) {
+    int n = nodeIds.length;
+    int slots = n + haloSorted.length;
+    int[] key = slotKeys(nodeIds, haloSorted);
+    Csr csr = CsrBuilder.build(n, slots, dst, slot, weights, numEdges, key);
+    return new GraphBlock(nodeIds, haloSorted, csr);
+  }
+
+  /** Rank of every slot's id among all slot ids: local ids (any order) merged with the ascending halo ids. */
+  static int[] slotKeys(long[] nodeIds, long[] haloSorted) {
+    int n = nodeIds.length;
+    boolean ascending = true;
+    for (int i = 1; i < n && ascending; i++) {
+      ascending = nodeIds[i - 1] < nodeIds[i];
+    }
+    long[] localSorted = ascending ? nodeIds : nodeIds.clone();
+    if (!ascending) {
+      Arrays.sort(localSorted);
+    }
+    int[] key = new int[n + haloSorted.length];
+    int[] keyOfSortedLocal = ascending ? key : new int[n];
+    int i = 0;
+    int j = 0;
+    int pos = 0;
+    while (i < n || j < haloSorted.length) {
+      if (j == haloSorted.length || (i < n && localSorted[i] < haloSorted[j])) {
+        keyOfSortedLocal[i++] = pos++;
+      } else {
+        key[n + j++] = pos++;
+      }
+    }
+    if (!ascending) {
+      for (int k = 0; k < n; k++) {
+        key[k] = keyOfSortedLocal[Arrays.binarySearch(localSorted, nodeIds[k])];
+      }
+    }
+    return key;
+  }
+
+  /** Bytes of the block's CSR arrays. */
+  public static long csrBytes(GraphBlock block) {
+    return block.inEdges().sizeInBytes();
+  }
+
+  /**
+   * The in-memory variant: sources given as global id ranks, which the caller's layout maps to owner and local
+   * index. The halo falls out of a bitmap over ranks already in id order, so nothing is hashed or sorted here.
+   * {@code srcRank} is overwritten with the source slots.
+   */
+  static GraphBlock buildFromRanks(RankLayout layout, int p, int[] dst, int[] srcRank, float[] weights,
+      int numEdges) {
+    long[] nodeIds = layout.nodeIds(p);
+    int n = nodeIds.length;
+    int[] owner = layout.ownerOfRank;
+    long[] bits = new long[(layout.n + 63) >>> 6];
+    for (int e = 0; e < numEdges; e++) {
+      int r = srcRank[e];
+      if (owner[r] != p) {
+        bits[r >>> 6] |= 1L << r;
+      }
+    }
+    int[] before = new int[bits.length];
+    int h = 0;
+    for (int w = 0; w < bits.length; w++) {
+      before[w] = h;
+      h += Long.bitCount(bits[w]);
+    }
+    long[] halo = new long[h];
+    int j = 0;
+    for (int w = 0; w < bits.length; w++) {
+      for (long b = bits[w]; b != 0; b &= b - 1) {
+        halo[j++] = layout.idOfRank[(w << 6) + Long.numberOfTrailingZeros(b)];
+      }
+    }
+    int[] local = layout.localOfRank;
+    for (int e = 0; e < numEdges; e++) {
+      int r = srcRank[e];
+      srcRank[e] = owner[r] == p ? local[r]
+          : n + before[r >>> 6] + Long.bitCount(bits[r >>> 6] & ((1L << r) - 1));
+    }
+    return finish(nodeIds, halo, dst, srcRank, weights, numEdges);
+  }
+}
