@@ -1,0 +1,59 @@
+package org.yarngnn.app.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/** Shared bits of the transport tests: quick options, event waiting, and the thread-leak check. */
+final class TransportTesting {
+  static final String LOOPBACK = "127.0.0.1";
+
+  private TransportTesting() {}
+
+  /** Loopback-only server, one I/O thread, quick heartbeats and retries. */
+  static TransportOptions.Builder quick() {
+    return TransportOptions.builder().bindHost(LOOPBACK).ioThreads(1).heartbeat(200, 3_000)
+        .connectBackoffMillis(20).connectAttempts(3).connectTimeoutMillis(2_000);
+  }
+
+  static InboundQueue.Event next(InboundQueue q) throws InterruptedException {
+    InboundQueue.Event e = q.poll(10, TimeUnit.SECONDS);
+    assertNotNull(e, "no event within 10 s");
+    return e;
+  }
+
+  /** The next message (failing on a close event). */
+  static Message nextMessage(InboundQueue q) throws InterruptedException {
+    InboundQueue.Event e = next(q);
+    assertTrue(!e.isClose(), () -> "connection closed instead of a message: " + e.cause());
+    return e.message();
+  }
+
+  /** The next close event (failing on a message). */
+  static InboundQueue.Event nextClose(InboundQueue q) throws InterruptedException {
+    InboundQueue.Event e = next(q);
+    assertTrue(e.isClose(), () -> "expected a close, got " + e.message());
+    return e;
+  }
+
+  /** Every transport thread ends once its transports stop (they are non-daemon: a leak would hang a JVM). */
+  static void assertTransportThreadsGone() throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+    List<String> alive;
+    do {
+      alive = Thread.getAllStackTraces().keySet().stream()
+          .filter(t -> t.isAlive() && t.getName().startsWith("yarngnn-net"))
+          .map(t -> t.getName() + (t.isDaemon() ? " (daemon)" : ""))
+          .collect(Collectors.toList());
+      if (alive.isEmpty()) {
+        return;
+      }
+      Thread.sleep(20);
+    } while (System.nanoTime() < deadline);
+    assertEquals(List.of(), alive, "transport threads still alive after stop");
+  }
+}
