@@ -1,0 +1,235 @@
+package org.yarngnn.app.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.yarngnn.app.transport.TransportTesting.LOOPBACK;
+import static org.yarngnn.app.transport.TransportTesting.nextMessage;
+
+import io.netty.buffer.PooledByteBufAllocator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(60)
+class FlowControlTest {
+  private static final int ROWS = 1024;
+  private static final int WIDTH = 256; // 1024 x 256 floats = 1 MiB of values per block
+  private static final int FRAME = MessageCodec.FRAME_OVERHEAD + RowBlock.HEADER_BYTES + ROWS * 4 + ROWS * WIDTH * 4;
+
+  @AfterEach
+  void noTransportThreadsLeft() throws InterruptedException {
+    TransportTesting.assertTransportThreadsGone();
+  }
+
+  @AfterAll
+  static void noNonDaemonThreadsLeft() throws InterruptedException {
+    TransportTesting.assertNoNonDaemonThreadsLeft();
+  }
+
+  private static int[] identityRows() {
+    int[] rows = new int[ROWS];
+    for (int i = 0; i < ROWS; i++) {
+      rows[i] = i;
+    }
+    return rows;
+  }
+
+  /** A listener that hands row blocks to a consumer thread and answers nothing. */
+  private static final class BlockSink implements TransportListener {
+    final BlockingQueue<RowBlock> blocks = new LinkedBlockingQueue<>();
+    final AtomicReference<PeerConnection> connection = new AtomicReference<>();
+
+    @Override
+    public void onOpened(PeerConnection c) {
+      connection.set(c);
+    }
+
+    @Override
+    public void onMessage(PeerConnection c, Message m) {
+      blocks.add((RowBlock) m);
+    }
+
+    @Override
+    public void onClosed(PeerConnection c, Throwable cause) {}
+  }
+
+  @Test
+  void slowConsumerBoundsMemoryOnBothSides() throws Exception {
+    int credits = 4;
+    int blocks = 1000;
+    TransportOptions options = TransportTesting.quick().creditsPerStream(credits).build();
+    BlockSink sink = new BlockSink();
+    AtomicInteger released = new AtomicInteger();
+    AtomicLong maxDirect = new AtomicLong();
+    AtomicReference<Throwable> consumerFailure = new AtomicReference<>();
+    try (TransportServer receiver = new TransportServer(options, sink);
+        TransportClient sender = new TransportClient(options, new InboundQueue())) {
+      receiver.start();
+      sender.start();
+      PeerConnection out = sender.connect(LOOPBACK, receiver.port());
+      Thread consumer = new Thread(() -> {
+        try {
+          float[] row = new float[WIDTH];
+          for (int i = 0; i < blocks; i++) {
+            RowBlock b = sink.blocks.take();
+            maxDirect.accumulateAndGet(PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory(), Math::max);
+            // The sender rewrote its one array after each sendBlocking: the block must hold the value of its time.
+            assertEquals(i, b.chunk());
+            b.copyRowTo(ROWS - 1, row, 0);
+            assertEquals(i, row[WIDTH - 1]);
+            assertEquals(i == blocks - 1, b.last());
+            Thread.sleep(1); // the slow part: aggregating a block takes a while
+            released.incrementAndGet(); // counted first: release() lets the sender go on
+            b.release();
+          }
+        } catch (Throwable t) {
+          consumerFailure.set(t);
+        }
+      }, "slow-consumer");
+      consumer.start();
+
+      int[] rows = identityRows();
+      float[] values = new float[ROWS * WIDTH];
+      int maxAhead = 0;
+      long start = System.nanoTime();
+      for (int i = 0; i < blocks; i++) {
+        values[values.length - 1] = i;
+        out.sendBlocking(new RowBlock(0, 0, i, i == blocks - 1, rows, values, WIDTH));
+        maxAhead = Math.max(maxAhead, i + 1 - released.get());
+      }
+      consumer.join(30_000);
+      double seconds = (System.nanoTime() - start) / 1e9;
+      assertNull(consumerFailure.get());
+      assertEquals(blocks, released.get());
+
+      ConnectionStats recv = sink.connection.get().stats();
+      ConnectionStats sent = out.stats();
+      System.out.printf("flow control: %d blocks of %d B in %.2f s; sender ahead by <= %d blocks; receiver held"
+          + " max %d B; sender queued max %d B; pooled direct memory max %.1f MiB%n", blocks, FRAME, seconds,
+          maxAhead, recv.maxHeldInboundBytes(), sent.maxQueuedOutboundBytes(), maxDirect.get() / 1048576.0);
+      // A sender can only be `credits` blocks ahead of what the consumer released.
+      assertTrue(maxAhead <= credits, "sender ran " + maxAhead + " blocks ahead with " + credits + " credits");
+      assertTrue(recv.maxHeldInboundBytes() <= (long) credits * FRAME, recv.toString());
+      assertTrue(recv.maxHeldInboundBytes() >= FRAME, "the consumer held at least one block: " + recv);
+      assertTrue(sent.maxQueuedOutboundBytes() <= (long) credits * FRAME + 4096, sent.toString());
+      assertEquals(0, recv.heldInboundBytes());
+      // 1000 MiB went through; the process never needed more than a few blocks' worth of direct memory.
+      assertTrue(maxDirect.get() <= 64L << 20, "pooled direct memory reached " + maxDirect.get());
+    }
+  }
+
+  @Test
+  void manyStreamsStillQueueNoMoreThanTheWriteBufferAllows() throws Exception {
+    int streams = 16;
+    int credits = 4;
+    int high = 1 << 20;
+    TransportOptions options = TransportTesting.quick().creditsPerStream(credits).writeWaterMarks(high / 2, high)
+        .build();
+    BlockSink sink = new BlockSink();
+    try (TransportServer receiver = new TransportServer(options, sink);
+        TransportClient sender = new TransportClient(options, new InboundQueue())) {
+      receiver.start();
+      sender.start();
+      PeerConnection out = sender.connect(LOOPBACK, receiver.port());
+      float[] matrix = new float[ROWS * WIDTH];
+      int[] rows = identityRows();
+      List<CompletableFuture<Void>> writes = new ArrayList<>();
+      // 64 MiB of credit across the streams, all sent at once without waiting.
+      for (int s = 0; s < streams; s++) {
+        for (int c = 0; c < credits; c++) {
+          writes.add(out.send(RowBlock.gather(s, 0, c, c == credits - 1, rows, 0, ROWS, matrix, WIDTH)));
+        }
+      }
+      int received = 0;
+      while (received < streams * credits) {
+        RowBlock b = sink.blocks.poll(10, TimeUnit.SECONDS);
+        assertTrue(b != null, "block " + received + " never arrived");
+        Thread.sleep(2);
+        b.release();
+        received++;
+      }
+      CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+      long queued = out.stats().maxQueuedOutboundBytes();
+      System.out.printf("writability: %d streams x %d credits of %d B; sender queued max %d B%n", streams, credits,
+          FRAME, queued);
+      // Credit alone would allow 64 frames; the write-buffer water mark stops encoding at ~1 MiB + one frame.
+      assertTrue(queued <= high + FRAME + 4096, "sender queued " + queued + " bytes");
+    }
+  }
+
+  @Test
+  void creditIsPerStreamAndComesBackOnRelease() throws Exception {
+    TransportOptions options = TransportTesting.quick().creditsPerStream(2).build();
+    InboundQueue inbound = new InboundQueue();
+    try (TransportServer receiver = new TransportServer(options, inbound);
+        TransportClient sender = new TransportClient(options, new InboundQueue())) {
+      receiver.start();
+      sender.start();
+      PeerConnection out = sender.connect(LOOPBACK, receiver.port());
+      CompletableFuture<?>[] sends = new CompletableFuture<?>[3];
+      for (int i = 0; i < 3; i++) {
+        sends[i] = out.send(new RowBlock(7, 0, i, false, new int[] {i}, new float[] {i}, 1));
+      }
+      RowBlock first = (RowBlock) nextMessage(inbound);
+      RowBlock second = (RowBlock) nextMessage(inbound);
+      assertEquals(List.of(0, 1), List.of(first.chunk(), second.chunk()));
+      Thread.sleep(300);
+      assertFalse(sends[2].isDone(), "the third block on stream 7 must wait for credit");
+      // Another stream has its own credit: a stalled stream does not block it.
+      out.send(new RowBlock(8, 0, 0, true, new int[] {9}, new float[] {9}, 1)).get(5, TimeUnit.SECONDS);
+      RowBlock other = (RowBlock) nextMessage(inbound);
+      assertEquals(8, other.stream());
+      other.release();
+      // Control messages are never held back by credit.
+      out.send(new Done(3)).get(5, TimeUnit.SECONDS);
+      assertEquals(new Done(3), nextMessage(inbound));
+      assertFalse(sends[2].isDone());
+      first.release();
+      sends[2].get(5, TimeUnit.SECONDS);
+      RowBlock third = (RowBlock) nextMessage(inbound);
+      assertEquals(2, third.chunk());
+      second.release();
+      third.release();
+    }
+  }
+
+  @Test
+  void sendBlockingGivesUpWhenTheReceiverNeverReleases() throws Exception {
+    TransportOptions options = TransportTesting.quick().creditsPerStream(1).sendTimeoutMillis(200).build();
+    InboundQueue inbound = new InboundQueue();
+    try (TransportServer receiver = new TransportServer(options, inbound);
+        TransportClient sender = new TransportClient(options, new InboundQueue())) {
+      receiver.start();
+      sender.start();
+      PeerConnection out = sender.connect(LOOPBACK, receiver.port());
+      out.sendBlocking(new RowBlock(0, 0, 0, false, new int[] {1}, new float[] {1}, 1));
+      RowBlock held = (RowBlock) nextMessage(inbound);
+      long start = System.nanoTime();
+      TransportException e = assertThrows(TransportException.class,
+          () -> out.sendBlocking(new RowBlock(0, 0, 1, false, new int[] {2}, new float[] {2}, 1)));
+      long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+      assertTrue(e.getMessage().contains("not releasing row blocks"), e.getMessage());
+      assertTrue(millis >= 150 && millis < 5_000, "gave up after " + millis + " ms");
+      held.release();
+      // The withdrawn block is never sent; the next one is.
+      out.sendBlocking(new RowBlock(0, 0, 2, true, new int[] {3}, new float[] {3}, 1));
+      RowBlock next = (RowBlock) nextMessage(inbound);
+      assertEquals(2, next.chunk());
+      next.release();
+      assertNull(inbound.poll(200, TimeUnit.MILLISECONDS));
+    }
+  }
+}
