@@ -39,6 +39,7 @@ public final class PeerConnection implements AutoCloseable {
   /** Why the connection ends: a Throwable, LOCAL_CLOSE, or null while open. First writer wins. */
   private final AtomicReference<Object> ending = new AtomicReference<>();
   private final CompletableFuture<Void> closed = new CompletableFuture<>();
+  private volatile boolean opened;
   private final String description;
 
   PeerConnection(Channel channel, TransportOptions options, TransportListener listener,
@@ -157,7 +158,7 @@ public final class PeerConnection implements AutoCloseable {
   public void close() {
     ending.compareAndSet(null, LOCAL_CLOSE);
     channel.close();
-    if (!channel.eventLoop().inEventLoop()) {
+    if (opened && !channel.eventLoop().inEventLoop()) {
       try {
         closed.get(options.connectTimeoutMillis(), TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
@@ -231,6 +232,7 @@ public final class PeerConnection implements AutoCloseable {
   private final class Handler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
+      opened = true;
       writeFrame(MessageCodec.encode(new CreditGrant(CreditGrant.EVERY_STREAM, options.creditsPerStream()),
           ctx.alloc()), new CompletableFuture<>(), true);
       listener.onOpened(PeerConnection.this);
@@ -289,7 +291,7 @@ public final class PeerConnection implements AutoCloseable {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       Throwable c = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
-      closeWith(c instanceof TransportException ? c : new TransportException(PeerConnection.this + ": " + c, c));
+      closeWith(c instanceof TransportException ? c : new TransportException(PeerConnection.this + " lost: " + c, c));
     }
 
     @Override

@@ -122,9 +122,10 @@ abstract class TransportService implements Closeable {
       try {
         ChannelFuture f = b.connect(new InetSocketAddress(host, port)).await();
         if (f.isSuccess()) {
-          return f.channel().attr(CONNECTION).get();
+          return connectionOf(f.channel());
         }
         last = f.cause();
+        connections.remove(connectionOf(f.channel())); // never opened: no close callback will remove it
         if (attempt < options.connectAttempts()) {
           Thread.sleep(backoff);
           backoff = Math.min(2 * backoff, MAX_BACKOFF_MILLIS);
