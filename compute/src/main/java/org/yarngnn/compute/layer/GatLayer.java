@@ -20,49 +20,30 @@ import org.yarngnn.compute.tensor.DenseMatrix;
  * {@code h*out..h*out+out-1}) followed by the per-head source scores {@code a_src_h . Z_j,h}. No self row:
  * aggregate computes the destination scores from the node's own message row.
  */
-public final class GatLayer implements Layer {
-  private final LayerSpec spec;
+public final class GatLayer extends BaseLayer {
   private final int heads;
   private final int width;
   private final PackedMatrix weight;
   private final float[] attnSrc;
   private final float[] attnDst;
-  private final float[] bias;
 
   /**
    * {@code weight} is [in, heads*out]; {@code attnSrc} and {@code attnDst} are [heads, out] row-major;
    * {@code bias} has {@code heads*out} values when concatenating, {@code out} when averaging, or is null.
    */
   public GatLayer(LayerSpec spec, DenseMatrix weight, float[] attnSrc, float[] attnDst, float[] bias) {
+    super(spec, bias);
     int hw = spec.heads() * spec.out();
     if (spec.heads() < 1 || weight.rows() != spec.in() || weight.cols() != hw || attnSrc.length != hw
-        || attnDst.length != hw || (bias != null && bias.length != spec.outputWidth())) {
+        || attnDst.length != hw) {
       throw new IllegalArgumentException("gat weights for in " + spec.in() + ", out " + spec.out() + ", heads "
-          + spec.heads() + ": weight " + weight + ", attn " + attnSrc.length + "/" + attnDst.length + ", bias "
-          + (bias == null ? "none" : bias.length));
+          + spec.heads() + ": weight " + weight + ", attn " + attnSrc.length + "/" + attnDst.length);
     }
-    this.spec = spec;
     this.heads = spec.heads();
     this.width = spec.out();
     this.weight = PackedMatrix.pack(weight);
     this.attnSrc = attnSrc.clone();
     this.attnDst = attnDst.clone();
-    this.bias = bias == null ? null : bias.clone();
-  }
-
-  @Override
-  public LayerSpec spec() {
-    return spec;
-  }
-
-  @Override
-  public int inWidth() {
-    return spec.in();
-  }
-
-  @Override
-  public int outWidth() {
-    return spec.outputWidth();
   }
 
   @Override
@@ -135,7 +116,7 @@ public final class GatLayer implements Layer {
         SparseRows.gather(col, start, start + deg, s, base - start, null, i, md, h * width, ldm, od, oh, width);
         SparseRows.axpy(s[base + deg], md, mi + h * width, od, oh, width);
       }
-      LayerChecks.finishOutput(this, bias, od, o, outW);
+      finishOutput(od, o, outW);
     }
   }
 }

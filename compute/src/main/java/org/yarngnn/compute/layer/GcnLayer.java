@@ -17,35 +17,16 @@ import org.yarngnn.compute.tensor.DenseMatrix;
  * non-self-loop in-edges of w_ji * msg_j + msg_i) / sqrt(d_i) + b )}. The degree of a node is read from its own
  * in-edges in the block given to {@link #transform}, so a halo node's message comes from its owner.
  */
-public final class GcnLayer implements Layer {
-  private final LayerSpec spec;
+public final class GcnLayer extends BaseLayer {
   private final PackedMatrix weight;
-  private final float[] bias;
 
   /** {@code weight} is [in, out]; {@code bias} has {@code out} values or is null (no bias). */
   public GcnLayer(LayerSpec spec, DenseMatrix weight, float[] bias) {
-    if (weight.rows() != spec.in() || weight.cols() != spec.out() || (bias != null && bias.length != spec.out())) {
-      throw new IllegalArgumentException("gcn weight " + weight + " / bias for in " + spec.in() + ", out "
-          + spec.out());
+    super(spec, bias);
+    if (weight.rows() != spec.in() || weight.cols() != spec.out()) {
+      throw new IllegalArgumentException("gcn weight " + weight + " for in " + spec.in() + ", out " + spec.out());
     }
-    this.spec = spec;
     this.weight = PackedMatrix.pack(weight);
-    this.bias = bias == null ? null : bias.clone();
-  }
-
-  @Override
-  public LayerSpec spec() {
-    return spec;
-  }
-
-  @Override
-  public int inWidth() {
-    return spec.in();
-  }
-
-  @Override
-  public int outWidth() {
-    return spec.out();
   }
 
   @Override
@@ -102,7 +83,7 @@ public final class GcnLayer implements Layer {
       SparseRows.gather(c.colIdx(), rowPtr[i], rowPtr[i + 1], c.weights(), 0, null, i, md, 0, msg.cols(), od, o, n);
       SparseRows.axpy(1f, md, msg.offset(i), od, o, n);
       SparseRows.scale(invSqrtDegree(g, i), od, o, n);
-      LayerChecks.finishOutput(this, bias, od, o, n);
+      finishOutput(od, o, n);
     }
   }
 }

@@ -35,12 +35,4 @@ final class LayerChecks {
           + " (block has " + g.numNodes() + " nodes)");
     }
   }
-
-  /** Adds {@code bias} (may be null) to {@code out[o..o+n)} and applies the layer's activation. */
-  static void finishOutput(Layer l, float[] bias, float[] out, int o, int n) {
-    if (bias != null) {
-      org.yarngnn.compute.kernel.SparseRows.axpy(1f, bias, 0, out, o, n);
-    }
-    l.spec().activation().apply(out, o, o + n);
-  }
 }

@@ -19,14 +19,12 @@ import org.yarngnn.compute.tensor.DenseMatrix;
  * {@code H_j} itself and aggregate multiplies the mean by {@code W_neigh} (aggregate before transform).
  * {@link #messageWidth()} reports which.
  */
-public final class SageLayer implements Layer {
+public final class SageLayer extends BaseLayer {
   /** Destination rows per Gemm call when aggregating before the transform. */
   private static final int BLOCK = 64;
 
-  private final LayerSpec spec;
   private final PackedMatrix weightSelf;
   private final PackedMatrix weightNeigh;
-  private final float[] bias;
   private final boolean transformFirst;
 
   /** Chooses transform-before-aggregate iff {@code out <= in}. */
@@ -40,39 +38,20 @@ public final class SageLayer implements Layer {
    */
   public SageLayer(LayerSpec spec, DenseMatrix weightSelf, DenseMatrix weightNeigh, float[] bias,
       boolean transformFirst) {
+    super(spec, bias);
     for (DenseMatrix w : new DenseMatrix[] {weightSelf, weightNeigh}) {
       if (w.rows() != spec.in() || w.cols() != spec.out()) {
         throw new IllegalArgumentException("sage weight " + w + " for in " + spec.in() + ", out " + spec.out());
       }
     }
-    if (bias != null && bias.length != spec.out()) {
-      throw new IllegalArgumentException("sage bias of " + bias.length + " values for out " + spec.out());
-    }
-    this.spec = spec;
     this.weightSelf = PackedMatrix.pack(weightSelf);
     this.weightNeigh = PackedMatrix.pack(weightNeigh);
-    this.bias = bias == null ? null : bias.clone();
     this.transformFirst = transformFirst;
   }
 
   /** True when messages are {@code H_j W_neigh}, false when they are the input rows {@code H_j}. */
   public boolean transformsBeforeAggregate() {
     return transformFirst;
-  }
-
-  @Override
-  public LayerSpec spec() {
-    return spec;
-  }
-
-  @Override
-  public int inWidth() {
-    return spec.in();
-  }
-
-  @Override
-  public int outWidth() {
-    return spec.out();
   }
 
   @Override
@@ -126,7 +105,7 @@ public final class SageLayer implements Layer {
     for (int i = from; i < to; i++) {
       int o = out.offset(i);
       SparseRows.axpy(1f, self.data(), self.offset(i), od, o, n);
-      LayerChecks.finishOutput(this, bias, od, o, n);
+      finishOutput(od, o, n);
     }
   }
 
