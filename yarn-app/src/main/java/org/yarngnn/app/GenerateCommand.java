@@ -1,0 +1,250 @@
+package org.yarngnn.app;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.cli.CommandLine;
+import org.yarngnn.app.cli.OptionSpec;
+import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.compute.kernel.Activation;
+import org.yarngnn.compute.model.LayerSpec;
+import org.yarngnn.compute.model.Model;
+import org.yarngnn.compute.model.ModelDirectory;
+import org.yarngnn.compute.model.ModelSpec;
+import org.yarngnn.compute.model.RandomModels;
+import org.yarngnn.compute.synth.EdgeConsumer;
+import org.yarngnn.compute.synth.NodeConsumer;
+import org.yarngnn.compute.synth.RmatGenerator;
+import org.yarngnn.compute.synth.SbmGenerator;
+import org.yarngnn.io.EdgeTableWriter;
+import org.yarngnn.io.NodeSplit;
+import org.yarngnn.io.NodeTableWriter;
+import org.yarngnn.io.OutputCommit;
+import org.yarngnn.io.TableFormat;
+
+/**
+ * {@code generate}: a synthetic graph as {@code OUT/edges} and {@code OUT/nodes} tables, written as
+ * {@code --files} part files in parallel; optionally a random model that fits the features ({@code --model}).
+ */
+public final class GenerateCommand implements Command {
+  @Override
+  public OptionSpec options() {
+    return new OptionSpec("generate", "--type rmat|sbm --nodes N --output DIR")
+        .value("type", "rmat|sbm", "R-MAT power-law graph, or a labelled stochastic block model")
+        .value("nodes", "N", "number of nodes")
+        .value("edges", "M", "rmat: number of edges (default 16 per node)")
+        .value("features", "F", "feature width (default 16)")
+        .value("classes", "C", "sbm: number of classes (default 8)")
+        .value("avg-degree", "D", "sbm: average degree (default 10)")
+        .value("homophily", "H", "sbm: fraction of edges inside a class (default 0.8)")
+        .flag("sparse-ids", "scramble node ids into arbitrary int64 values")
+        .value("format", "FORMAT", "parquet (default), orc, tsv or csv")
+        .value("files", "K", "part files per table, written in parallel (default: cores)")
+        .value("seed", "S", "generator seed (default 1)")
+        .value("output", "DIR", "output directory: DIR/edges and DIR/nodes")
+        .flag("overwrite", "replace an existing output directory")
+        .value("model", "DIR", "also write a random 2-layer model for these features to DIR")
+        .value("model-type", "gcn|sage|gat", "layer type of the random model (default sage)")
+        .value("hidden", "H", "hidden width of the random model (default 64)")
+        .value("model-out", "W", "output width of the random model (default: classes, or 16)");
+  }
+
+  @Override
+  public int run(CommandLine cl, PrintStream out) throws Exception {
+    String type = cl.require("type");
+    if (!type.equals("rmat") && !type.equals("sbm")) {
+      throw new UsageException("--type must be rmat or sbm, not '" + type + "'");
+    }
+    long nodes = cl.getLong("nodes", -1);
+    if (nodes < 2) {
+      throw new UsageException("generate needs --nodes of at least 2");
+    }
+    int width = cl.getInt("features", 16, 1);
+    int files = cl.getInt("files", Runtime.getRuntime().availableProcessors(), 1);
+    long seed = cl.getLong("seed", 1);
+    TableFormat format = ImportCommand.format(cl, "format");
+    format = format == null ? TableFormat.PARQUET : format;
+    Graph graph = type.equals("rmat") ? rmat(cl, nodes, width, seed) : sbm(cl, nodes, width, seed);
+
+    Path output = new Path(cl.require("output"));
+    boolean overwrite = cl.flag("overwrite");
+    Model model = cl.has("model") ? randomModel(cl, width, graph.classes(), seed) : null;
+    OutputCommit commit = OutputCommit.begin(cl.conf(), output, overwrite);
+    long t0 = System.nanoTime();
+    AtomicLong edgeCount = new AtomicLong();
+    try {
+      TableFormat fmt = format;
+      Path edgesDir = new Path(commit.workDir(), "edges");
+      Path nodesDir = new Path(commit.workDir(), "nodes");
+      List<Runnable> tasks = new ArrayList<>();
+      for (int k = 0; k < files; k++) {
+        int chunk = k;
+        tasks.add(() -> {
+          try (EdgeTableWriter w = EdgeTableWriter.create(cl.conf(),
+              new Path(edgesDir, OutputCommit.partName(chunk, fmt)), fmt, false)) {
+            graph.edges(chunk, files, w::write);
+            edgeCount.addAndGet(w.rowsWritten());
+          }
+        });
+        tasks.add(() -> {
+          try (NodeTableWriter w = NodeTableWriter.create(cl.conf(),
+              new Path(nodesDir, OutputCommit.partName(chunk, fmt)), fmt, width, graph.labelled())) {
+            graph.nodes(chunk, files, (id, label, split, features) ->
+                w.write(id, features, 0, label, split == null ? NodeSplit.NONE : NodeSplit.parse(split)));
+          }
+        });
+      }
+      runAll(tasks, files);
+      commit.commit();
+    } catch (Exception | Error e) {
+      commit.abort();
+      throw e;
+    }
+    out.printf("yarn-gnn generate: wrote %,d nodes and %,d edges (%s, %d features%s) under %s in %.1f s%n",
+        nodes, edgeCount.get(), type, width, graph.labelled() ? ", " + graph.classes() + " classes" : "",
+        output, (System.nanoTime() - t0) / 1e9);
+    if (model != null) {
+      Path dir = new Path(cl.get("model"));
+      writeModel(cl, model, dir, overwrite);
+      out.printf("yarn-gnn generate: wrote a random %s model (%d -> %d) to %s%n",
+          model.spec().layers().get(0).type().jsonName(), width, model.spec().outputWidth(), dir);
+    }
+    return Main.OK;
+  }
+
+  /** One synthetic graph, generated in independent chunks. */
+  private interface Graph {
+    void edges(int chunk, int chunks, EdgeConsumer out);
+
+    void nodes(int chunk, int chunks, NodeConsumer out);
+
+    boolean labelled();
+
+    int classes();
+  }
+
+  private static Graph rmat(CommandLine cl, long nodes, int width, long seed) {
+    RmatGenerator gen = new RmatGenerator(RmatGenerator.builder().nodes(nodes)
+        .edges(cl.getLong("edges", nodes * 16)).seed(seed).scrambleIds(cl.flag("sparse-ids")).build());
+    return new Graph() {
+      @Override
+      public void edges(int chunk, int chunks, EdgeConsumer out) {
+        long total = gen.edgeCount();
+        gen.generateEdges(RmatGenerator.chunkStart(total, chunk, chunks),
+            RmatGenerator.chunkStart(total, chunk + 1, chunks), out);
+      }
+
+      @Override
+      public void nodes(int chunk, int chunks, NodeConsumer out) {
+        gen.generateNodes(RmatGenerator.chunkStart(nodes, chunk, chunks),
+            RmatGenerator.chunkStart(nodes, chunk + 1, chunks), width, out);
+      }
+
+      @Override
+      public boolean labelled() {
+        return false;
+      }
+
+      @Override
+      public int classes() {
+        return 0;
+      }
+    };
+  }
+
+  private static Graph sbm(CommandLine cl, long nodes, int width, long seed) {
+    int classes = cl.getInt("classes", 8, 2);
+    SbmGenerator gen = new SbmGenerator(SbmGenerator.builder().nodes(nodes).classes(classes)
+        .averageDegree(cl.getDouble("avg-degree", 10), cl.getDouble("homophily", 0.8)).featureWidth(width)
+        .seed(seed).scrambleIds(cl.flag("sparse-ids")).bothDirections(true).build());
+    return new Graph() {
+      @Override
+      public void edges(int chunk, int chunks, EdgeConsumer out) {
+        gen.generateEdges(gen.rowChunkStart(chunk, chunks), gen.rowChunkStart(chunk + 1, chunks), out);
+      }
+
+      @Override
+      public void nodes(int chunk, int chunks, NodeConsumer out) {
+        gen.generateNodes(RmatGenerator.chunkStart(nodes, chunk, chunks),
+            RmatGenerator.chunkStart(nodes, chunk + 1, chunks), out);
+      }
+
+      @Override
+      public boolean labelled() {
+        return true;
+      }
+
+      @Override
+      public int classes() {
+        return classes;
+      }
+    };
+  }
+
+  private static Model randomModel(CommandLine cl, int width, int classes, long seed) {
+    String type = cl.get("model-type", "sage");
+    int hidden = cl.getInt("hidden", 64, 1);
+    int outWidth = cl.getInt("model-out", classes > 0 ? classes : 16, 1);
+    List<LayerSpec> layers;
+    switch (type) {
+      case "gcn":
+        layers = List.of(LayerSpec.gcn(width, hidden, Activation.RELU, true),
+            LayerSpec.gcn(hidden, outWidth, Activation.NONE, true));
+        break;
+      case "sage":
+        layers = List.of(LayerSpec.sage(width, hidden, Activation.RELU, true, 10),
+            LayerSpec.sage(hidden, outWidth, Activation.NONE, true, 10));
+        break;
+      case "gat":
+        int heads = 4;
+        layers = List.of(LayerSpec.gat(width, Math.max(1, hidden / heads), heads, true, 0.2f, Activation.ELU, true),
+            LayerSpec.gat(Math.max(1, hidden / heads) * heads, outWidth, 1, false, 0.2f, Activation.NONE, true));
+        break;
+      default:
+        throw new UsageException("--model-type must be gcn, sage or gat, not '" + type + "'");
+    }
+    return RandomModels.random(new ModelSpec("none", layers, "none", classes > 0), seed);
+  }
+
+  private static void writeModel(CommandLine cl, Model model, Path dir, boolean overwrite) throws Exception {
+    FileSystem fs = dir.getFileSystem(cl.conf());
+    if (fs.exists(dir) && !overwrite) {
+      throw new UsageException("--model " + dir + ": exists (use --overwrite)");
+    }
+    fs.mkdirs(dir);
+    try (OutputStream json = fs.create(new Path(dir, ModelDirectory.MODEL_JSON), true);
+        OutputStream weights = fs.create(new Path(dir, ModelDirectory.WEIGHTS), true)) {
+      ModelDirectory.write(model, json, weights);
+    }
+  }
+
+  private static void runAll(List<Runnable> tasks, int threads) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads,
+        Runtime.getRuntime().availableProcessors())));
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (Runnable t : tasks) {
+        futures.add(pool.submit(t));
+      }
+      for (Future<?> f : futures) {
+        try {
+          f.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+          if (e.getCause() instanceof Exception) {
+            throw (Exception) e.getCause();
+          }
+          throw new IllegalStateException(e.getCause());
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}

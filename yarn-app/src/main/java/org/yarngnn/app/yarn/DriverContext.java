@@ -1,0 +1,76 @@
+package org.yarngnn.app.yarn;
+
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/** What a {@link JobDriver} gets from the ApplicationMaster. */
+public final class DriverContext {
+  private final Configuration conf;
+  private final List<String> args;
+  private final ContainerPool containers;
+  private final FileSystem fs;
+  private final Path stagingDir;
+  private final String appId;
+  private final String amHost;
+  private volatile float progress;
+
+  DriverContext(Configuration conf, List<String> args, ContainerPool containers, FileSystem fs, Path stagingDir,
+      String appId, String amHost) {
+    this.conf = conf;
+    this.args = List.copyOf(args);
+    this.containers = containers;
+    this.fs = fs;
+    this.stagingDir = stagingDir;
+    this.appId = appId;
+    this.amHost = amHost;
+  }
+
+  /** The client's configuration (shipped with the job), on the AM's classpath. */
+  public Configuration conf() {
+    return conf;
+  }
+
+  /** The driver's arguments: what followed the driver class name on the AM command line. */
+  public List<String> args() {
+    return args;
+  }
+
+  public ContainerPool containers() {
+    return containers;
+  }
+
+  /** The staging directory: the shipped jar and files, readable by the driver and every container. */
+  public Path stagingDir() {
+    return stagingDir;
+  }
+
+  public String appId() {
+    return appId;
+  }
+
+  /** The host this AM runs on: where a driver's own server listens for its workers. */
+  public String amHost() {
+    return amHost;
+  }
+
+  public float progress() {
+    return progress;
+  }
+
+  /**
+   * Publishes progress (0..1, sent to the ResourceManager on the next heartbeat) and a short status text (shown by
+   * the client's progress line, through {@link StatusFile}).
+   */
+  public void setProgress(float progress, String status) {
+    this.progress = Math.max(0f, Math.min(1f, progress));
+    try {
+      StatusFile.write(fs, stagingDir, this.progress, status);
+    } catch (IOException e) {
+      // Progress is informational; the job goes on without the text.
+      System.err.println("yarn-gnn AM: could not write the status file: " + e.getMessage());
+    }
+  }
+}

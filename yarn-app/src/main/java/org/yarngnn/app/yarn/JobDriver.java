@@ -1,0 +1,16 @@
+package org.yarngnn.app.yarn;
+
+/**
+ * The job-specific logic inside the ApplicationMaster (inference, training...): launches containers through
+ * {@link DriverContext#containers()}, coordinates them, reports progress. Implementations need a public no-argument
+ * constructor ({@link AmMain} instantiates them by class name).
+ *
+ * <p>Returning 0 unregisters the application SUCCEEDED; another value or an exception unregisters it FAILED. When
+ * a container fails while {@code run} is active, the pool stops every other container, the waits of
+ * {@link ContainerPool} throw {@link ContainerFailedException}, and the application fails with that container's
+ * diagnostics whatever {@code run} returns; a driver still busy after {@value ApplicationMaster#GRACE_KEY} ms is
+ * interrupted.
+ */
+public interface JobDriver {
+  int run(DriverContext ctx) throws Exception;
+}

@@ -1,0 +1,127 @@
+package org.yarngnn.app.yarn;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.yarn.api.ApplicationConstants;
+import org.apache.hadoop.yarn.api.ApplicationConstants.Environment;
+import org.apache.hadoop.yarn.api.records.LocalResource;
+import org.apache.hadoop.yarn.api.records.LocalResourceType;
+import org.apache.hadoop.yarn.api.records.LocalResourceVisibility;
+import org.apache.hadoop.yarn.api.records.URL;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+
+/**
+ * What the AM container and the worker containers have in common: the localized staging directory, the
+ * classpath (configuration first, then the jar, then the cluster's Hadoop classpath) and the java command line.
+ */
+public final class LaunchContexts {
+  /** The application jar's name in every container's working directory. */
+  public static final String JAR_NAME = "yarn-gnn.jar";
+  /** The client's configuration, localized as a directory and put first on every classpath. */
+  public static final String CONF_DIR = "yarngnn-conf";
+  /**
+   * Where a JDK lives on the NodeManagers when their own JAVA_HOME is not right (a MiniYARNCluster has none):
+   * set as JAVA_HOME in every container.
+   */
+  public static final String JAVA_HOME_KEY = "yarngnn.container.java-home";
+  /** JVM options added to every container of ours: the compute kernels use the Vector API. */
+  public static final String VECTOR_FLAGS = "--add-modules jdk.incubator.vector";
+
+  private LaunchContexts() {}
+
+  /** {@code -Xmx} at 75% of the container: the rest is metaspace, thread stacks and direct buffers. */
+  public static String defaultJavaOpts(int memoryMb) {
+    return "-Xmx" + Math.max(32, memoryMb * 3 / 4) + "m";
+  }
+
+  static Path localIfUnqualified(Path p) {
+    return p.toUri().getScheme() == null ? new Path("file", null, new java.io.File(p.toString()).getAbsolutePath()) : p;
+  }
+
+  /**
+   * NodeManagers run the command inside {@code bash -c "..."}: arguments are single-quoted, so they may not hold
+   * characters the outer double quotes would interpret, nor a single quote.
+   */
+  static void checkShellSafe(List<String> args) {
+    for (String a : args) {
+      for (int i = 0; i < a.length(); i++) {
+        char c = a.charAt(i);
+        if (c == '"' || c == '\'' || c == '$' || c == '`' || c == '\\' || c == '\n' || c == '\r') {
+          throw new IllegalArgumentException("container argument " + a + " holds the character " + c
+              + ", which cannot pass through the NodeManager's launch script; pass it in a shipped file");
+        }
+      }
+    }
+  }
+
+  /** The container's classpath in YARN's cross-platform form ({@code <CPS>}, {@code {{PWD}}}). */
+  public static String classpath(Configuration conf) {
+    String pwd = Environment.PWD.$$();
+    StringBuilder cp = new StringBuilder(pwd).append('/').append(CONF_DIR);
+    cp.append(ApplicationConstants.CLASS_PATH_SEPARATOR).append(pwd).append("/*");
+    for (String e : conf.getTrimmedStrings(YarnConfiguration.YARN_APPLICATION_CLASSPATH,
+        YarnConfiguration.DEFAULT_YARN_CROSS_PLATFORM_APPLICATION_CLASSPATH)) {
+      cp.append(ApplicationConstants.CLASS_PATH_SEPARATOR).append(e);
+    }
+    return cp.toString();
+  }
+
+  /** CLASSPATH, JAVA_HOME when configured, then the caller's variables (which win). */
+  public static Map<String, String> environment(Configuration conf, Map<String, String> extra) {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put(Environment.CLASSPATH.name(), classpath(conf));
+    String javaHome = conf.getTrimmed(JAVA_HOME_KEY);
+    if (javaHome != null && !javaHome.isEmpty()) {
+      env.put(Environment.JAVA_HOME.name(), javaHome);
+    }
+    env.putAll(extra);
+    return env;
+  }
+
+  /** {@code java <opts> --add-modules jdk.incubator.vector <mainClass> 'arg'...}, logs to the container's log dir. */
+  public static List<String> javaCommand(String javaOpts, String mainClass, List<String> args) {
+    checkShellSafe(args);
+    StringBuilder cmd = new StringBuilder(Environment.JAVA_HOME.$$()).append("/bin/java");
+    if (!javaOpts.isBlank()) {
+      cmd.append(' ').append(javaOpts.trim());
+    }
+    cmd.append(' ').append(VECTOR_FLAGS).append(' ').append(mainClass);
+    for (String a : args) {
+      cmd.append(" '").append(a).append('\'');
+    }
+    cmd.append(" 1>").append(ApplicationConstants.LOG_DIR_EXPANSION_VAR).append("/stdout");
+    cmd.append(" 2>").append(ApplicationConstants.LOG_DIR_EXPANSION_VAR).append("/stderr");
+    return List.of(cmd.toString());
+  }
+
+  /**
+   * Every entry of the staging directory whose name does not start with {@code _} (the runtime's own files), as
+   * application-private resources under the same names.
+   */
+  public static Map<String, LocalResource> localResources(FileSystem fs, Path stagingDir) throws IOException {
+    Map<String, LocalResource> resources = new LinkedHashMap<>();
+    for (FileStatus st : fs.listStatus(stagingDir)) {
+      String name = st.getPath().getName();
+      if (name.startsWith("_") || name.startsWith(".")) {
+        continue;
+      }
+      resources.put(name, LocalResource.newInstance(URL.fromPath(fs.makeQualified(st.getPath())),
+          LocalResourceType.FILE, LocalResourceVisibility.APPLICATION, st.getLen(), st.getModificationTime()));
+    }
+    return resources;
+  }
+
+  static List<String> withFirst(String first, List<String> rest) {
+    List<String> all = new ArrayList<>(rest.size() + 1);
+    all.add(first);
+    all.addAll(rest);
+    return all;
+  }
+}

@@ -1,0 +1,169 @@
+package org.yarngnn.app.yarn;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.DataOutputBuffer;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.util.ShutdownHookManager;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
+import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.yarn.client.api.YarnClientApplication;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.exceptions.YarnException;
+
+/**
+ * Submits a {@link JobSubmission} to the ResourceManager and follows it to the end: stages the jar, files and
+ * configuration under {@link StagingDir}, prints the application id and tracking URL, prints a progress line
+ * whenever the progress or the AM's status text ({@link StatusFile}) changes, kills the application on Ctrl-C,
+ * and deletes the staging directory however the run ends. Poll interval: {@value #POLL_KEY} (ms, default 1000).
+ */
+public final class YarnJobClient {
+  public static final String POLL_KEY = "yarngnn.client.poll-ms";
+
+  private final Configuration conf;
+  private final PrintStream out;
+
+  public YarnJobClient(Configuration conf, PrintStream out) {
+    this.conf = new YarnConfiguration(conf);
+    this.out = out;
+  }
+
+  /** Submits, waits for the end, cleans up. Throws only when the submission itself fails. */
+  public JobResult run(JobSubmission submission) throws IOException, YarnException, InterruptedException {
+    long start = System.nanoTime();
+    FileSystem fs = FileSystem.get(conf);
+    try (YarnClient yarn = YarnClient.createYarnClient()) {
+      yarn.init(conf);
+      yarn.start();
+      YarnClientApplication app = yarn.createApplication();
+      ApplicationId appId = app.getNewApplicationResponse().getApplicationId();
+      Path staging = StagingDir.forApplication(conf, fs, appId.toString());
+      // Hadoop's hook manager, ahead of the hook that closes every FileSystem, so Ctrl-C can still clean up.
+      Runnable killOnExit = () -> killAndClean(yarn, appId, fs, staging);
+      ShutdownHookManager.get().addShutdownHook(killOnExit, FileSystem.SHUTDOWN_HOOK_PRIORITY + 10);
+      try {
+        StagingDir.populate(conf, fs, staging, submission);
+        yarn.submitApplication(submissionContext(app, submission, fs, staging));
+        out.printf("yarn-gnn: submitted %s to queue %s (staging %s)%n", appId, submission.queue(), staging);
+        return follow(yarn, appId, fs, staging, start);
+      } finally {
+        removeHook(killOnExit);
+        StagingDir.delete(fs, staging);
+      }
+    }
+  }
+
+  private ApplicationSubmissionContext submissionContext(YarnClientApplication app, JobSubmission s,
+      FileSystem fs, Path staging) throws IOException {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put(ContainerEnv.STAGING_DIR, staging.toString());
+    env.put(ContainerEnv.APP_ID, app.getNewApplicationResponse().getApplicationId().toString());
+    env.putAll(s.environment());
+    ContainerLaunchContext am = ContainerLaunchContext.newInstance(
+        LaunchContexts.localResources(fs, staging),
+        LaunchContexts.environment(conf, env),
+        LaunchContexts.javaCommand(s.amJavaOpts(), s.amMainClass(), s.amArgs()),
+        null, tokens(fs), null);
+    ApplicationSubmissionContext ctx = app.getApplicationSubmissionContext();
+    ctx.setApplicationName(s.appName());
+    ctx.setApplicationType(JobSubmission.APPLICATION_TYPE);
+    ctx.setQueue(s.queue());
+    ctx.setResource(Resource.newInstance(s.amMemoryMb(), s.amVcores()));
+    ctx.setMaxAppAttempts(s.maxAttempts());
+    ctx.setAMContainerSpec(am);
+    return ctx;
+  }
+
+  /** On a secure cluster the AM and workers reach HDFS with delegation tokens the RM renews. */
+  private ByteBuffer tokens(FileSystem fs) throws IOException {
+    if (!UserGroupInformation.isSecurityEnabled()) {
+      return null;
+    }
+    Credentials creds = new Credentials();
+    String renewer = conf.get(YarnConfiguration.RM_PRINCIPAL);
+    if (renewer == null || renewer.isEmpty()) {
+      throw new IOException("security is on but " + YarnConfiguration.RM_PRINCIPAL + " is not set");
+    }
+    fs.addDelegationTokens(renewer, creds);
+    DataOutputBuffer buf = new DataOutputBuffer();
+    creds.writeTokenStorageToStream(buf);
+    return ByteBuffer.wrap(buf.getData(), 0, buf.getLength());
+  }
+
+  private JobResult follow(YarnClient yarn, ApplicationId appId, FileSystem fs, Path staging, long start)
+      throws IOException, YarnException, InterruptedException {
+    long pollMs = conf.getLong(POLL_KEY, 1000);
+    String lastLine = "";
+    boolean urlPrinted = false;
+    while (true) {
+      ApplicationReport r = yarn.getApplicationReport(appId);
+      YarnApplicationState state = r.getYarnApplicationState();
+      String url = r.getTrackingUrl();
+      if (!urlPrinted && url != null && !url.isEmpty() && state != YarnApplicationState.NEW
+          && state != YarnApplicationState.NEW_SAVING && state != YarnApplicationState.SUBMITTED) {
+        out.printf("yarn-gnn: tracking URL %s%n", url);
+        urlPrinted = true;
+      }
+      if (state == YarnApplicationState.FINISHED || state == YarnApplicationState.FAILED
+          || state == YarnApplicationState.KILLED) {
+        FinalApplicationStatus fin = r.getFinalApplicationStatus();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        out.printf(Locale.ROOT, "yarn-gnn: %s %s (%s) after %.1f s%n", appId, state, fin, seconds);
+        return new JobResult(appId.toString(), state, fin, r.getDiagnostics(), url, seconds);
+      }
+      String line = progressLine(state, r.getProgress(),
+          state == YarnApplicationState.RUNNING ? StatusFile.read(fs, staging) : Optional.empty());
+      if (!line.equals(lastLine)) {
+        out.printf("yarn-gnn: %s %s%n", appId, line);
+        lastLine = line;
+      }
+      Thread.sleep(pollMs);
+    }
+  }
+
+  static String progressLine(YarnApplicationState state, float reportProgress, Optional<StatusFile.Status> status) {
+    // The report's progress lags one AM heartbeat behind the status file; show the newer of the two.
+    float p = Math.max(reportProgress, status.map(StatusFile.Status::progress).orElse(0f));
+    String text = status.map(StatusFile.Status::text).filter(t -> !t.isEmpty()).map(t -> " " + t).orElse("");
+    return String.format(Locale.ROOT, "%s %3d%%%s", state, Math.round(Math.min(1f, p) * 100), text);
+  }
+
+  private void killAndClean(YarnClient yarn, ApplicationId appId, FileSystem fs, Path staging) {
+    try {
+      ApplicationReport r = yarn.getApplicationReport(appId);
+      YarnApplicationState state = r.getYarnApplicationState();
+      if (state != YarnApplicationState.FINISHED && state != YarnApplicationState.FAILED
+          && state != YarnApplicationState.KILLED) {
+        System.err.println("yarn-gnn: interrupted: killing " + appId);
+        yarn.killApplication(appId);
+      }
+    } catch (Exception e) {
+      System.err.println("yarn-gnn: could not kill " + appId + ": " + e.getMessage());
+    } finally {
+      StagingDir.delete(fs, staging);
+    }
+  }
+
+  private static void removeHook(Runnable hook) {
+    try {
+      ShutdownHookManager.get().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // The JVM is exiting and the hook is already running: it does the cleanup.
+    }
+  }
+}
