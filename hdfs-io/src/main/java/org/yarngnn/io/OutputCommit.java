@@ -21,17 +21,19 @@ public final class OutputCommit {
   private final FileSystem fs;
   private final Path outputDir;
   private final Path workDir;
+  private final boolean overwrite;
   private boolean done;
 
-  private OutputCommit(FileSystem fs, Path outputDir, Path workDir) {
+  private OutputCommit(FileSystem fs, Path outputDir, Path workDir, boolean overwrite) {
     this.fs = fs;
     this.outputDir = outputDir;
     this.workDir = workDir;
+    this.overwrite = overwrite;
   }
 
   /**
    * Prepares to write {@code outputDir}. An existing path is refused unless {@code overwrite}, in which case it
-   * is deleted now.
+   * is replaced only at {@link #commit()}: a job that fails first leaves the previous output as it was.
    */
   public static OutputCommit begin(Configuration conf, Path outputDir, boolean overwrite) {
     try {
@@ -40,20 +42,15 @@ public final class OutputCommit {
       if (out.getParent() == null) {
         throw new InputException(outputDir + ": cannot write output to a file system root");
       }
-      if (fs.exists(out)) {
-        if (!overwrite) {
-          throw new InputException(outputDir + ": output exists (use --overwrite)");
-        }
-        if (!fs.delete(out, true)) {
-          throw new IOException("could not delete " + out);
-        }
+      if (fs.exists(out) && !overwrite) {
+        throw new InputException(outputDir + ": output exists (use --overwrite)");
       }
       Path work = new Path(out.getParent(), "." + out.getName() + ".tmp-"
           + UUID.randomUUID().toString().substring(0, 8).toLowerCase(Locale.ROOT));
       if (!fs.mkdirs(work)) {
         throw new IOException("could not create " + work);
       }
-      return new OutputCommit(fs, out, work);
+      return new OutputCommit(fs, out, work, overwrite);
     } catch (IOException e) {
       throw new UncheckedIOException("preparing output " + outputDir + ": " + e.getMessage(), e);
     }
@@ -86,7 +83,12 @@ public final class OutputCommit {
     try {
       if (fs.exists(outputDir)) {
         // Renaming onto an existing directory would nest the work directory inside it.
-        throw new IOException(outputDir + " appeared while the job ran");
+        if (!overwrite) {
+          throw new IOException(outputDir + " appeared while the job ran");
+        }
+        if (!fs.delete(outputDir, true)) {
+          throw new IOException("could not delete the previous " + outputDir);
+        }
       }
       if (!fs.rename(workDir, outputDir)) {
         throw new IOException("could not rename " + workDir + " to " + outputDir);

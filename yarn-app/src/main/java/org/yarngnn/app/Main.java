@@ -52,7 +52,7 @@ public final class Main {
       Configuration conf = new Configuration();
       String[] rest;
       try {
-        GenericOptionsParser parser = new GenericOptionsParser(conf, Arrays.copyOfRange(args, 1, args.length));
+        GenericOptionsParser parser = new GenericOptionsParser(conf, genericFirst(args));
         rest = parser.getRemainingArgs();
       } catch (Exception e) {
         throw new UsageException("bad generic option: " + e.getMessage());
@@ -76,6 +76,31 @@ public final class Main {
       }
       return FAILED;
     }
+  }
+
+  private static final java.util.Set<String> GENERIC_WITH_VALUE =
+      java.util.Set.of("-D", "-conf", "-fs", "-jt", "-files", "-libjars", "-archives");
+
+  /**
+   * The command's arguments with Hadoop's generic options moved to the front: GenericOptionsParser stops at the
+   * first argument it does not know, but users write {@code -D k=v} anywhere on the line.
+   */
+  static String[] genericFirst(String[] args) {
+    java.util.List<String> generic = new java.util.ArrayList<>();
+    java.util.List<String> rest = new java.util.ArrayList<>();
+    for (int i = 1; i < args.length; i++) {
+      String a = args[i];
+      if (GENERIC_WITH_VALUE.contains(a) && i + 1 < args.length) {
+        generic.add(a);
+        generic.add(args[++i]);
+      } else if (a.startsWith("-D") && a.length() > 2) {
+        generic.add(a);
+      } else {
+        rest.add(a);
+      }
+    }
+    generic.addAll(rest);
+    return generic.toArray(new String[0]);
   }
 
   /** The failure's own message chain on one line: what a scheduler's log should show. */
