@@ -4,6 +4,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.net.InetSocketAddress;
@@ -32,7 +33,7 @@ public final class TransportServer extends TransportService {
   @Override
   void doStart(EventLoopGroup group) throws TransportException {
     ServerBootstrap b = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-        .option(io.netty.channel.ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+        .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
         .childHandler(initializer());
     ChannelFuture f = b.bind(options.bindHost(), options.port()).awaitUninterruptibly();
     if (!f.isSuccess()) {

@@ -113,7 +113,6 @@ abstract class TransportService implements Closeable {
     EventLoopGroup g = requireStarted();
     Bootstrap b = new Bootstrap().group(g).channel(NioSocketChannel.class)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis());
-    configure(b);
     b.handler(initializer());
     long start = System.nanoTime();
     long backoff = options.connectBackoffMillis();
@@ -154,11 +153,7 @@ abstract class TransportService implements Closeable {
     return group;
   }
 
-  /** Socket options of every connection: pooled direct buffers, no Nagle delay, bounded write buffer. */
-  final <B extends io.netty.bootstrap.AbstractBootstrap<B, ?>> void configure(B b) {
-    b.option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT);
-  }
-
+  /** Per connection: pooled direct buffers, no Nagle delay, bounded write buffer, heartbeats, framing. */
   final ChannelInitializer<SocketChannel> initializer() {
     return new ChannelInitializer<>() {
       @Override

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -109,13 +110,14 @@ class WireFormatTest {
     assertArrayEquals(new byte[] {4, 3, 2, 1}, bytes);
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void lengthsBeyondTheFrameAreRejectedBeforeAllocating() {
     ByteBuf buf = Unpooled.buffer();
     FrameWriter out = new FrameWriter(buf);
     out.writeVInt(Integer.MAX_VALUE); // claims 2^31 floats
     out.writeFloat(1f);
-    MalformedFrameException e = assertThrows(MalformedFrameException.class, () -> new FrameReader(buf).readFloatArray());
+    MalformedFrameException e =
+        assertThrows(MalformedFrameException.class, () -> new FrameReader(buf).readFloatArray());
     assertEquals("needs 8589934588 bytes, frame has 4 left", e.getMessage());
     ByteBuf truncated = Unpooled.wrappedBuffer(new byte[] {(byte) 0x80, (byte) 0x80});
     assertThrows(MalformedFrameException.class, () -> new FrameReader(truncated).readVInt());

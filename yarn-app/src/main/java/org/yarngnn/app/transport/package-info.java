@@ -1,0 +1,56 @@
+/**
+ * Streaming transport between the driver and graph workers, and between workers: length-prefixed frames over
+ * TCP (Netty 4.1, NIO, pooled direct buffers), a handful of message types, and credit-based flow control for bulk
+ * row data.
+ *
+ * <h2>Use</h2>
+ * Every participant runs one {@link org.yarngnn.app.transport.TransportServer} (port 0 by default: publish
+ * {@code port()}), connects to others with {@code connect(host, port)} (retried), and receives through a
+ * {@link org.yarngnn.app.transport.TransportListener} whose callbacks run on the event loop and must not block
+ * ({@link org.yarngnn.app.transport.InboundQueue} hands them to a consumer thread). Send with
+ * {@link org.yarngnn.app.transport.PeerConnection#send} (a future) or
+ * {@link org.yarngnn.app.transport.PeerConnection#sendBlocking} (back-pressure). Release every received
+ * {@link org.yarngnn.app.transport.RowBlock} once consumed. A lost peer is reported through
+ * {@code onClosed(connection, cause)}: at once when its process dies (the socket closes), after the heartbeat
+ * timeout when it goes silent.
+ *
+ * <h2>Wire format</h2>
+ * All fixed-width numbers are little-endian. vInt/vLong: 7 bits per byte, least significant group first, high bit
+ * set when more bytes follow (negative values take 5 / 10 bytes). string: vInt byte count + UTF-8. bytes: vInt
+ * count + bytes. A frame:
+ * <pre>
+ *   int32  length      bytes that follow (type + body), 1..maxFrameBytes
+ *   byte   type
+ *   ...    body        per type, below
+ * </pre>
+ * <table>
+ *   <caption>Message types</caption>
+ *   <tr><th>type</th><th>message</th><th>body</th></tr>
+ *   <tr><td>1</td><td>{@link org.yarngnn.app.transport.Hello}</td>
+ *       <td>vInt workerIndex, string host, vInt port</td></tr>
+ *   <tr><td>2</td><td>{@link org.yarngnn.app.transport.PeerTable}</td>
+ *       <td>vInt n, then n endpoints as in Hello</td></tr>
+ *   <tr><td>3</td><td>{@link org.yarngnn.app.transport.Command}</td>
+ *       <td>string name, vLong arg, bytes payload</td></tr>
+ *   <tr><td>4</td><td>{@link org.yarngnn.app.transport.Done}</td><td>vLong round, bytes payload</td></tr>
+ *   <tr><td>5</td><td>{@link org.yarngnn.app.transport.Failure}</td><td>string reason</td></tr>
+ *   <tr><td>6</td><td>{@link org.yarngnn.app.transport.RowBlock}</td>
+ *       <td>int32 stream, int32 layer, int32 chunk, byte flags (1 = last), int32 width, int32 count,
+ *       int32[count] rows, float32[count * width] values (row-major)</td></tr>
+ *   <tr><td>32-125</td><td>application types</td>
+ *       <td>registered with {@link org.yarngnn.app.transport.MessageCodec.Builder#register}</td></tr>
+ *   <tr><td>126</td><td>heartbeat (internal)</td><td>empty</td></tr>
+ *   <tr><td>127</td><td>credit grant (internal)</td><td>int32 stream (-1 = every stream), vInt credits</td></tr>
+ * </table>
+ * Integers in the row block are fixed-width so its arrays are single bulk copies on both ends.
+ *
+ * <h2>Flow control</h2>
+ * Each side's first frame is a credit grant on stream -1: the number of row blocks ({@code creditsPerStream}) the
+ * peer may have in flight on every stream. Sending a block takes one credit of its stream; the receiver sends a
+ * grant of 1 when the consumer releases a block. A sender with no credit queues the block unencoded (its arrays
+ * are not copied), so a receiver holds at most {@code creditsPerStream} frames per stream and sender, and a sender
+ * encodes at most as many; encoding also pauses while the socket's write buffer is above its high water mark.
+ * A peer that exceeds its credit, sends an unknown type or a malformed body is disconnected with the reason.
+ * Control messages are not flow-controlled and may overtake blocks waiting for credit.
+ */
+package org.yarngnn.app.transport;
