@@ -18,6 +18,7 @@ public final class ContainerHandle {
   // Written under the pool's lock; volatile so drivers read them without it.
   volatile Container container;
   volatile boolean stopRequested;
+  volatile boolean exited;
 
   ContainerHandle(ContainerSpec spec, int index, long requestId, ContainerRequest request) {
     this.spec = spec;

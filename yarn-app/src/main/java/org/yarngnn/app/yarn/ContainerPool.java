@@ -151,10 +151,6 @@ public final class ContainerPool {
    * stop. Idempotent.
    */
   public int stopAll() {
-    return stopAllBut(null);
-  }
-
-  private int stopAllBut(ContainerHandle exempt) {
     List<ContainerHandle> given = new ArrayList<>();
     int stopped = 0;
     synchronized (this) {
@@ -166,7 +162,7 @@ public final class ContainerPool {
         given.add(h);
       }
       for (ContainerHandle h : allocated.values()) {
-        if (h != exempt && !h.exit().isDone() && !h.stopRequested) {
+        if (!h.exited && !h.stopRequested) {
           h.stopRequested = true;
           stopped++;
           stoppedTotal++;
@@ -271,13 +267,17 @@ public final class ContainerPool {
   }
 
   private void finish(ContainerHandle h, ContainerExit exit) {
-    if (h.exit().isDone()) {
-      return;
+    synchronized (this) {
+      if (h.exited) {
+        return;
+      }
+      // Before the failure is published: whoever wakes on it must not count this one among those to stop.
+      h.exited = true;
     }
     if (!exit.succeeded() && !exit.stoppedByAm()) {
       // Record the failure and stop the others before anyone waiting on this exit wakes up.
       if (failure.complete(new ContainerFailedException(h, exit))) {
-        stopAllBut(h);
+        stopAll();
       }
     }
     h.started().complete(h.host());

@@ -110,6 +110,7 @@ public final class YarnJobClient {
     long pollMs = conf.getLong(POLL_KEY, 1000);
     String lastLine = "";
     boolean urlPrinted = false;
+    Optional<StatusFile.Status> status = Optional.empty();
     while (true) {
       ApplicationReport r = yarn.getApplicationReport(appId);
       YarnApplicationState state = r.getYarnApplicationState();
@@ -126,8 +127,14 @@ public final class YarnJobClient {
         out.printf(Locale.ROOT, "yarn-gnn: %s %s (%s) after %.1f s%n", appId, state, fin, seconds);
         return new JobResult(appId.toString(), state, fin, r.getDiagnostics(), url, seconds);
       }
-      String line = progressLine(state, r.getProgress(),
-          state == YarnApplicationState.RUNNING ? StatusFile.read(fs, staging) : Optional.empty());
+      if (state == YarnApplicationState.RUNNING) {
+        // A read that lands on the AM's rewrite finds nothing: keep the last text rather than flicker.
+        Optional<StatusFile.Status> read = StatusFile.read(fs, staging);
+        if (read.isPresent()) {
+          status = read;
+        }
+      }
+      String line = progressLine(state, r.getProgress(), status);
       if (!line.equals(lastLine)) {
         out.printf("yarn-gnn: %s %s%n", appId, line);
         lastLine = line;
