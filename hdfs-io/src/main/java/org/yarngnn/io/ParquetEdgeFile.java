@@ -7,7 +7,7 @@ import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT64;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.parquet.column.ColumnReader;
+
 
 /** Edges from a Parquet file: {@code src} and {@code dst} INT64 (INT32 widens), optional {@code weight}. */
 final class ParquetEdgeFile {
@@ -50,32 +50,29 @@ final class ParquetEdgeFile {
       long base = 0;
       while (pf.nextRowGroup()) {
         long rows = pf.rowGroupRows();
-        ColumnReader s = pf.column(srcCol);
-        ColumnReader d = pf.column(dstCol);
-        ColumnReader w = pf.column(wCol);
-        boolean srcInt = srcCol.type == INT32;
-        boolean dstInt = dstCol.type == INT32;
-        boolean wDouble = wCol != null && wCol.type == DOUBLE;
+        LeafCursor s = pf.column(srcCol);
+        LeafCursor d = pf.column(dstCol);
+        LeafCursor w = pf.column(wCol);
         int srcDef = srcCol.maxDefinition;
         int dstDef = dstCol.maxDefinition;
         int wDef = wCol == null ? 0 : wCol.maxDefinition;
         for (long r = 1; r <= rows; r++) {
-          if (srcDef > 0 && s.getCurrentDefinitionLevel() < srcDef) {
+          if (srcDef > 0 && s.definitionLevel() < srcDef) {
             throw InputException.at(file, base + r, "null src");
           }
-          long src = srcInt ? s.getInteger() : s.getLong();
+          long src = s.getLong();
           s.consume();
-          if (dstDef > 0 && d.getCurrentDefinitionLevel() < dstDef) {
+          if (dstDef > 0 && d.definitionLevel() < dstDef) {
             throw InputException.at(file, base + r, "null dst");
           }
-          long dst = dstInt ? d.getInteger() : d.getLong();
+          long dst = d.getLong();
           d.consume();
           float weight = 1f;
           if (w != null) {
-            if (wDef > 0 && w.getCurrentDefinitionLevel() < wDef) {
+            if (wDef > 0 && w.definitionLevel() < wDef) {
               throw InputException.at(file, base + r, "null weight");
             }
-            weight = wDouble ? (float) w.getDouble() : w.getFloat();
+            weight = w.getFloat();
             w.consume();
             if (!Float.isFinite(weight)) {
               throw InputException.at(file, base + r, "weight is NaN or infinite");

@@ -6,7 +6,6 @@ import java.io.UncheckedIOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.ColumnReadStore;
-import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.example.DummyRecordConverter;
@@ -26,6 +25,7 @@ final class ParquetFile implements Closeable {
   private final String createdBy;
   private MessageType projection;
   private ColumnReadStore store;
+  private PageReadStore pages;
   private long rowGroupRows;
 
   private ParquetFile(Path path, ParquetFileReader reader) {
@@ -60,7 +60,7 @@ final class ParquetFile implements Closeable {
   /** Loads the next row group; false after the last. Its row count is {@link #rowGroupRows()}. */
   boolean nextRowGroup() {
     try {
-      PageReadStore pages = reader.readNextRowGroup();
+      pages = reader.readNextRowGroup();
       if (pages == null) {
         return false;
       }
@@ -79,9 +79,22 @@ final class ParquetFile implements Closeable {
     return rowGroupRows;
   }
 
-  /** The reader of a column in the current row group, or null for an absent optional column. */
-  ColumnReader column(ParquetColumn c) {
-    return c == null ? null : store.getColumnReader(c.descriptor);
+  /**
+   * A cursor over a column in the current row group (page-decoding for numeric columns), or null for an absent
+   * optional column.
+   */
+  LeafCursor column(ParquetColumn c) {
+    if (c == null) {
+      return null;
+    }
+    try {
+      if (PageCursor.supports(c.descriptor)) {
+        return new PageCursor(pages.getPageReader(c.descriptor), c.descriptor);
+      }
+      return new ColumnReaderCursor(store.getColumnReader(c.descriptor));
+    } catch (UnsupportedOperationException | ParquetDecodingException e) {
+      throw InputException.in(path, "unsupported Parquet data in column '" + c.name + "' (" + e.getMessage() + ")");
+    }
   }
 
   @Override

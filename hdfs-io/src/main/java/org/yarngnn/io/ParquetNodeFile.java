@@ -9,7 +9,6 @@ import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT64;
 import java.nio.ByteBuffer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.io.api.Binary;
 
 /** Nodes from a Parquet file: {@code id}, {@code features} LIST&lt;FLOAT&gt;, optional {@code label}, {@code split}. */
@@ -33,16 +32,14 @@ final class ParquetNodeFile {
       int width = -1;
       while (width < 0 && pf.nextRowGroup()) {
         if (pf.rowGroupRows() > 0) {
-          ColumnReader f = pf.column(cols[1]);
-          long left = f.getTotalValueCount();
+          LeafCursor f = pf.column(cols[1]);
           width = 0;
           do {
-            if (f.getCurrentDefinitionLevel() == cols[1].maxDefinition) {
+            if (f.definitionLevel() == cols[1].maxDefinition) {
               width++;
             }
             f.consume();
-            left--;
-          } while (left > 0 && f.getCurrentRepetitionLevel() != 0);
+          } while (f.hasNext() && f.repetitionLevel() != 0);
         }
       }
       return new NodeLayout(cols[2] != null, cols[3] != null, width);
@@ -69,26 +66,24 @@ final class ParquetNodeFile {
       long base = 0;
       while (pf.nextRowGroup()) {
         long rows = pf.rowGroupRows();
-        ColumnReader id = pf.column(idCol);
-        ColumnReader feat = pf.column(featCol);
-        ColumnReader lab = pf.column(labelCol);
-        ColumnReader spl = pf.column(splitCol);
-        long featLeft = feat.getTotalValueCount();
-        boolean featDouble = featCol.type == DOUBLE;
+        LeafCursor id = pf.column(idCol);
+        LeafCursor feat = pf.column(featCol);
+        LeafCursor lab = pf.column(labelCol);
+        LeafCursor spl = pf.column(splitCol);
         int featDef = featCol.maxDefinition;
         for (long r = 1; r <= rows; r++) {
           long row = base + r;
-          if (idCol.maxDefinition > 0 && id.getCurrentDefinitionLevel() < idCol.maxDefinition) {
+          if (idCol.maxDefinition > 0 && id.definitionLevel() < idCol.maxDefinition) {
             throw InputException.at(file, row, "null id");
           }
-          long nodeId = idCol.type == INT32 ? id.getInteger() : id.getLong();
+          long nodeId = id.getLong();
           id.consume();
           int n = 0;
           do {
-            int def = feat.getCurrentDefinitionLevel();
+            int def = feat.definitionLevel();
             if (def == featDef) {
               if (n < features.length) {
-                float v = featDouble ? (float) feat.getDouble() : feat.getFloat();
+                float v = feat.getFloat();
                 if (!allowNonFinite && !Float.isFinite(v)) {
                   throw InputException.at(file, row, "feature " + (n + 1) + " is NaN or infinite");
                 }
@@ -101,16 +96,15 @@ final class ParquetNodeFile {
               throw InputException.at(file, row, "null features");
             }
             feat.consume();
-            featLeft--;
-          } while (featLeft > 0 && feat.getCurrentRepetitionLevel() != 0);
+          } while (feat.hasNext() && feat.repetitionLevel() != 0);
           if (n != features.length) {
             throw InputException.at(file, row,
                 "expected " + features.length + " features (the width of the first row), found " + n);
           }
           int label = -1;
           if (lab != null) {
-            if (lab.getCurrentDefinitionLevel() == labelCol.maxDefinition) {
-              long l = labelCol.type == INT32 ? lab.getInteger() : lab.getLong();
+            if (lab.definitionLevel() == labelCol.maxDefinition) {
+              long l = lab.getLong();
               if (l < -1 || l > Integer.MAX_VALUE) {
                 throw InputException.at(file, row, "bad label " + l + " (expected -1 for none, or a class index >= 0)");
               }
@@ -120,7 +114,7 @@ final class ParquetNodeFile {
           }
           byte split = NodeSplit.NONE;
           if (spl != null) {
-            if (spl.getCurrentDefinitionLevel() == splitCol.maxDefinition) {
+            if (spl.definitionLevel() == splitCol.maxDefinition) {
               split = parseSplit(spl.getBinary(), file, row);
             }
             spl.consume();
