@@ -11,9 +11,9 @@ import org.apache.hadoop.fs.Path;
 /**
  * An output directory written atomically: part files go to a hidden sibling work directory, which
  * {@link #commit()} renames to the output path (one rename, atomic on HDFS) before writing {@code _SUCCESS}
- * last. A failed or aborted job therefore leaves no part files and no {@code _SUCCESS} at the output path.
- * With overwrite, an existing output is removed by {@link #begin} so that a failed rerun cannot leave the
- * previous run's {@code _SUCCESS} behind for a scheduler to trust.
+ * last. A failed or aborted job therefore adds no part files and no {@code _SUCCESS} at the output path.
+ * With overwrite, an existing output is replaced only at commit, so a failed rerun leaves the previous
+ * (complete) output as it was.
  */
 public final class OutputCommit {
   public static final String SUCCESS = "_SUCCESS";

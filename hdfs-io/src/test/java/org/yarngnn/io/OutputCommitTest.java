@@ -79,16 +79,16 @@ class OutputCommitTest {
   }
 
   @Test
-  void failedRerunWithOverwriteLeavesNoStaleSuccess() {
+  void failedRerunWithOverwriteKeepsThePreviousOutput() throws IOException {
     Path out = TempTables.path(tmp, "out");
     OutputCommit first = OutputCommit.begin(TempTables.CONF, out, false);
-    writeParts(first, 1);
+    writeParts(first, 2);
     first.commit();
     OutputCommit second = OutputCommit.begin(TempTables.CONF, out, true);
     writeParts(second, 1);
     second.abort();
-    assertFalse(Files.exists(tmp.resolve("out/_SUCCESS")));
-    assertFalse(Files.exists(tmp.resolve("out/part-00000.parquet")));
+    assertEquals(List.of("_SUCCESS", "part-00000.parquet", "part-00001.parquet"), visible(tmp.resolve("out")));
+    assertEquals(List.of("out"), visible(tmp));
   }
 
   @Test
