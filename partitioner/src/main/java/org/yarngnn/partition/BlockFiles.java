@@ -24,6 +24,7 @@ final class BlockFiles {
     private final ByteBuffer buf = ByteBuffer.allocate(BUF).order(ByteOrder.LITTLE_ENDIAN);
     private final CRC32C crc = new CRC32C();
     private long bytes;
+    private boolean closed;
 
     Out(OutputStream out) {
       this.out = out;
@@ -113,8 +114,11 @@ final class BlockFiles {
     /** Flushes and closes; afterwards {@link #crc()} covers the whole file. */
     @Override
     public void close() throws IOException {
-      flush();
-      out.close();
+      if (!closed) {
+        closed = true;
+        flush();
+        out.close();
+      }
     }
 
     long crc() {

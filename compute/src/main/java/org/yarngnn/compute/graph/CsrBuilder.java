@@ -5,8 +5,8 @@ package org.yarngnn.compute.graph;
  * objects). Pass 1 buckets each edge's destination (and weight) by its source's sort key: the transpose, read
  * sequentially afterwards. Pass 2 walks the sources in key order and appends each source to the rows of its
  * destinations, so every row lists its sources in key order. With the global id rank as the key, rows come out
- * ordered by source id, as the sampler requires. Transient memory: 4 bytes per edge (8 weighted) besides the
- * output.
+ * ordered by source id, as the sampler requires; parallel edges from one source are ordered by weight.
+ * Transient memory: 4 bytes per edge (8 weighted) besides the output.
  */
 public final class CsrBuilder {
   private CsrBuilder() {}
@@ -66,7 +66,33 @@ public final class CsrBuilder {
         }
       }
     }
+    if (w != null) {
+      orderParallelEdgesByWeight(rowPtr, colIdx, w, numRows);
+    }
     return new Csr(numRows, numCols, rowPtr, colIdx, w);
+  }
+
+  /**
+   * Parallel edges (equal adjacent columns within a row) get ascending weights, so the CSR does not depend on
+   * the order the edges were read in (parallel readers, a shuffle). Runs are short: insertion sort.
+   */
+  private static void orderParallelEdgesByWeight(int[] rowPtr, int[] colIdx, float[] w, int numRows) {
+    for (int r = 0; r < numRows; r++) {
+      int end = rowPtr[r + 1];
+      for (int e = rowPtr[r] + 1; e < end; e++) {
+        int c = colIdx[e];
+        if (colIdx[e - 1] != c) {
+          continue;
+        }
+        float x = w[e];
+        int k = e - 1;
+        while (k >= rowPtr[r] && colIdx[k] == c && Float.compare(w[k], x) > 0) {
+          w[k + 1] = w[k];
+          k--;
+        }
+        w[k + 1] = x;
+      }
+    }
   }
 
   private static int[] inverse(int[] perm, int n) {
