@@ -52,6 +52,8 @@ public final class MiniClusters implements AutoCloseable {
 
   public static MiniClusters start(File baseDir, int nodeManagers) throws IOException {
     FileUtil.fullyDelete(baseDir);
+    // MiniYARNCluster's work dirs follow test.build.data (default target/test/data under the working directory).
+    System.setProperty("test.build.data", new File(baseDir, "data").getAbsolutePath());
     File confDir = new File(baseDir, "conf");
     Configuration hdfsConf = new Configuration();
     hdfsConf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, new File(baseDir, "dfs").getAbsolutePath());

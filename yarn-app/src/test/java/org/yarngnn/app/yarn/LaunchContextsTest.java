@@ -1,0 +1,59 @@
+package org.yarngnn.app.yarn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.junit.jupiter.api.Test;
+
+class LaunchContextsTest {
+  @Test
+  void javaCommandAddsTheVectorModuleQuotesArgumentsAndRedirectsToTheLogDir() {
+    List<String> cmd = LaunchContexts.javaCommand("-Xmx100m", "a.B", List.of("hdfs:///x y", "3"));
+    assertEquals(1, cmd.size());
+    assertEquals("{{JAVA_HOME}}/bin/java -Xmx100m --add-modules jdk.incubator.vector a.B 'hdfs:///x y' '3'"
+        + " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr", cmd.get(0));
+  }
+
+  @Test
+  void argumentsTheLaunchScriptWouldMangleAreRefused() {
+    for (String bad : List.of("a'b", "a\"b", "$HOME", "`x`", "a\\b", "a\nb")) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> LaunchContexts.javaCommand("", "a.B", List.of(bad)));
+      assertTrue(e.getMessage().contains("shipped file"), e.getMessage());
+    }
+  }
+
+  @Test
+  void classpathPutsTheShippedConfigurationFirstThenTheJarThenTheClusterClasspath() {
+    Configuration conf = new Configuration(false);
+    conf.set(YarnConfiguration.YARN_APPLICATION_CLASSPATH, "/opt/hadoop/*, /opt/conf");
+    assertEquals("{{PWD}}/yarngnn-conf<CPS>{{PWD}}/*<CPS>/opt/hadoop/*<CPS>/opt/conf", LaunchContexts.classpath(conf));
+    // Without the key: YARN's cross-platform default, which starts with the cluster's HADOOP_CONF_DIR.
+    String dflt = LaunchContexts.classpath(new Configuration(false));
+    assertTrue(dflt.startsWith("{{PWD}}/yarngnn-conf<CPS>{{PWD}}/*<CPS>{{HADOOP_CONF_DIR}}"), dflt);
+  }
+
+  @Test
+  void environmentSetsJavaHomeOnlyWhenConfiguredAndCallerVariablesWin() {
+    Configuration conf = new Configuration(false);
+    Map<String, String> env = LaunchContexts.environment(conf, Map.of("X", "1"));
+    assertFalse(env.containsKey("JAVA_HOME"));
+    assertEquals("1", env.get("X"));
+    assertTrue(env.get("CLASSPATH").startsWith("{{PWD}}/yarngnn-conf"));
+    conf.set(LaunchContexts.JAVA_HOME_KEY, "/jdk");
+    assertEquals("/jdk", LaunchContexts.environment(conf, Map.of()).get("JAVA_HOME"));
+    assertEquals("/other", LaunchContexts.environment(conf, Map.of("JAVA_HOME", "/other")).get("JAVA_HOME"));
+  }
+
+  @Test
+  void defaultHeapLeavesAQuarterOfTheContainerForTheRestOfTheJvm() {
+    assertEquals("-Xmx768m", LaunchContexts.defaultJavaOpts(1024));
+    assertEquals("-Xmx48m", LaunchContexts.defaultJavaOpts(64));
+  }
+}
