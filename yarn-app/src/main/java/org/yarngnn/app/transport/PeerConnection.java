@@ -300,10 +300,10 @@ public final class PeerConnection implements AutoCloseable {
       Object why = ending.get();
       Throwable cause = why instanceof Throwable t ? t : null;
       sendQueue.failAll(cause != null ? cause : new TransportException(PeerConnection.this + " closed locally"));
+      onClosed.accept(PeerConnection.this); // gone from connections() before the listener hears of it
       try {
         listener.onClosed(PeerConnection.this, cause);
       } finally {
-        onClosed.accept(PeerConnection.this);
         closed.complete(null);
         ctx.fireChannelInactive();
       }

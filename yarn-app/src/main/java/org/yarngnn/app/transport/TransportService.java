@@ -24,9 +24,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What servers and clients share: the lifecycle (start once, stop idempotently, like Hadoop's AbstractService),
- * one small event-loop group for every connection, the pipeline, and connecting with retries.
+ * one small event-loop group for every connection, the pipeline, and connecting with retries. Subclassed only
+ * here: {@link TransportServer} and {@link TransportClient}.
  */
-abstract class TransportService implements Closeable {
+public abstract class TransportService implements Closeable {
   /** Lifecycle states; a stopped service cannot be restarted. */
   public enum State { NEW, STARTED, STOPPED }
 

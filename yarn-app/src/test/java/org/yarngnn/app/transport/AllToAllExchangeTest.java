@@ -13,15 +13,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Three workers exchange halo rows all-to-all over loopback, the way the Deal-style layer exchange will: per layer,
  * each worker sends each peer the rows that peer needs, gathered from its layer matrix in chunks; every receiver
  * checks every row against what the sender had.
  */
+@ExtendWith(ThreadLeakCheck.class)
 @Timeout(60)
 class AllToAllExchangeTest {
   private static final int WORKERS = 3;
@@ -29,11 +30,6 @@ class AllToAllExchangeTest {
   private static final int WIDTH = 7; // odd on purpose
   private static final int LAYERS = 2;
   private static final int CHUNK_ROWS = 333;
-
-  @AfterAll
-  static void noThreadsLeft() throws InterruptedException {
-    TransportTesting.assertNoNonDaemonThreadsLeft();
-  }
 
   /** Value of column c of row r of worker w's layer-l matrix: unique per (w, l, r, c) and exact in float. */
   private static float value(int w, int l, int r, int c) {

@@ -19,23 +19,13 @@ import java.net.Socket;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(ThreadLeakCheck.class)
 @Timeout(60)
 class FailureDetectionTest {
-  @AfterEach
-  void noTransportThreadsLeft() throws InterruptedException {
-    TransportTesting.assertTransportThreadsGone();
-  }
-
-  @AfterAll
-  static void noNonDaemonThreadsLeft() throws InterruptedException {
-    TransportTesting.assertNoNonDaemonThreadsLeft();
-  }
-
   @Test
   void aKilledWorkerProcessIsNoticedAtOnce() throws Exception {
     InboundQueue driverSide = new InboundQueue();

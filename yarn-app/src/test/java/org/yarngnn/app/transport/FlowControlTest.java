@@ -18,26 +18,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(ThreadLeakCheck.class)
 @Timeout(60)
 class FlowControlTest {
   private static final int ROWS = 1024;
   private static final int WIDTH = 256; // 1024 x 256 floats = 1 MiB of values per block
   private static final int FRAME = MessageCodec.FRAME_OVERHEAD + RowBlock.HEADER_BYTES + ROWS * 4 + ROWS * WIDTH * 4;
-
-  @AfterEach
-  void noTransportThreadsLeft() throws InterruptedException {
-    TransportTesting.assertTransportThreadsGone();
-  }
-
-  @AfterAll
-  static void noNonDaemonThreadsLeft() throws InterruptedException {
-    TransportTesting.assertNoNonDaemonThreadsLeft();
-  }
 
   private static int[] identityRows() {
     int[] rows = new int[ROWS];

@@ -10,23 +10,13 @@ import static org.yarngnn.app.transport.TransportTesting.nextClose;
 import static org.yarngnn.app.transport.TransportTesting.nextMessage;
 
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(ThreadLeakCheck.class)
 @Timeout(30)
 class SocketRoundTripTest {
-  @AfterEach
-  void noTransportThreadsLeft() throws InterruptedException {
-    TransportTesting.assertTransportThreadsGone();
-  }
-
-  @AfterAll
-  static void noNonDaemonThreadsLeft() throws InterruptedException {
-    TransportTesting.assertNoNonDaemonThreadsLeft();
-  }
-
   @Test
   void everyMessageTypeCrossesASocketBothWays() throws Exception {
     InboundQueue serverSide = new InboundQueue();

@@ -7,20 +7,16 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Loopback throughput of 1 MiB row blocks, printed (not asserted: the machine is shared and noisy). */
+@ExtendWith(ThreadLeakCheck.class)
 @Timeout(60)
 class ThroughputTest {
   private static final int ROWS = 1024;
   private static final int WIDTH = 256;
-
-  @AfterAll
-  static void noThreadsLeft() throws InterruptedException {
-    TransportTesting.assertNoNonDaemonThreadsLeft();
-  }
 
   @Test
   void oneMegabyteBlocksOverLoopback() throws Exception {
