@@ -1,6 +1,5 @@
 package org.yarngnn.io;
 
-import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
@@ -9,17 +8,11 @@ import org.apache.hadoop.fs.Path;
  * looks at its first file to learn whether it is weighted; reading checks every row. Files may be read in
  * parallel through {@link #readFile}.
  */
-public final class EdgeTable {
-  private final Configuration conf;
-  private final TableFiles files;
-  private final TableReadOptions opts;
+public final class EdgeTable extends FileTable<EdgeSink> {
   private final boolean weighted;
-  private long countHint = -1;
 
   private EdgeTable(Configuration conf, TableFiles files, TableReadOptions opts, boolean weighted) {
-    this.conf = conf;
-    this.files = files;
-    this.opts = opts;
+    super(conf, files, opts);
     this.weighted = weighted;
   }
 
@@ -38,23 +31,12 @@ public final class EdgeTable {
     return new EdgeTable(conf, files, opts, weighted != null && weighted);
   }
 
-  public List<Path> files() {
-    return files.files();
-  }
-
   /** True when the table has a weight column (text: a third field in its first data row). */
   public boolean weighted() {
     return weighted;
   }
 
-  /** Reads every file in order. */
-  public void read(EdgeSink sink) {
-    for (int i = 0; i < files.size(); i++) {
-      readFile(i, sink);
-    }
-  }
-
-  /** Reads file {@code index} of {@link #files()}; safe to call from several threads for different files. */
+  @Override
   public void readFile(int index, EdgeSink sink) {
     Path f = files.file(index);
     TableFormat format = files.format(index);
@@ -66,23 +48,13 @@ public final class EdgeTable {
     }
   }
 
-  /**
-   * The number of edges: exact for Parquet and ORC (from file footers), an estimate for text (from byte sizes),
-   * for presizing buffers.
-   */
-  public long countHint() {
-    if (countHint < 0) {
-      long n = 0;
-      for (int i = 0; i < files.size(); i++) {
-        Path f = files.file(i);
-        switch (files.format(i)) {
-          case PARQUET: n += ParquetEdgeFile.rowCount(conf, f); break;
-          case ORC: n += OrcEdgeFile.rowCount(conf, f); break;
-          default: n += TextSizes.estimateRows(conf, f, weighted ? 20 : 14); break;
-        }
-      }
-      countHint = n;
+  @Override
+  long rowCount(int index) {
+    Path f = files.file(index);
+    switch (files.format(index)) {
+      case PARQUET: return ParquetEdgeFile.rowCount(conf, f);
+      case ORC: return OrcEdgeFile.rowCount(conf, f);
+      default: return TextSizes.estimateRows(conf, f, weighted ? 20 : 14);
     }
-    return countHint;
   }
 }

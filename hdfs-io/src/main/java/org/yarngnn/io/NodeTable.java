@@ -1,6 +1,5 @@
 package org.yarngnn.io;
 
-import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
@@ -9,17 +8,11 @@ import org.apache.hadoop.fs.Path;
  * the first non-empty file: that row sets the feature width every row must have; the first file's columns say
  * whether the table has labels and splits. Reading checks every row.
  */
-public final class NodeTable {
-  private final Configuration conf;
-  private final TableFiles files;
-  private final TableReadOptions opts;
+public final class NodeTable extends FileTable<NodeSink> {
   private final NodeLayout layout;
-  private long countHint = -1;
 
   private NodeTable(Configuration conf, TableFiles files, TableReadOptions opts, NodeLayout layout) {
-    this.conf = conf;
-    this.files = files;
-    this.opts = opts;
+    super(conf, files, opts);
     this.layout = layout;
   }
 
@@ -54,10 +47,6 @@ public final class NodeTable {
     }
   }
 
-  public List<Path> files() {
-    return files.files();
-  }
-
   /** The number of features per node, set by the first row. */
   public int featureWidth() {
     return layout.featureWidth();
@@ -71,14 +60,7 @@ public final class NodeTable {
     return layout.hasSplits();
   }
 
-  /** Reads every file in order. */
-  public void read(NodeSink sink) {
-    for (int i = 0; i < files.size(); i++) {
-      readFile(i, sink);
-    }
-  }
-
-  /** Reads file {@code index} of {@link #files()}; safe to call from several threads for different files. */
+  @Override
   public void readFile(int index, NodeSink sink) {
     Path f = files.file(index);
     TableFormat format = files.format(index);
@@ -90,20 +72,13 @@ public final class NodeTable {
     }
   }
 
-  /** The number of nodes: exact for Parquet and ORC, an estimate for text (from byte sizes). */
-  public long countHint() {
-    if (countHint < 0) {
-      long n = 0;
-      for (int i = 0; i < files.size(); i++) {
-        Path f = files.file(i);
-        switch (files.format(i)) {
-          case PARQUET: n += ParquetNodeFile.rowCount(conf, f); break;
-          case ORC: n += OrcNodeFile.rowCount(conf, f); break;
-          default: n += TextSizes.estimateRows(conf, f, 12 + 4 * Math.max(1, layout.featureWidth())); break;
-        }
-      }
-      countHint = n;
+  @Override
+  long rowCount(int index) {
+    Path f = files.file(index);
+    switch (files.format(index)) {
+      case PARQUET: return ParquetNodeFile.rowCount(conf, f);
+      case ORC: return OrcNodeFile.rowCount(conf, f);
+      default: return TextSizes.estimateRows(conf, f, 12 + 4 * Math.max(1, layout.featureWidth()));
     }
-    return countHint;
   }
 }
