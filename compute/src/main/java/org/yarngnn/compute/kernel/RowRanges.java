@@ -1,6 +1,7 @@
 package org.yarngnn.compute.kernel;
 
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.RecursiveAction;
 
 /**
@@ -26,14 +27,17 @@ public final class RowRanges {
     if (n <= 0) {
       return;
     }
-    int threads = ForkJoinPool.getCommonPoolParallelism();
+    // The common pool has cores-1 workers because an outside caller runs tasks too (the root task below runs on
+    // it), so count the caller: on 2 cores that is 2 threads, not 1.
+    int threads = ForkJoinPool.getCommonPoolParallelism()
+        + (Thread.currentThread() instanceof ForkJoinWorkerThread ? 0 : 1);
     // A few blocks per thread balance skewed rows (power-law degrees) without much scheduling overhead.
     int block = Math.max(Math.max(1, grain), (n + threads * 8 - 1) / (threads * 8));
     if (threads <= 1 || n <= block) {
       body.run(from, to);
       return;
     }
-    ForkJoinPool.commonPool().invoke(new Task(from, to, block, body));
+    new Task(from, to, block, body).invoke();
   }
 
   private static final class Task extends RecursiveAction {
