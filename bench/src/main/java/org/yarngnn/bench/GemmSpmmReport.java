@@ -15,7 +15,7 @@ import org.yarngnn.compute.kernel.Gemm;
 /**
  * Runs the GEMM, Vector-peak and SpMM benchmarks (one fork each) and prints GFLOP/s and edges/s with their ratios
  * to EJML, to the measured fma peak and to the PyTorch SpMM baseline. Arguments, if any, replace the default
- * benchmark regexes (e.g. {@code GemmBench} to run only our GEMM).
+ * benchmark regexes (e.g. {@code GemmBench.ours} to run only our GEMM).
  */
 public final class GemmSpmmReport {
   /** torch.sparse.mm, CSR, 1M nodes, 20M edges, 128 features, 2 threads (STACK.md). */
@@ -26,7 +26,7 @@ public final class GemmSpmmReport {
   public static void main(String[] args) throws RunnerException {
     OptionsBuilder options = new OptionsBuilder();
     String[] includes = args.length > 0 ? args : new String[] {
-        "VectorPeakBench", "GemmBench", "EjmlGemmBench", "SpmmBench"};
+        "VectorPeakBench", "GemmBench", "SpmmBench"};
     for (String include : includes) {
       options.include(include);
     }
@@ -61,7 +61,7 @@ public final class GemmSpmmReport {
       GemmShape s = GemmShape.parse(shape);
       double mt = score.getOrDefault("GemmBench.oursParallel " + shape, Double.NaN) * s.flops(s.m()) / 1e9;
       double one = score.getOrDefault("GemmBench.oursOneThread " + shape, Double.NaN) * s.flops(s.m()) / 1e9;
-      double ejml = score.getOrDefault("EjmlGemmBench.ejml " + shape, Double.NaN) * s.flops(s.ejmlRows()) / 1e9;
+      double ejml = score.getOrDefault("GemmBench.ejml " + shape, Double.NaN) * s.flops(s.ejmlRows()) / 1e9;
       System.out.printf(Locale.ROOT, "%-17s %9.1f %9.1f %9.2f %8.1fx %8.1fx %10.0f%% %10.0f%%%n", shape, mt, one,
           ejml, mt / ejml, one / ejml, 100 * one / peak1, 100 * mt / peak2);
     }
