@@ -77,12 +77,24 @@ class CoraLocalInferenceTest {
     checkText("gat", gatSpec(), 7);
   }
 
-  private void checkText(String name, ModelSpec spec, long seed) throws Exception {
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({"2, off, on", "3, on, off", "4, on, on"})
+  void severalLocalWorkersMatchTheReference(int workers, String pipelining, String fusion) throws Exception {
+    String[] extra = {"--workers", Integer.toString(workers), "--pipelining", pipelining, "--fusion", fusion,
+        "--chunk-rows", "97"};
+    checkText("gcn-w" + workers, gcnSpec(), 0, extra);
+    checkText("sage-w" + workers, sageSpec(), 42, extra);
+    checkText("gat-w" + workers, gatSpec(), 7, extra);
+  }
+
+  private void checkText(String name, ModelSpec spec, long seed, String... extra) throws Exception {
     Path model = writeModel(name, spec, 1000 + seed);
     Path out = work.resolve("out-" + name);
-    CliRun run = CliRun.of("infer", "--local", "--edges", coraDir.resolve("edges.tsv").toString(),
-        "--nodes", coraDir.resolve("nodes.tsv.gz").toString(), "--model", model.toString(),
-        "--output", out.toString(), "--seed", Long.toString(seed));
+    List<String> args = new java.util.ArrayList<>(List.of("infer", "--local", "--edges",
+        coraDir.resolve("edges.tsv").toString(), "--nodes", coraDir.resolve("nodes.tsv.gz").toString(),
+        "--model", model.toString(), "--output", out.toString(), "--seed", Long.toString(seed)));
+    args.addAll(List.of(extra));
+    CliRun run = CliRun.of(args.toArray(new String[0]));
     assertEquals(0, run.status(), run.toString());
     assertTrue(run.out().contains("2,708 embeddings"), run.toString());
     compare(ModelDirectory.read(model), seed, out);

@@ -11,6 +11,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.ModelFiles;
 import org.yarngnn.compute.infer.LayerwiseInference;
+import org.yarngnn.compute.infer.NodewiseInference;
 import org.yarngnn.compute.model.Model;
 import org.yarngnn.compute.tensor.DenseMatrix;
 import org.yarngnn.io.EdgeTable;
@@ -24,9 +25,9 @@ import org.yarngnn.partition.GraphBuilder;
 import org.yarngnn.partition.LocalGraph;
 
 /**
- * {@code infer --local}: reads the tables, builds the whole graph, runs {@link LayerwiseInference} on all
- * cores, and writes the output table through an {@link OutputCommit} (no part file in the output directory
- * before the job succeeded, {@code _SUCCESS} last).
+ * Inference in one JVM without workers: reads the tables, builds the whole graph, runs the nodewise mini-batch
+ * baseline ({@code --strategy nodewise}) on all cores, and writes the output table through an
+ * {@link OutputCommit} (no part file in the output directory before the job succeeded, {@code _SUCCESS} last).
  */
 public final class LocalInference {
   /** Rows per output part file: parts are written in parallel and stay a comfortable size for readers. */
@@ -65,10 +66,11 @@ public final class LocalInference {
           .threads(options.threads())
           .build());
       log.println("yarn-gnn infer: graph " + graph.stats().summary());
-      LayerwiseInference inference = new LayerwiseInference(model, options.seed());
       long tc = System.nanoTime();
-      DenseMatrix embeddings = inference.run(graph.block(), graph.features(), (k, n) ->
-          log.printf("yarn-gnn infer: layer %d/%d done (%.1f s)%n", k + 1, n, (System.nanoTime() - tc) / 1e9));
+      NodewiseInference nodewise = new NodewiseInference(model, options.seed(), options.batchSize());
+      DenseMatrix embeddings = nodewise.run(graph.block(), graph.features());
+      log.printf("yarn-gnn infer: nodewise inference computed %,d layer rows in %.1f s%n", nodewise.rowsComputed(),
+          (System.nanoTime() - tc) / 1e9);
       int[] predictions = model.spec().predict() ? LayerwiseInference.predictions(embeddings) : null;
       int parts = writeParts(commit, graph.block().nodeIds(), embeddings, predictions);
       commit.commit();

@@ -18,7 +18,8 @@ public record LocalInferenceOptions(
     boolean undirected,
     MissingFeatures missingFeatures,
     long seed,
-    int threads) {
+    int threads,
+    int batchSize) {
 
   public static LocalInferenceOptions fromCommandLine(CommandLine cl) {
     TableFormat outFormat = format(cl, "output-format", TableFormat.PARQUET);
@@ -43,7 +44,8 @@ public record LocalInferenceOptions(
         cl.flag("undirected"),
         missing,
         cl.getLong("seed", 0),
-        cl.getInt("threads", Runtime.getRuntime().availableProcessors(), 1));
+        cl.getInt("threads", Runtime.getRuntime().availableProcessors(), 1),
+        cl.getInt("batch-size", 1024, 1));
   }
 
   private static TableFormat format(CommandLine cl, String option, TableFormat dflt) {

@@ -1,0 +1,52 @@
+package org.yarngnn.app.infer;
+
+/** One task on its own thread whose failure the waiting thread checks while it consumes inbound messages. */
+final class Background {
+  /** A task that may throw. */
+  @FunctionalInterface
+  interface Task {
+    void run() throws Exception;
+  }
+
+  private final Thread thread;
+  private volatile Throwable failure;
+  private volatile boolean done;
+
+  Background(String name, Task task) {
+    thread = new Thread(() -> {
+      try {
+        task.run();
+      } catch (Throwable t) {
+        failure = t;
+      } finally {
+        done = true;
+      }
+    }, name);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  boolean done() {
+    return done;
+  }
+
+  /** Rethrows the task's failure, if any. */
+  void check() throws Exception {
+    Throwable t = failure;
+    if (t instanceof Exception e) {
+      throw e;
+    }
+    if (t instanceof Error e) {
+      throw e;
+    }
+  }
+
+  void join() throws Exception {
+    thread.join();
+    check();
+  }
+
+  void interrupt() {
+    thread.interrupt();
+  }
+}

@@ -1,0 +1,620 @@
+package org.yarngnn.app.infer;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.ModelFiles;
+import org.yarngnn.app.transport.Command;
+import org.yarngnn.app.transport.Done;
+import org.yarngnn.app.transport.Endpoint;
+import org.yarngnn.app.transport.Failure;
+import org.yarngnn.app.transport.Hello;
+import org.yarngnn.app.transport.InboundQueue;
+import org.yarngnn.app.transport.Message;
+import org.yarngnn.app.transport.PeerConnection;
+import org.yarngnn.app.transport.PeerTable;
+import org.yarngnn.app.transport.RowBlock;
+import org.yarngnn.app.transport.TransportClient;
+import org.yarngnn.app.transport.TransportOptions;
+import org.yarngnn.compute.graph.Csr;
+import org.yarngnn.compute.graph.GraphBlock;
+import org.yarngnn.compute.infer.LayerwiseInference;
+import org.yarngnn.compute.infer.RowNormalization;
+import org.yarngnn.compute.kernel.RowRanges;
+import org.yarngnn.compute.layer.Layer;
+import org.yarngnn.compute.model.Model;
+import org.yarngnn.compute.model.ModelFormatException;
+import org.yarngnn.compute.tensor.DenseMatrix;
+import org.yarngnn.io.EdgeSink;
+import org.yarngnn.io.EdgeTable;
+import org.yarngnn.io.EmbeddingWriter;
+import org.yarngnn.io.InputException;
+import org.yarngnn.io.NodeSink;
+import org.yarngnn.io.NodeTable;
+import org.yarngnn.io.OutputCommit;
+import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.partition.MissingFeatures;
+import org.yarngnn.partition.Ownership;
+import org.yarngnn.partition.PartitionBlockBuilder;
+
+/**
+ * A long-lived graph worker (a YARN container, or a thread with {@code --local}). It registers with the driver,
+ * then runs the driver's rounds: read its share of the node files; route node rows to their owners; read its share
+ * of the edge files and route each edge to its destination's owner; build its partition (in-edges of its own
+ * nodes, remote sources as halo slots); plan, per layer, which rows each peer needs; then one round per layer
+ * (transform own rows once, stream peers the rows they asked for in chunks, aggregate as chunks arrive); and
+ * write its own part file. Every row is computed exactly once per layer across all workers.
+ */
+public final class GraphWorker {
+  static final long PEER_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(10);
+  private static final int NODE_BLOCK_ROWS = 2048;
+  private static final int EDGE_BLOCK_ROWS = 16384;
+  /** Stream numbers of construction end markers, apart from layer streams. */
+  private static final String END = "end";
+
+  private final Configuration conf;
+  private final int index;
+  private final int workers;
+  private final String driverHost;
+  private final int driverPort;
+  private final String advertisedHost;
+
+  private InferenceJobSpec spec;
+  private LayerwiseInference engine;
+  private Model model;
+  private WorkerMesh mesh;
+  private List<Endpoint> endpoints;
+  private Ownership ownership;
+  private final WorkerStats stats = new WorkerStats();
+
+  private NodeTable nodeTable;
+  private List<NodeBlock> readNodes = new ArrayList<>();
+  private OwnedNodes owned;
+  private GraphBlock graph;
+  private GraphBlock[] layerEdges;
+  private int[][][] sendRows;
+  private int[][][] recvSlots;
+  private DenseMatrix h;
+  private int[] predictions;
+
+  public GraphWorker(Configuration conf, int index, int workers, String driverHost, int driverPort,
+      String advertisedHost) {
+    this.conf = conf;
+    this.index = index;
+    this.workers = workers;
+    this.driverHost = driverHost;
+    this.driverPort = driverPort;
+    this.advertisedHost = advertisedHost;
+  }
+
+  /** Runs until the driver says exit (returns 0) or something fails (reported to the driver; returns 1). */
+  public int run() {
+    InboundQueue control = new InboundQueue();
+    TransportOptions options = TransportOptions.builder().codec(InferenceCodec.CODEC).build();
+    try (TransportClient client = new TransportClient(options, control)) {
+      client.start();
+      PeerConnection driver = client.connect(driverHost, driverPort);
+      try {
+        mesh = new WorkerMesh(index, workers, options);
+        driver.sendBlocking(new Hello(index, advertisedHost, mesh.port()));
+        return serve(driver, control);
+      } catch (Exception | OutOfMemoryError | StackOverflowError e) {
+        String kind = e instanceof InputException || e instanceof ModelFormatException ? "input" : "error";
+        try {
+          driver.sendBlocking(new Failure(kind + ": worker " + index + ": " + describe(e)));
+          driver.closeFuture().get(5, TimeUnit.SECONDS);
+        } catch (Exception ignored) {
+          // The driver is gone too; the exit status says enough.
+        }
+        if (!(e instanceof InputException)) {
+          e.printStackTrace();
+        }
+        return 1;
+      } finally {
+        if (mesh != null) {
+          mesh.close();
+        }
+      }
+    } catch (Exception e) {
+      System.err.println("yarn-gnn worker " + index + ": cannot reach the driver at " + driverHost + ":"
+          + driverPort + ": " + describe(e));
+      return 1;
+    }
+  }
+
+  static String describe(Throwable e) {
+    StringBuilder sb = new StringBuilder();
+    for (Throwable t = e; t != null && sb.length() < 1000; t = t.getCause() == t ? null : t.getCause()) {
+      if (sb.length() > 0) {
+        sb.append(": ");
+      }
+      sb.append(t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage());
+    }
+    return sb.toString();
+  }
+
+  private int serve(PeerConnection driver, InboundQueue control) throws Exception {
+    while (true) {
+      InboundQueue.Event ev = control.take();
+      if (ev.isClose()) {
+        throw new IOException("the driver closed the connection"
+            + (ev.cause() == null ? "" : ": " + ev.cause().getMessage()));
+      }
+      Message m = ev.message();
+      if (m instanceof PeerTable t) {
+        endpoints = t.endpoints();
+        continue;
+      }
+      if (!(m instanceof Command c)) {
+        throw new IOException("unexpected message from the driver: " + m);
+      }
+      long t0 = System.nanoTime();
+      String result = "";
+      switch (c.name()) {
+        case "job":
+          job(InferenceJobSpec.fromBytes(c.payload()));
+          break;
+        case "read-nodes":
+          result = readNodes();
+          break;
+        case "route-nodes":
+          routeNodes(Ownership.parse(new String(c.payload(), StandardCharsets.UTF_8)));
+          break;
+        case "edges":
+          result = routeEdgesAndBuild();
+          break;
+        case "plan":
+          plan();
+          break;
+        case "layer":
+          layer((int) c.arg());
+          break;
+        case "write":
+          write();
+          break;
+        case "exit":
+          driver.sendBlocking(new Done(c.arg(), stats.summary(mesh).getBytes(StandardCharsets.UTF_8)));
+          return 0;
+        default:
+          throw new IOException("unknown command " + c.name());
+      }
+      stats.phase(c.name() + (c.name().equals("layer") ? c.arg() : ""), (System.nanoTime() - t0) / 1e9);
+      driver.sendBlocking(new Done(c.arg(), result.getBytes(StandardCharsets.UTF_8)));
+    }
+  }
+
+  private void job(InferenceJobSpec s) throws Exception {
+    spec = s;
+    model = ModelFiles.read(conf, new Path(s.model()));
+    engine = new LayerwiseInference(model, s.seed());
+    mesh.connect(endpoints, PEER_TIMEOUT_MS);
+  }
+
+  // ---- construction -------------------------------------------------------------------------------------------
+
+  private boolean mine(int file) {
+    return file % workers == index;
+  }
+
+  /** Reads this worker's node files; reports "count min max width". */
+  private String readNodes() throws Exception {
+    nodeTable = NodeTable.open(conf, new Path(spec.nodes()),
+        TableReadOptions.builder().format(spec.nodesFormat()).build());
+    int width = nodeTable.featureWidth();
+    if (width != model.spec().inputWidth()) {
+      throw new InputException(spec.model() + ": the model's input width " + model.spec().inputWidth()
+          + " differs from the feature width " + width + " of " + spec.nodes());
+    }
+    boolean labelled = nodeTable.hasLabels() || nodeTable.hasSplits();
+    long[] minMax = {Long.MAX_VALUE, Long.MIN_VALUE, 0};
+    boolean rowNormalize = "row".equals(model.spec().inputNormalize());
+    float[] scratch = new float[width];
+    for (int f = 0; f < nodeTable.files().size(); f++) {
+      if (!mine(f)) {
+        continue;
+      }
+      int file = f;
+      NodeBlockBuilder b = new NodeBlockBuilder(file, width, labelled, readNodes::add);
+      nodeTable.readFile(f, new NodeSink() {
+        @Override
+        public void node(long id, int label, byte split, float[] features, long row) {
+          minMax[0] = Math.min(minMax[0], id);
+          minMax[1] = Math.max(minMax[1], id);
+          minMax[2]++;
+          if (rowNormalize) {
+            // Input normalisation is row-local: done where the row is read, before anything else.
+            System.arraycopy(features, 0, scratch, 0, width);
+            RowNormalization.divideBySum(scratch, 0, width);
+            b.add(id, row, label, split, scratch);
+          } else {
+            b.add(id, row, label, split, features);
+          }
+        }
+      });
+      b.flush();
+    }
+    return minMax[2] + " " + minMax[0] + " " + minMax[1] + " " + width;
+  }
+
+  /** Sends every read node row to its owner; receives and indexes the rows this worker owns. */
+  private void routeNodes(Ownership own) throws Exception {
+    ownership = own;
+    owned = new OwnedNodes(nodeTable.featureWidth());
+    List<NodeBlock> local = new ArrayList<>();
+    List<NodeBlock> toRoute = readNodes;
+    readNodes = null;
+    Background sender = new Background("route-nodes-" + index, () -> {
+      for (NodeBlock b : toRoute) {
+        NodeBlock[] split = splitByOwner(b);
+        for (int q = 0; q < workers; q++) {
+          if (split[q] == null) {
+            continue;
+          }
+          if (q == index) {
+            synchronized (local) {
+              local.add(split[q]);
+            }
+          } else {
+            mesh.sendWindowed(q, split[q]);
+          }
+        }
+      }
+      endMarkers(1);
+    });
+    consumeUntilEnds(sender, m -> owned.addAll((NodeBlock) m, nodeTable.files()));
+    for (NodeBlock b : local) {
+      owned.addAll(b, nodeTable.files());
+    }
+  }
+
+  private NodeBlock[] splitByOwner(NodeBlock b) throws Exception {
+    int[] owner = new int[b.count()];
+    int[] counts = new int[workers];
+    for (int i = 0; i < owner.length; i++) {
+      owner[i] = ownership.owner(b.ids()[i]);
+      counts[owner[i]]++;
+    }
+    NodeBlockBuilder[] parts = new NodeBlockBuilder[workers];
+    NodeBlock[] out = new NodeBlock[workers];
+    for (int q = 0; q < workers; q++) {
+      if (counts[q] > 0) {
+        int dest = q;
+        parts[q] = new NodeBlockBuilder(b.file(), b.width(), b.labels() != null, nb -> out[dest] = nb, counts[q]);
+      }
+    }
+    for (int i = 0; i < owner.length; i++) {
+      parts[owner[i]].add(b.ids()[i], b.rows()[i], b.labels() == null ? -1 : b.labels()[i],
+          b.splits() == null ? 0 : b.splits()[i], b.values(), i * b.width());
+    }
+    for (NodeBlockBuilder p : parts) {
+      if (p != null) {
+        p.flush();
+      }
+    }
+    return out;
+  }
+
+  private void endMarkers(int phase) throws Exception {
+    for (int q = 0; q < workers; q++) {
+      if (q != index) {
+        mesh.send(q, new Command(END, phase));
+      }
+    }
+  }
+
+  /** A consumer of construction messages on the worker's main thread. */
+  @FunctionalInterface
+  private interface Consumer {
+    void accept(Message m) throws Exception;
+  }
+
+  /** Processes inbound construction messages (acknowledging each) until every peer sent its end marker. */
+  private void consumeUntilEnds(Background sender, Consumer consumer) throws Exception {
+    int ends = 0;
+    while (ends < workers - 1) {
+      WorkerMesh.Inbound in = mesh.poll(200);
+      if (in == null) {
+        sender.check();
+        continue;
+      }
+      if (in.message() instanceof Command c && c.name().equals(END)) {
+        ends++;
+        continue;
+      }
+      consumer.accept(in.message());
+      mesh.ack(in.from());
+    }
+    sender.join();
+  }
+
+  /** Reads this worker's edge files, routes edges to owners, and builds the partition; reports its sizes. */
+  private String routeEdgesAndBuild() throws Exception {
+    EdgeTable edges = EdgeTable.open(conf, new Path(spec.edges()),
+        TableReadOptions.builder().format(spec.edgesFormat()).build());
+    boolean zero = spec.missingFeatures() == MissingFeatures.ZERO;
+    OwnedEdges in = new OwnedEdges(edges.weighted());
+    List<EdgeBlock> local = new ArrayList<>();
+    Background sender = new Background("route-edges-" + index, () -> {
+      EdgeRouter router = new EdgeRouter(edges.weighted(), zero, b -> {
+        int q = b.touch() ? ownership.owner(b.dst()[0]) : ownership.owner(b.dst()[0]);
+        if (q == index) {
+          synchronized (local) {
+            local.add(b);
+          }
+        } else {
+          mesh.sendWindowed(q, b);
+        }
+      });
+      for (int f = 0; f < edges.files().size(); f++) {
+        if (mine(f)) {
+          router.file(f);
+          edges.readFile(f, router);
+        }
+      }
+      router.flush();
+      endMarkers(2);
+    });
+    consumeUntilEnds(sender, m -> addEdges((EdgeBlock) m, in, edges.files(), zero));
+    for (EdgeBlock b : local) {
+      addEdges(b, in, edges.files(), zero);
+    }
+    graph = PartitionBlockBuilder.build(owned.ids(), owned.index, in.dst, in.src, in.weight, in.size);
+    h = owned.takeRows();
+    stats.put("nodes", graph.numNodes());
+    stats.put("edges", graph.inEdges().numEdges());
+    stats.put("halo", graph.haloIds().length);
+    return graph.numNodes() + " " + graph.inEdges().numEdges() + " " + graph.haloIds().length;
+  }
+
+  private void addEdges(EdgeBlock b, OwnedEdges in, List<Path> files, boolean zero) {
+    for (int i = 0; i < b.count(); i++) {
+      if (b.touch()) {
+        if (owned.index.get(b.dst()[i]) < 0) {
+          owned.addMissing(b.dst()[i]);
+        }
+        continue;
+      }
+      int d = owned.index.get(b.dst()[i]);
+      if (d < 0) {
+        if (!zero) {
+          throw InputException.at(files.get(b.file()).toString(), b.rows()[i], "dst " + b.dst()[i]
+              + " has no row in the nodes table (use --missing-features zero to give it zero features)");
+        }
+        d = owned.addMissing(b.dst()[i]);
+      }
+      long s = b.src()[i];
+      if (ownership.owner(s) == index && owned.index.get(s) < 0) {
+        if (!zero) {
+          throw InputException.at(files.get(b.file()).toString(), b.rows()[i], "src " + s
+              + " has no row in the nodes table (use --missing-features zero to give it zero features)");
+        }
+        owned.addMissing(s);
+      }
+      in.add(d, s, b.weights() == null ? 1f : b.weights()[i]);
+    }
+  }
+
+  /** Splits edges by destination owner (and, undirected, adds reverses; with zero-filling, source touches). */
+  private final class EdgeRouter implements EdgeSink {
+    private final EdgeBlockBuilder[] edgeParts = new EdgeBlockBuilder[workers];
+    private final EdgeBlockBuilder[] touchParts = new EdgeBlockBuilder[workers];
+    private final boolean zero;
+
+    EdgeRouter(boolean weighted, boolean zero, EdgeBlockBuilder.Sink sink) {
+      this.zero = zero;
+      for (int q = 0; q < workers; q++) {
+        edgeParts[q] = new EdgeBlockBuilder(weighted, false, EDGE_BLOCK_ROWS, sink);
+        touchParts[q] = zero ? new EdgeBlockBuilder(false, true, EDGE_BLOCK_ROWS, sink) : null;
+      }
+    }
+
+    void file(int f) throws Exception {
+      flush();
+      for (int q = 0; q < workers; q++) {
+        edgeParts[q].file(f);
+        if (touchParts[q] != null) {
+          touchParts[q].file(f);
+        }
+      }
+    }
+
+    @Override
+    public void edge(long src, long dst, float weight, long row) {
+      try {
+        route(src, dst, weight, row);
+        if (spec.undirected() && src != dst) {
+          route(dst, src, weight, row);
+        }
+      } catch (Exception e) {
+        throw new IllegalStateException("routing edges: " + describe(e), e);
+      }
+    }
+
+    private void route(long src, long dst, float weight, long row) throws Exception {
+      int q = ownership.owner(dst);
+      edgeParts[q].add(src, dst, weight, row);
+      int qs = ownership.owner(src);
+      if (zero && qs != q) {
+        touchParts[qs].add(0, src, 0, row);
+      }
+    }
+
+    void flush() throws Exception {
+      for (int q = 0; q < workers; q++) {
+        edgeParts[q].flush();
+        if (touchParts[q] != null) {
+          touchParts[q].flush();
+        }
+      }
+    }
+  }
+
+  // ---- plan and layer rounds ------------------------------------------------------------------------------------
+
+  /** Samples every layer once and exchanges, per layer, which rows each peer needs from each owner. */
+  private void plan() throws Exception {
+    List<Layer> layers = engine.layers();
+    int depth = layers.size();
+    int n = graph.numNodes();
+    long[] halo = graph.haloIds();
+    layerEdges = new GraphBlock[depth];
+    sendRows = new int[depth][workers][];
+    recvSlots = new int[depth][workers][];
+    int[] haloOwner = new int[halo.length];
+    for (int j = 0; j < halo.length; j++) {
+      haloOwner[j] = ownership.owner(halo[j]);
+    }
+    for (int k = 0; k < depth; k++) {
+      layerEdges[k] = engine.sampled(k, graph);
+      boolean[] used = new boolean[halo.length];
+      Csr c = layerEdges[k].inEdges();
+      for (int e = 0; e < c.numEdges(); e++) {
+        int slot = c.colIdx()[e];
+        if (slot >= n) {
+          used[slot - n] = true;
+        }
+      }
+      int[] counts = new int[workers];
+      for (int j = 0; j < halo.length; j++) {
+        if (used[j]) {
+          counts[haloOwner[j]]++;
+        }
+      }
+      long[][] ids = new long[workers][];
+      for (int q = 0; q < workers; q++) {
+        ids[q] = new long[counts[q]];
+        recvSlots[k][q] = new int[counts[q]];
+      }
+      int[] fill = new int[workers];
+      for (int j = 0; j < halo.length; j++) {
+        if (used[j]) {
+          int q = haloOwner[j];
+          ids[q][fill[q]] = halo[j];
+          recvSlots[k][q][fill[q]++] = n + j;
+        }
+      }
+      for (int q = 0; q < workers; q++) {
+        if (q != index) {
+          mesh.send(q, new HaloRequest(k, ids[q]));
+        }
+      }
+      sendRows[k][index] = new int[0];
+    }
+    for (int received = 0; received < depth * (workers - 1); received++) {
+      WorkerMesh.Inbound in = mesh.take(PEER_TIMEOUT_MS);
+      HaloRequest r = (HaloRequest) in.message();
+      int[] rows = new int[r.ids().length];
+      for (int i = 0; i < rows.length; i++) {
+        rows[i] = owned.index.get(r.ids()[i]);
+        if (rows[i] < 0) {
+          throw new InputException(spec.edges() + ": edge source " + r.ids()[i]
+              + " has no row in the nodes table (use --missing-features zero to give it zero features)");
+        }
+      }
+      sendRows[r.layer()][in.from()] = rows;
+    }
+  }
+
+  private void layer(int k) throws Exception {
+    Layer layer = engine.layers().get(k);
+    GraphBlock edges = layerEdges[k];
+    int n = graph.numNodes();
+    DenseMatrix msg = new DenseMatrix(graph.numSlots(), layer.messageWidth());
+    DenseMatrix self = layer.selfWidth() > 0 ? new DenseMatrix(n, layer.selfWidth()) : null;
+    DenseMatrix input = h;
+    long t0 = System.nanoTime();
+    RowRanges.parallel(n, 256, (from, to) -> layer.transform(graph, input, from, to, msg, self));
+    h = null;
+    long t1 = System.nanoTime();
+    DenseMatrix out = new DenseMatrix(n, layer.outWidth());
+    HaloExchange exchange = new HaloExchange(k, edges, msg, sendRows[k], recvSlots[k], spec.chunkRows());
+    Background sender = new Background("halo-send-" + index, () -> exchange.sendAll(mesh, index));
+    if (spec.pipelining()) {
+      exchange.receiveAndAggregate(mesh, sender, rows -> aggregate(layer, edges, msg, self, rows, out));
+    } else {
+      exchange.receiveAll(mesh, sender);
+      RowRanges.parallel(n, 256, (from, to) -> layer.aggregate(edges, msg, self, from, to, out));
+    }
+    sender.join();
+    h = out;
+    stats.add("transformSeconds", (t1 - t0) / 1e9);
+    stats.add("exchangeAggregateSeconds", (System.nanoTime() - t1) / 1e9);
+  }
+
+  /** Aggregates a list of ready rows, contiguous runs at a time, in parallel. */
+  private static void aggregate(Layer layer, GraphBlock edges, DenseMatrix msg, DenseMatrix self, int[] rows,
+      DenseMatrix out) {
+    RowRanges.parallel(rows.length, 128, (from, to) -> {
+      int p = from;
+      while (p < to) {
+        int q = p + 1;
+        while (q < to && rows[q] == rows[q - 1] + 1) {
+          q++;
+        }
+        layer.aggregate(edges, msg, self, rows[p], rows[q - 1] + 1, out);
+        p = q;
+      }
+    });
+  }
+
+  private void write() throws IOException {
+    RowNormalization.applyOutput(model.spec().outputNormalize(), h);
+    boolean predict = model.spec().predict();
+    int[] pred = predict ? LayerwiseInference.predictions(h) : null;
+    Path file = new Path(spec.workDir(), OutputCommit.partName(index, spec.outputFormat()));
+    long[] ids = graph.nodeIds();
+    try (EmbeddingWriter w = EmbeddingWriter.create(conf, file, spec.outputFormat(), h.cols(), predict)) {
+      for (int r = 0; r < ids.length; r++) {
+        w.write(ids[r], h.data(), h.offset(r), predict ? pred[r] : -1);
+      }
+    }
+    predictions = pred;
+  }
+
+  /** Per-worker figures reported to the driver at exit. */
+  static final class WorkerStats {
+    private final Map<String, Double> values = new LinkedHashMap<>();
+
+    synchronized void put(String key, double v) {
+      values.put(key, v);
+    }
+
+    synchronized void add(String key, double v) {
+      values.merge(key, v, Double::sum);
+    }
+
+    void phase(String name, double seconds) {
+      put("t." + name, seconds);
+    }
+
+    synchronized String summary(WorkerMesh mesh) {
+      long[] bytes = mesh.bytes();
+      values.put("bytesSent", (double) bytes[0]);
+      values.put("bytesReceived", (double) bytes[1]);
+      long peak = 0;
+      for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+        if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
+          peak += pool.getPeakUsage().getUsed();
+        }
+      }
+      values.put("peakHeapBytes", (double) peak);
+      StringBuilder sb = new StringBuilder();
+      values.forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
+      return sb.toString();
+    }
+  }
+
+  static String ids(long[] a) {
+    return Arrays.toString(a);
+  }
+}

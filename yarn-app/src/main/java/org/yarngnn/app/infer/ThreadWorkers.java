@@ -1,0 +1,53 @@
+package org.yarngnn.app.infer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.hadoop.conf.Configuration;
+
+/** {@code --local}: graph workers as threads of this JVM, streaming to each other over loopback. */
+public final class ThreadWorkers implements WorkerLauncher {
+  private final Configuration conf;
+  private final List<Thread> threads = new ArrayList<>();
+  private final CompletableFuture<String> failure = new CompletableFuture<>();
+
+  public ThreadWorkers(Configuration conf) {
+    this.conf = conf;
+  }
+
+  @Override
+  public void launch(String host, int port, int workers) {
+    for (int i = 0; i < workers; i++) {
+      int index = i;
+      Thread t = new Thread(() -> {
+        int status = new GraphWorker(conf, index, workers, host, port, "127.0.0.1").run();
+        if (status != 0) {
+          failure.complete("worker " + index + " exited with status " + status);
+        }
+      }, "graph-worker-" + i);
+      t.setDaemon(true);
+      threads.add(t);
+      t.start();
+    }
+  }
+
+  @Override
+  public CompletableFuture<String> failure() {
+    return failure;
+  }
+
+  @Override
+  public void close() {
+    for (Thread t : threads) {
+      try {
+        t.join(10_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      if (t.isAlive()) {
+        t.interrupt();
+      }
+    }
+  }
+}
