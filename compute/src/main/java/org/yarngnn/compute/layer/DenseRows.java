@@ -55,6 +55,24 @@ final class DenseRows {
     }
   }
 
+  /**
+   * Rows {@code [from, to)} of {@code dest}, columns {@code col..col+w.cols()}, = rows {@code [from, to)} of
+   * {@code h} times {@code w}: one product of a fused layer's linear part.
+   */
+  static void multiplyInto(DenseMatrix h, int from, int to, PackedMatrix w, DenseMatrix dest, int col) {
+    if (to > from) {
+      Gemm.multiply(h.data(), h.offset(from), h.cols(), to - from, w, dest.data(), dest.offset(from) + col,
+          dest.cols());
+    }
+  }
+
+  /** Copies columns {@code [col, col+width)} of rows {@code [from, to)} of {@code src} to the same rows of dest. */
+  static void copyColumns(DenseMatrix src, int col, int width, int from, int to, DenseMatrix dest) {
+    for (int r = from; r < to; r++) {
+      System.arraycopy(src.data(), src.offset(r) + col, dest.data(), dest.offset(r), width);
+    }
+  }
+
   /** Copies rows {@code [from, to)} of {@code h} to the same rows of {@code dest} (first h.cols() columns). */
   static void copy(DenseMatrix h, int from, int to, DenseMatrix dest) {
     for (int r = from; r < to; r++) {

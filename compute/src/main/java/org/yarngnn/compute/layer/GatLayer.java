@@ -76,6 +76,25 @@ public final class GatLayer extends BaseLayer {
   }
 
   @Override
+  public int linearWidth() {
+    return heads * width;
+  }
+
+  @Override
+  public void linear(DenseMatrix h, int from, int to, DenseMatrix lin) {
+    DenseRows.multiplyInto(h, from, to, weight, lin, 0);
+  }
+
+  @Override
+  public void completeTransform(GraphBlock g, DenseMatrix lin, int from, int to, DenseMatrix msg,
+      DenseMatrix self) {
+    DenseRows.copyColumns(lin, 0, heads * width, from, to, msg);
+    for (int r = from; r < to; r++) {
+      sourceScores(r, msg.data(), msg.offset(r));
+    }
+  }
+
+  @Override
   public void aggregate(GraphBlock g, DenseMatrix msg, DenseMatrix self, int from, int to, DenseMatrix out) {
     LayerChecks.aggregate(this, g, msg, self, to, out);
     Csr c = g.inEdges();

@@ -69,6 +69,26 @@ public final class GcnLayer extends BaseLayer {
   }
 
   @Override
+  public int linearWidth() {
+    return spec.out();
+  }
+
+  @Override
+  public void linear(DenseMatrix h, int from, int to, DenseMatrix lin) {
+    DenseRows.multiplyInto(h, from, to, weight, lin, 0);
+  }
+
+  @Override
+  public void completeTransform(GraphBlock g, DenseMatrix lin, int from, int to, DenseMatrix msg,
+      DenseMatrix self) {
+    int n = spec.out();
+    DenseRows.copyColumns(lin, 0, n, from, to, msg);
+    for (int r = from; r < to; r++) {
+      SparseRows.scale(invSqrtDegree(g, r), msg.data(), msg.offset(r), n);
+    }
+  }
+
+  @Override
   public void aggregate(GraphBlock g, DenseMatrix msg, DenseMatrix self, int from, int to, DenseMatrix out) {
     LayerChecks.aggregate(this, g, msg, self, to, out);
     Csr c = g.inEdges();

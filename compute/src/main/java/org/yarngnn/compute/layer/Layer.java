@@ -43,6 +43,22 @@ public interface Layer {
   void transformRows(GraphBlock g, DenseMatrix h, int[] nodes, int count, DenseMatrix msg, DenseMatrix self);
 
   /**
+   * Width of the graph-independent part of {@link #transform} ({@code H W} for each weight the layer applies to
+   * its input), which fusion with feature loading computes where a feature row is read, so only these narrow
+   * rows, never raw features, travel to the node's owner.
+   */
+  int linearWidth();
+
+  /** Rows {@code [from, to)} of {@code lin} = the graph-independent part of transforming rows of {@code h}. */
+  void linear(DenseMatrix h, int from, int to, DenseMatrix lin);
+
+  /**
+   * Finishes {@link #transform} for local nodes {@code [from, to)} from their {@link #linear} rows (row r of
+   * {@code lin} is node r's): {@code complete(linear(h))} equals {@code transform(h)}.
+   */
+  void completeTransform(GraphBlock g, DenseMatrix lin, int from, int to, DenseMatrix msg, DenseMatrix self);
+
+  /**
    * Output rows of local nodes {@code [from, to)}: {@code g}'s in-edges are the ones this layer uses (the full
    * graph, or its per-layer sample for a sage fanout); {@code msg} has one row per source slot of {@code g}.
    */

@@ -87,6 +87,31 @@ public final class SageLayer extends BaseLayer {
   }
 
   @Override
+  public int linearWidth() {
+    return spec.out() + messageWidth();
+  }
+
+  /** {@code [H W_self | H W_neigh]}, or {@code [H W_self | H]} when aggregating before the transform. */
+  @Override
+  public void linear(DenseMatrix h, int from, int to, DenseMatrix lin) {
+    DenseRows.multiplyInto(h, from, to, weightSelf, lin, 0);
+    if (transformFirst) {
+      DenseRows.multiplyInto(h, from, to, weightNeigh, lin, spec.out());
+    } else {
+      for (int r = from; r < to; r++) {
+        System.arraycopy(h.data(), h.offset(r), lin.data(), lin.offset(r) + spec.out(), spec.in());
+      }
+    }
+  }
+
+  @Override
+  public void completeTransform(GraphBlock g, DenseMatrix lin, int from, int to, DenseMatrix msg,
+      DenseMatrix self) {
+    DenseRows.copyColumns(lin, 0, spec.out(), from, to, self);
+    DenseRows.copyColumns(lin, spec.out(), messageWidth(), from, to, msg);
+  }
+
+  @Override
   public void aggregate(GraphBlock g, DenseMatrix msg, DenseMatrix self, int from, int to, DenseMatrix out) {
     LayerChecks.aggregate(this, g, msg, self, to, out);
     if (transformFirst) {

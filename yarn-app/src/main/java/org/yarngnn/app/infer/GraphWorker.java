@@ -224,7 +224,8 @@ public final class GraphWorker {
         continue;
       }
       int file = f;
-      NodeBlockBuilder b = new NodeBlockBuilder(file, width, labelled, readNodes::add);
+      NodeBlockBuilder b = new NodeBlockBuilder(file, width, labelled,
+          nb -> readNodes.add(spec.fusion() ? fuse(nb) : nb));
       nodeTable.readFile(f, new NodeSink() {
         @Override
         public void node(long id, int label, byte split, float[] features, long row) {
@@ -246,10 +247,22 @@ public final class GraphWorker {
     return minMax[2] + " " + minMax[0] + " " + minMax[1] + " " + width;
   }
 
+  /**
+   * Fusion of feature loading with the first layer: the block's raw rows become the first layer's
+   * graph-independent products ({@link Layer#linear}), so raw features are never kept whole nor sent.
+   */
+  private NodeBlock fuse(NodeBlock raw) {
+    Layer first = engine.layers().get(0);
+    DenseMatrix in = new DenseMatrix(raw.count(), raw.width(), raw.values());
+    DenseMatrix lin = new DenseMatrix(raw.count(), first.linearWidth());
+    first.linear(in, 0, raw.count(), lin);
+    return new NodeBlock(raw.file(), raw.ids(), raw.rows(), raw.labels(), raw.splits(), lin.cols(), lin.data());
+  }
+
   /** Sends every read node row to its owner; receives and indexes the rows this worker owns. */
   private void routeNodes(Ownership own) throws Exception {
     ownership = own;
-    owned = new OwnedNodes(nodeTable.featureWidth());
+    owned = new OwnedNodes(spec.fusion() ? engine.layers().get(0).linearWidth() : nodeTable.featureWidth());
     List<NodeBlock> local = new ArrayList<>();
     List<NodeBlock> toRoute = readNodes;
     readNodes = null;
@@ -533,7 +546,11 @@ public final class GraphWorker {
     DenseMatrix self = layer.selfWidth() > 0 ? new DenseMatrix(n, layer.selfWidth()) : null;
     DenseMatrix input = h;
     long t0 = System.nanoTime();
-    RowRanges.parallel(n, 256, (from, to) -> layer.transform(graph, input, from, to, msg, self));
+    if (k == 0 && spec.fusion()) {
+      RowRanges.parallel(n, 256, (from, to) -> layer.completeTransform(graph, input, from, to, msg, self));
+    } else {
+      RowRanges.parallel(n, 256, (from, to) -> layer.transform(graph, input, from, to, msg, self));
+    }
     h = null;
     long t1 = System.nanoTime();
     DenseMatrix out = new DenseMatrix(n, layer.outWidth());
