@@ -8,7 +8,8 @@ import org.yarngnn.compute.tensor.DenseMatrix;
  * Sparse times dense over a {@link Csr} of in-edges: {@code out[i] = reduce over edges e of row i of
  * w_e * x[col_e]} (w_e = 1 when the CSR is unweighted). Rows of {@code x} are source slots, rows of {@code out}
  * destinations; each output row is accumulated in registers strip by strip ({@link SparseRows#gather}), and
- * threads own disjoint destination rows, so nothing is locked or allocated.
+ * threads own disjoint destination rows split by edge count ({@link EdgeBalancedRows}), so nothing is locked
+ * and nothing is allocated per row.
  */
 public final class SpMM {
   /** How the weighted messages of a row are combined. */
@@ -19,15 +20,12 @@ public final class SpMM {
     MEAN
   }
 
-  /** Rows per parallel task: enough to amortise scheduling, few enough to balance power-law degrees. */
-  private static final int GRAIN = 256;
-
   private SpMM() {}
 
   /** {@code out = reduce(A x)} over all rows, parallel over destination rows. */
   public static void multiply(Csr a, DenseMatrix x, DenseMatrix out, Reduce r) {
     checkShapes(a, x, out);
-    RowRanges.parallel(a.numRows(), GRAIN, (from, to) -> multiplyRows(a, x, out, r, from, to));
+    EdgeBalancedRows.parallel(a.rowPtr(), a.numRows(), (from, to) -> multiplyRows(a, x, out, r, from, to));
   }
 
   /** {@link #multiply} restricted to destination rows {@code [from, to)}, on the calling thread. */
@@ -60,7 +58,8 @@ public final class SpMM {
     if ((rowScale != null && rowScale.length < a.numRows()) || (colScale != null && colScale.length < a.numCols())) {
       throw new IllegalArgumentException("scale vectors shorter than the CSR's rows/columns");
     }
-    RowRanges.parallel(a.numRows(), GRAIN, (from, to) -> multiplyScaledRows(a, rowScale, colScale, x, out, from, to));
+    EdgeBalancedRows.parallel(a.rowPtr(), a.numRows(),
+        (from, to) -> multiplyScaledRows(a, rowScale, colScale, x, out, from, to));
   }
 
   /** {@link #multiplyScaled} restricted to destination rows {@code [from, to)}, on the calling thread. */

@@ -37,8 +37,9 @@ import org.yarngnn.compute.kernel.RowRanges;
  * A position is the index of an edge within the row's in-edges ordered by source id (parallel edges are
  * adjacent; as they have the same source, which of them is kept only matters for their weights). The sampled
  * row keeps the chosen edges in that order, with their weights. {@code fanout = -1} keeps every edge.
- * <p>Runs in two parallel passes over rows (counts, then fill) into exact-size arrays, with a per-thread
- * scratch for the chosen positions, so nothing is allocated per row.
+ * <p>Runs in two passes over rows: the kept counts and their prefix sums (sequential, O(rows)), then the fill
+ * in parallel into exact-size arrays, with a per-thread scratch for the chosen positions, so nothing is
+ * allocated per row.
  */
 public final class NeighbourSampler {
   private static final long GOLDEN = 0x9E3779B97F4A7C15L;
