@@ -125,7 +125,10 @@ public final class PartitionJob {
     conf.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
     conf.setBoolean(MRJobConfig.REDUCE_SPECULATIVE, false);
     Job job = Job.getInstance(conf, o.name() != null ? o.name() : "yarn-gnn partition");
-    job.setJarByClass(PartitionJob.class);
+    if (conf.get(MRJobConfig.JAR) == null) {
+      // A caller (the CLI, a test) may name the shipped jar; otherwise the jar this class came from.
+      job.setJarByClass(PartitionJob.class);
+    }
     job.setInputFormatClass(TableInputFormat.class);
     job.setMapperClass(PartitionMapper.class);
     job.setMapOutputKeyClass(PartitionKey.class);
