@@ -73,20 +73,23 @@ public class GemmBench {
   }
 
   @Benchmark
-  public DenseMatrix oursParallel(Ours o) {
+  public DenseMatrix oursParallel(Ours o, CpuMeter cpu) {
     Gemm.multiply(o.a, o.b, o.c);
+    cpu.count();
     return o.c;
   }
 
   @Benchmark
-  public DenseMatrix oursOneThread(Ours o) {
+  public DenseMatrix oursOneThread(Ours o, CpuMeter cpu) {
     Gemm.multiply(o.a.data(), 0, o.a.cols(), o.a.rows(), o.b, o.c.data(), 0, o.c.cols());
+    cpu.count();
     return o.c;
   }
 
   @Benchmark
-  public FMatrixRMaj ejml(Ejml e) {
+  public FMatrixRMaj ejml(Ejml e, CpuMeter cpu) {
     CommonOps_FDRM.mult(e.a, e.b, e.c);
+    cpu.count();
     return e.c;
   }
 }

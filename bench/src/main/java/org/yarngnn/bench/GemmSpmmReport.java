@@ -1,5 +1,8 @@
 package org.yarngnn.bench;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -23,8 +26,12 @@ public final class GemmSpmmReport {
 
   private GemmSpmmReport() {}
 
-  public static void main(String[] args) throws RunnerException {
+  public static void main(String[] args) throws RunnerException, IOException {
+    Path cpuLog = Files.createTempFile("yarngnn-bench-cpu", ".tsv");
     OptionsBuilder options = new OptionsBuilder();
+    // Replaces the annotations' jvmArgsAppend, so it repeats them.
+    options.jvmArgsAppend("--add-modules", "jdk.incubator.vector", "-Xmx12g",
+        "-D" + CpuMeter.LOG_PROPERTY + "=" + cpuLog);
     String[] includes = args.length > 0 ? args : new String[] {
         "VectorPeakBench", "GemmBench", "SpmmBench"};
     for (String include : includes) {
@@ -32,6 +39,8 @@ public final class GemmSpmmReport {
     }
     Collection<RunResult> results = new Runner(options.forks(1).build()).run();
     print(results);
+    printPerCpuSecond(Files.readAllLines(cpuLog));
+    Files.delete(cpuLog);
   }
 
   private static void print(Collection<RunResult> results) {
@@ -78,6 +87,50 @@ public final class GemmSpmmReport {
       System.out.printf(Locale.ROOT, "%.1f M edges/s (%.3f s per product) = %.2fx the PyTorch torch.sparse.mm "
           + "baseline of %.1f M edges/s (target >= 2x)%n", edgesPerS / 1e6, 1 / spmm,
           edgesPerS / PYTORCH_SPMM_EDGES_PER_S, PYTORCH_SPMM_EDGES_PER_S / 1e6);
+    }
+  }
+
+  /**
+   * The same figures per CPU-second of the benchmark process (lines {@code benchmark, shape, cpuSeconds, ops} from
+   * {@link CpuMeter}): on a machine shared with other jobs these move far less than the wall-clock ones.
+   */
+  private static void printPerCpuSecond(List<String> lines) {
+    Map<String, Double> perCpuSecond = new LinkedHashMap<>();
+    List<String> shapes = new ArrayList<>();
+    for (String line : lines) {
+      String[] f = line.split("\t");
+      String method = f[0].replaceFirst(".*\\.(\\w+\\.\\w+)$", "$1");
+      if (!f[1].equals("-") && !shapes.contains(f[1])) {
+        shapes.add(f[1]);
+      }
+      perCpuSecond.put(method + (f[1].equals("-") ? "" : " " + f[1]), Long.parseLong(f[3]) / Double.parseDouble(f[2]));
+    }
+    double peak1 = perCpuSecond.getOrDefault("VectorPeakBench.fmaOneThread", Double.NaN)
+        * VectorPeakBench.flopsPerInvocation() / 1e9;
+    double peak2 = perCpuSecond.getOrDefault("VectorPeakBench.fmaTwoThreads", Double.NaN)
+        * VectorPeakBench.flopsPerInvocation() / 1e9;
+    System.out.println();
+    System.out.println("== The same per CPU-second (process CPU time of the measured iterations; robust to other "
+        + "load) ==");
+    System.out.printf(Locale.ROOT, "%-17s %9s %9s %9s %9s %9s %11s %11s%n", "GFLOP/CPU-s", "ours-MT", "ours-1T",
+        "EJML-1T", "MT/EJML", "1T/EJML", "1T %peak", "MT %peak");
+    for (String shape : shapes) {
+      GemmShape s = GemmShape.parse(shape);
+      double mt = perCpuSecond.getOrDefault("GemmBench.oursParallel " + shape, Double.NaN) * s.flops(s.m()) / 1e9;
+      double one = perCpuSecond.getOrDefault("GemmBench.oursOneThread " + shape, Double.NaN) * s.flops(s.m()) / 1e9;
+      double ejml = perCpuSecond.getOrDefault("GemmBench.ejml " + shape, Double.NaN) * s.flops(s.ejmlRows()) / 1e9;
+      System.out.printf(Locale.ROOT, "%-17s %9.1f %9.1f %9.2f %8.1fx %8.1fx %10.0f%% %10.0f%%%n", shape, mt, one,
+          ejml, mt / ejml, one / ejml, 100 * one / peak1, 100 * mt / peak2);
+    }
+    System.out.printf(Locale.ROOT, "Vector API fma peak per CPU-second: %.1f (1 thread), %.1f (2 threads)%n", peak1,
+        peak2);
+    Double spmm = perCpuSecond.get("SpmmBench.spmmSum");
+    if (spmm != null) {
+      double edges = spmm * SpmmBench.EDGES;
+      int cores = Runtime.getRuntime().availableProcessors();
+      System.out.printf(Locale.ROOT, "SpMM: %.1f M edges per CPU-second; x %d cores = %.1f M edges/s if the cores "
+          + "were free = %.2fx PyTorch%n", edges / 1e6, cores, cores * edges / 1e6,
+          cores * edges / PYTORCH_SPMM_EDGES_PER_S);
     }
   }
 }

@@ -43,8 +43,9 @@ public class SpmmBench {
   }
 
   @Benchmark
-  public DenseMatrix spmmSum() {
+  public DenseMatrix spmmSum(CpuMeter cpu) {
     SpMM.multiply(graph, x, out, SpMM.Reduce.SUM);
+    cpu.count();
     return out;
   }
 }

@@ -40,13 +40,15 @@ public class VectorPeakBench {
 
   @Benchmark
   @Threads(1)
-  public float fmaOneThread() {
+  public float fmaOneThread(CpuMeter cpu) {
+    cpu.count();
     return fmaLoop(x, y);
   }
 
   @Benchmark
   @Threads(2)
-  public float fmaTwoThreads() {
+  public float fmaTwoThreads(CpuMeter cpu) {
+    cpu.count();
     return fmaLoop(x, y);
   }
 
