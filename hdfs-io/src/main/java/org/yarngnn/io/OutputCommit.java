@@ -56,6 +56,22 @@ public final class OutputCommit {
     }
   }
 
+  /**
+   * Takes over a commit that {@link #begin} started elsewhere (the client begins, checking the output before
+   * anything runs; the ApplicationMaster commits once every worker wrote its part).
+   */
+  public static OutputCommit resume(Configuration conf, Path outputDir, Path workDir, boolean overwrite) {
+    try {
+      FileSystem fs = outputDir.getFileSystem(conf);
+      if (!fs.isDirectory(workDir)) {
+        throw new IOException("work directory " + workDir + " is missing");
+      }
+      return new OutputCommit(fs, fs.makeQualified(outputDir), fs.makeQualified(workDir), overwrite);
+    } catch (IOException e) {
+      throw new UncheckedIOException("resuming output " + outputDir + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Where the part files go until commit. */
   public Path workDir() {
     return workDir;

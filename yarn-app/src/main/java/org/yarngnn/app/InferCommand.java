@@ -1,15 +1,24 @@
 package org.yarngnn.app;
 
 import java.io.PrintStream;
+import java.util.Base64;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.infer.InferenceDriver;
+import org.yarngnn.app.infer.InferenceJobDriver;
 import org.yarngnn.app.infer.InferenceJobSpec;
 import org.yarngnn.app.infer.ThreadWorkers;
 import org.yarngnn.app.local.LocalInference;
 import org.yarngnn.app.local.LocalInferenceOptions;
+import org.yarngnn.app.yarn.JobResult;
+import org.yarngnn.app.yarn.JobSubmission;
+import org.yarngnn.app.yarn.YarnJobClient;
 import org.yarngnn.compute.model.Model;
 import org.yarngnn.io.EdgeTable;
 import org.yarngnn.io.InputException;
@@ -56,10 +65,7 @@ public final class InferCommand implements Command {
           r.nodes(), r.width(), new Path(options.output()), r.parts(), r.seconds());
       return Main.OK;
     }
-    if (!local) {
-      throw new UsageException("submitting infer to YARN is not available in this build; use --local");
-    }
-    return runLocal(cl, options, out);
+    return local ? runLocal(cl, options, out) : runOnYarn(cl, options, out);
   }
 
   /** Checks everything that can be refused before anything runs; returns the model. */
@@ -78,7 +84,8 @@ public final class InferCommand implements Command {
   static InferenceJobSpec spec(CommandLine cl, LocalInferenceOptions o, String model, Path workDir, int workers) {
     return new InferenceJobSpec(o.edges(), o.nodes(), o.edgesFormat(), o.nodesFormat(), null, model,
         workDir.toString(), o.outputFormat(), o.undirected(), o.missingFeatures(), o.seed(), workers, o.threads(),
-        onOff(cl, "fusion"), onOff(cl, "pipelining"), cl.getInt("chunk-rows", 16384, 1));
+        onOff(cl, "fusion"), onOff(cl, "pipelining"), cl.getInt("chunk-rows", 16384, 1),
+        cl.conf().get(HALT_KEY));
   }
 
   private static boolean onOff(CommandLine cl, String option) {
@@ -105,6 +112,92 @@ public final class InferCommand implements Command {
       commit.abort();
       throw e;
     }
+  }
+
+  /**
+   * Submits the job to YARN: the client checks the input and the output path, ships the jar (and a model that
+   * is not on the cluster FileSystem) to staging, and waits; the ApplicationMaster runs the driver, the graph
+   * workers run in containers, and the AM promotes the output.
+   */
+  private int runOnYarn(CommandLine cl, LocalInferenceOptions o, PrintStream out) throws Exception {
+    Configuration conf = new YarnConfiguration(cl.conf());
+    validate(cl, o);
+    String edges = onCluster(conf, o.edges(), "edges");
+    String nodes = onCluster(conf, o.nodes(), "nodes");
+    Path modelPath = new Path(o.model());
+    JobSubmission.Builder submission = JobSubmission.builder();
+    String model;
+    if (isLocal(conf, modelPath) && !isLocal(conf, new Path("/"))) {
+      java.nio.file.Path dir = java.nio.file.Path.of(modelPath.toUri().getPath());
+      submission.file(dir);
+      model = InferenceJobDriver.STAGED + dir.getFileName();
+    } else {
+      model = modelPath.getFileSystem(conf).makeQualified(modelPath).toString();
+    }
+    int workers = cl.getInt("workers", 2, 1);
+    int memoryMb = cl.getInt("worker-memory", 1024, 128);
+    int vcores = cl.getInt("worker-vcores", 1, 1);
+    OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.overwrite());
+    try {
+      LocalInferenceOptions qualified = new LocalInferenceOptions(edges, nodes, o.edgesFormat(), o.nodesFormat(),
+          model, commit.outputDir().toString(), o.outputFormat(), o.overwrite(), o.undirected(),
+          o.missingFeatures(), o.seed(), vcores, o.batchSize());
+      InferenceJobSpec spec = spec(cl, qualified, model, commit.workDir(), workers);
+      submission.appName(cl.get("name", "yarn-gnn infer")).queue(cl.get("queue", "default"))
+          .jar(shippedJar(conf)).amMemoryMb(512)
+          .driver(InferenceJobDriver.class.getName(), List.of(
+              Base64.getEncoder().encodeToString(spec.toBytes()), commit.outputDir().toString(),
+              Boolean.toString(o.overwrite()), Integer.toString(memoryMb), Integer.toString(vcores)));
+      JobResult r = new YarnJobClient(conf, out).run(submission.build());
+      if (r.succeeded()) {
+        out.printf("yarn-gnn infer: application %s SUCCEEDED; embeddings in %s%n", r.applicationId(),
+            commit.outputDir());
+        return Main.OK;
+      }
+      commit.abort();
+      String diag = r.diagnostics() == null ? "" : r.diagnostics();
+      int bad = diag.indexOf(InferenceJobDriver.BAD_INPUT);
+      if (bad >= 0) {
+        throw new InputException(diag.substring(bad + InferenceJobDriver.BAD_INPUT.length()).trim());
+      }
+      throw new IllegalStateException("application " + r.applicationId() + " " + r.finalStatus()
+          + (diag.isEmpty() ? "" : ": " + diag));
+    } catch (Exception | Error e) {
+      commit.abort();
+      throw e;
+    }
+  }
+
+  /** Fault injection for tests: {@code WORKER@COMMAND} halts that worker's JVM when the command arrives. */
+  public static final String HALT_KEY = "yarngnn.test.halt-worker";
+
+  /** The key naming the jar to ship (default: the jar this class was loaded from). */
+  public static final String JAR_KEY = "yarngnn.app.jar";
+
+  static Path shippedJar(Configuration conf) throws Exception {
+    String configured = conf.get(JAR_KEY);
+    if (configured != null) {
+      return new Path(configured);
+    }
+    java.io.File f = new java.io.File(InferCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    if (!f.isFile()) {
+      throw new UsageException("cannot tell which jar to ship (running from " + f + "); set -D " + JAR_KEY + "=JAR");
+    }
+    return new Path(f.getAbsolutePath());
+  }
+
+  private static boolean isLocal(Configuration conf, Path p) throws java.io.IOException {
+    return "file".equals(p.getFileSystem(conf).getUri().getScheme());
+  }
+
+  /** The table's path, qualified on the cluster FileSystem; a table only on this machine is refused. */
+  private static String onCluster(Configuration conf, String path, String option) throws java.io.IOException {
+    Path p = new Path(path);
+    if (isLocal(conf, p) && !isLocal(conf, new Path("/"))) {
+      throw new UsageException("--" + option + " " + path + " is on the local disk; containers read tables from the"
+          + " cluster FileSystem (" + FileSystem.getDefaultUri(conf) + "): copy it there or use --local");
+    }
+    return p.getFileSystem(conf).makeQualified(p).toString();
   }
 
   /** Prints each new status once, with the percentage. */

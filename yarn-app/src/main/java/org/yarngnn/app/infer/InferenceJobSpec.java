@@ -19,6 +19,8 @@ import org.yarngnn.partition.MissingFeatures;
  * @param fusion transform feature rows with the first layer where they are read, shipping only the narrow rows
  * @param pipelining chunked, overlapped halo exchange; off: one block per peer, then aggregate
  * @param chunkRows rows per halo chunk
+ * @param haltAt fault injection for tests, {@code WORKER@COMMAND}: that worker's JVM halts (status 137, as if
+ *     killed) when the command arrives; null in real jobs
  */
 public record InferenceJobSpec(
     String edges,
@@ -36,7 +38,8 @@ public record InferenceJobSpec(
     int threads,
     boolean fusion,
     boolean pipelining,
-    int chunkRows) {
+    int chunkRows,
+    String haltAt) {
 
   public byte[] toBytes() {
     Properties p = new Properties();
@@ -56,6 +59,7 @@ public record InferenceJobSpec(
     put(p, "fusion", Boolean.toString(fusion));
     put(p, "pipelining", Boolean.toString(pipelining));
     put(p, "chunkRows", Integer.toString(chunkRows));
+    put(p, "haltAt", haltAt);
     try {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       p.store(out, null);
@@ -88,7 +92,8 @@ public record InferenceJobSpec(
         Integer.parseInt(p.getProperty("threads")),
         Boolean.parseBoolean(p.getProperty("fusion")),
         Boolean.parseBoolean(p.getProperty("pipelining")),
-        Integer.parseInt(p.getProperty("chunkRows")));
+        Integer.parseInt(p.getProperty("chunkRows")),
+        p.getProperty("haltAt"));
   }
 
   private static void put(Properties p, String key, String value) {

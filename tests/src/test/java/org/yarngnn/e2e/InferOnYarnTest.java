@@ -1,0 +1,161 @@
+package org.yarngnn.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.compute.model.Model;
+import org.yarngnn.compute.model.ModelDirectory;
+import org.yarngnn.compute.model.ModelSpec;
+import org.yarngnn.e2e.cluster.MiniClusters;
+import org.yarngnn.io.EmbeddingTable;
+
+/**
+ * {@code infer} submitted to a real MiniYARNCluster over a MiniDFSCluster, as {@code yarn jar} would: the AM and
+ * the graph workers are container JVMs started by the NodeManagers from the shipped jar. Embeddings equal the
+ * contract reference (Cora) and the single-JVM run (R-MAT with sparse int64 ids) for 1, 2 and 3 workers; a killed
+ * worker fails the job cleanly.
+ */
+class InferOnYarnTest {
+  static MiniClusters cluster;
+  static FileSystem fs;
+  @TempDir static java.nio.file.Path local;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = MiniClusters.start("infer");
+    fs = cluster.fs();
+    java.nio.file.Path cora = SharedData.planetoid("cora");
+    fs.copyFromLocalFile(new Path(cora.resolve("edges.tsv").toUri()), new Path("/data/cora/edges.tsv"));
+    fs.copyFromLocalFile(new Path(cora.resolve("nodes.tsv.gz").toUri()), new Path("/data/cora/nodes.tsv.gz"));
+    CoraLocalInferenceTest.work = local;
+    CoraLocalInferenceTest.load();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** The CLI in this JVM against the cluster: its configuration files and the shipped jar. */
+  static CliRun cli(String... args) {
+    List<String> a = new ArrayList<>(List.of(args));
+    int at = 1;
+    for (String site : new String[] {"core-site.xml", "hdfs-site.xml", "yarn-site.xml"}) {
+      a.add(at++, "-conf");
+      a.add(at++, new File(cluster.confDir(), site).getAbsolutePath());
+    }
+    a.add(at++, "-D");
+    a.add(at, "yarngnn.app.jar=" + MiniClusters.shippedJar());
+    CliRun run = CliRun.of(a.toArray(new String[0]));
+    System.out.print(run.out());
+    System.err.print(run.err());
+    return run;
+  }
+
+  private CliRun inferCora(Model model, String name, int workers, long seed, String... extra) throws Exception {
+    java.nio.file.Path dir = local.resolve("model-" + name);
+    ModelDirectory.write(model, dir);
+    List<String> args = new ArrayList<>(List.of("infer", "--edges", "/data/cora/edges.tsv", "--nodes",
+        "/data/cora/nodes.tsv.gz", "--model", dir.toUri().toString(), "--output", "/out/" + name, "--workers",
+        Integer.toString(workers), "--worker-memory", "512", "--seed", Long.toString(seed)));
+    args.addAll(List.of(extra));
+    return cli(args.toArray(new String[0]));
+  }
+
+  /** Copies the HDFS output to local disk and compares it with the contract reference. */
+  private void compareCora(Model model, String name, long seed) throws Exception {
+    java.nio.file.Path copy = local.resolve("copy-" + name);
+    fs.copyToLocalFile(new Path("/out/" + name), new Path(copy.toUri()));
+    CoraLocalInferenceTest.compare(model, seed, copy);
+  }
+
+  @Test
+  void coraOnOneTwoAndThreeWorkersMatchesTheReference() throws Exception {
+    Object[][] cases = {
+        {"gcn", CoraLocalInferenceTest.gcnSpec(), 1},
+        {"sage", CoraLocalInferenceTest.sageSpec(), 2},
+        {"gat", CoraLocalInferenceTest.gatSpec(), 3}};
+    for (Object[] c : cases) {
+      String name = (String) c[0];
+      Model model = org.yarngnn.compute.model.RandomModels.random((ModelSpec) c[1], 77);
+      CliRun run = inferCora(model, name, (Integer) c[2], 5);
+      assertEquals(0, run.status(), run.toString());
+      assertTrue(run.out().contains("application_"), "prints the application id: " + run.out());
+      compareCora(model, name, 5);
+    }
+  }
+
+  @Test
+  void sparseIdsGiveTheSameEmbeddingsAsOneJvm() throws Exception {
+    CliRun gen = cli("generate", "--type", "rmat", "--nodes", "4000", "--edges", "40000", "--features", "24",
+        "--sparse-ids", "--files", "3", "--output", "/data/rmat", "--model", local.resolve("rmat-model").toUri().toString(),
+        "--model-type", "sage", "--hidden", "16", "--model-out", "8");
+    assertEquals(0, gen.status(), gen.toString());
+    java.nio.file.Path tables = local.resolve("rmat");
+    fs.copyToLocalFile(new Path("/data/rmat"), new Path(tables.toUri()));
+    CliRun single = CliRun.of("infer", "--local", "--edges", tables.resolve("edges").toString(), "--nodes",
+        tables.resolve("nodes").toString(), "--model", local.resolve("rmat-model").toString(), "--output",
+        local.resolve("rmat-single").toString(), "--seed", "9");
+    assertEquals(0, single.status(), single.toString());
+    Map<Long, float[]> want = EmbeddingTable.read(new org.apache.hadoop.conf.Configuration(),
+        new Path(local.resolve("rmat-single").toUri())).embeddings();
+    for (int workers : new int[] {2, 3}) {
+      String out = "/out/rmat-" + workers;
+      CliRun run = cli("infer", "--edges", "/data/rmat/edges", "--nodes", "/data/rmat/nodes", "--model",
+          local.resolve("rmat-model").toUri().toString(), "--output", out, "--workers", Integer.toString(workers),
+          "--worker-memory", "512", "--seed", "9", "--chunk-rows", "500");
+      assertEquals(0, run.status(), run.toString());
+      EmbeddingTable got = EmbeddingTable.read(cluster.conf(), new Path(out));
+      assertEquals(want.size(), got.size(), "every node exactly once");
+      for (Map.Entry<Long, float[]> e : want.entrySet()) {
+        float[] g = got.embedding(e.getKey());
+        for (int c = 0; c < g.length; c++) {
+          float w = e.getValue()[c];
+          assertTrue(Math.abs(g[c] - w) <= 1e-5f * Math.max(1f, Math.abs(w)),
+              "node " + e.getKey() + " column " + c + ": " + g[c] + " vs " + w);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aKilledWorkerFailsTheJobCleanly() throws Exception {
+    Model model = org.yarngnn.compute.model.RandomModels.random(CoraLocalInferenceTest.gcnSpec(), 1);
+    CliRun run = inferCora(model, "killed", 2, 0, "-D", "yarngnn.test.halt-worker=1@plan");
+    assertEquals(1, run.status(), run.toString());
+    assertTrue(run.err().contains("FAILED") || run.err().contains("worker"), run.toString());
+    assertFalse(fs.exists(new Path("/out/killed")), "no output directory, so no _SUCCESS and no part file");
+    for (FileStatus s : fs.listStatus(new Path("/out"))) {
+      assertFalse(s.getPath().getName().startsWith(".killed"), "work directory left: " + s.getPath());
+    }
+  }
+
+  @Test
+  void badInputOnTheClusterExitsTwo() throws Exception {
+    fs.copyFromLocalFile(new Path(Files.writeString(local.resolve("bad-edges.tsv"), "0\t1\n1\t99999\n").toUri()),
+        new Path("/data/bad/edges.tsv"));
+    Model model = org.yarngnn.compute.model.RandomModels.random(CoraLocalInferenceTest.gcnSpec(), 1);
+    java.nio.file.Path dir = local.resolve("model-bad");
+    ModelDirectory.write(model, dir);
+    CliRun run = cli("infer", "--edges", "/data/bad/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz", "--model",
+        dir.toUri().toString(), "--output", "/out/bad", "--workers", "2", "--worker-memory", "512");
+    assertEquals(2, run.status(), run.toString());
+    assertTrue(run.err().contains("edges.tsv:2"), run.toString());
+    assertFalse(fs.exists(new Path("/out/bad")));
+  }
+}
