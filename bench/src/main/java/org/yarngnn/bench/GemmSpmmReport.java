@@ -17,8 +17,9 @@ import org.yarngnn.compute.kernel.Gemm;
 
 /**
  * Runs the GEMM, Vector-peak and SpMM benchmarks (one fork each) and prints GFLOP/s and edges/s with their ratios
- * to EJML, to the measured fma peak and to the PyTorch SpMM baseline. Arguments, if any, replace the default
- * benchmark regexes (e.g. {@code GemmBench.ours} to run only our GEMM).
+ * to EJML, to the measured fma peak and to the PyTorch SpMM baseline: once per wall-clock second (JMH's score)
+ * and once per CPU-second of the benchmark process ({@link CpuMeter}), which other load on a shared machine moves
+ * far less. Arguments, if any, replace the default benchmark regexes (e.g. {@code GemmBench.ours}).
  */
 public final class GemmSpmmReport {
   /** torch.sparse.mm, CSR, 1M nodes, 20M edges, 128 features, 2 threads (STACK.md). */
@@ -32,105 +33,74 @@ public final class GemmSpmmReport {
     // Replaces the annotations' jvmArgsAppend, so it repeats them.
     options.jvmArgsAppend("--add-modules", "jdk.incubator.vector", "-Xmx12g",
         "-D" + CpuMeter.LOG_PROPERTY + "=" + cpuLog);
-    String[] includes = args.length > 0 ? args : new String[] {
-        "VectorPeakBench", "GemmBench", "SpmmBench"};
+    String[] includes = args.length > 0 ? args : new String[] {"VectorPeakBench", "GemmBench", "SpmmBench"};
     for (String include : includes) {
       options.include(include);
     }
     Collection<RunResult> results = new Runner(options.forks(1).build()).run();
-    print(results);
-    printPerCpuSecond(Files.readAllLines(cpuLog));
+
+    Rates wall = new Rates();
+    for (RunResult r : results) {
+      wall.put(r.getParams().getBenchmark(), r.getParams().getParam("shape"), r.getPrimaryResult().getScore());
+    }
+    Rates cpu = new Rates();
+    for (String line : Files.readAllLines(cpuLog)) {
+      String[] f = line.split("\t");
+      cpu.put(f[0], f[1].equals("-") ? null : f[1], Long.parseLong(f[3]) / Double.parseDouble(f[2]));
+    }
     Files.delete(cpuLog);
+
+    System.out.println();
+    System.out.println("GEMM kernel " + Gemm.kernelName() + ", " + Runtime.getRuntime().availableProcessors()
+        + " cores. EJML = CommonOps_FDRM.mult, single-threaded; on the 1M-row shapes it multiplies the first "
+        + GemmShape.EJML_MAX_ROWS + " rows (compare GFLOP/s, not seconds).");
+    System.out.println("Targets: GEMM >= 10x EJML and > 60% of the measured fma peak; SpMM >= 2x PyTorch.");
+    print("== Per wall-clock second (JMH score) ==", "GFLOP/s", wall, 1);
+    print("== Per CPU-second of the benchmark process (robust to other load; SpMM scaled to all cores) ==",
+        "GFLOP/CPU-s", cpu, Runtime.getRuntime().availableProcessors());
   }
 
-  private static void print(Collection<RunResult> results) {
-    Map<String, Double> score = new LinkedHashMap<>();
-    List<String> shapes = new ArrayList<>();
-    for (RunResult r : results) {
-      String method = r.getParams().getBenchmark().replaceFirst(".*\\.(\\w+\\.\\w+)$", "$1");
-      String shape = r.getParams().getParam("shape");
+  /** Operations per second by "Class.method[ shape]". */
+  private static final class Rates {
+    final Map<String, Double> perSecond = new LinkedHashMap<>();
+    final List<String> shapes = new ArrayList<>();
+
+    void put(String benchmark, String shape, double opsPerSecond) {
+      String method = benchmark.replaceFirst(".*\\.(\\w+\\.\\w+)$", "$1");
       if (shape != null && !shapes.contains(shape)) {
         shapes.add(shape);
       }
-      score.put(method + (shape == null ? "" : " " + shape), r.getPrimaryResult().getScore());
+      perSecond.put(method + (shape == null ? "" : " " + shape), opsPerSecond);
     }
-    double peak1 = score.getOrDefault("VectorPeakBench.fmaOneThread", Double.NaN)
-        * VectorPeakBench.flopsPerInvocation() / 1e9;
-    double peak2 = score.getOrDefault("VectorPeakBench.fmaTwoThreads", Double.NaN)
-        * VectorPeakBench.flopsPerInvocation() / 1e9;
 
-    System.out.println();
-    System.out.println("== GEMM, GFLOP/s (kernel " + Gemm.kernelName() + "; "
-        + Runtime.getRuntime().availableProcessors() + " cores) ==");
-    System.out.println("EJML = CommonOps_FDRM.mult, single-threaded; on the 1M-row shapes it multiplies the first "
-        + GemmShape.EJML_MAX_ROWS + " rows (GFLOP/s compare, seconds do not).");
-    System.out.printf(Locale.ROOT, "%-17s %9s %9s %9s %9s %9s %11s %11s%n", "shape MxKxN", "ours-MT", "ours-1T",
-        "EJML-1T", "MT/EJML", "1T/EJML", "1T %peak1T", "MT %peakMT");
-    for (String shape : shapes) {
-      GemmShape s = GemmShape.parse(shape);
-      double mt = score.getOrDefault("GemmBench.oursParallel " + shape, Double.NaN) * s.flops(s.m()) / 1e9;
-      double one = score.getOrDefault("GemmBench.oursOneThread " + shape, Double.NaN) * s.flops(s.m()) / 1e9;
-      double ejml = score.getOrDefault("GemmBench.ejml " + shape, Double.NaN) * s.flops(s.ejmlRows()) / 1e9;
-      System.out.printf(Locale.ROOT, "%-17s %9.1f %9.1f %9.2f %8.1fx %8.1fx %10.0f%% %10.0f%%%n", shape, mt, one,
-          ejml, mt / ejml, one / ejml, 100 * one / peak1, 100 * mt / peak2);
-    }
-    System.out.printf(Locale.ROOT, "Measured Vector API fma peak (registers only): %.1f GFLOP/s on 1 thread, "
-        + "%.1f GFLOP/s on 2 threads%n", peak1, peak2);
-    System.out.println("Targets: ours >= 10x EJML; ours > 60% of the measured peak.");
-
-    Double spmm = score.get("SpmmBench.spmmSum");
-    if (spmm != null) {
-      double edgesPerS = spmm * SpmmBench.EDGES;
-      System.out.println();
-      System.out.println("== SpMM sum, R-MAT " + SpmmBench.NODES + " nodes, " + SpmmBench.EDGES + " edges, "
-          + SpmmBench.FEATURES + " features ==");
-      System.out.printf(Locale.ROOT, "%.1f M edges/s (%.3f s per product) = %.2fx the PyTorch torch.sparse.mm "
-          + "baseline of %.1f M edges/s (target >= 2x)%n", edgesPerS / 1e6, 1 / spmm,
-          edgesPerS / PYTORCH_SPMM_EDGES_PER_S, PYTORCH_SPMM_EDGES_PER_S / 1e6);
+    double get(String key) {
+      return perSecond.getOrDefault(key, Double.NaN);
     }
   }
 
-  /**
-   * The same figures per CPU-second of the benchmark process (lines {@code benchmark, shape, cpuSeconds, ops} from
-   * {@link CpuMeter}): on a machine shared with other jobs these move far less than the wall-clock ones.
-   */
-  private static void printPerCpuSecond(List<String> lines) {
-    Map<String, Double> perCpuSecond = new LinkedHashMap<>();
-    List<String> shapes = new ArrayList<>();
-    for (String line : lines) {
-      String[] f = line.split("\t");
-      String method = f[0].replaceFirst(".*\\.(\\w+\\.\\w+)$", "$1");
-      if (!f[1].equals("-") && !shapes.contains(f[1])) {
-        shapes.add(f[1]);
-      }
-      perCpuSecond.put(method + (f[1].equals("-") ? "" : " " + f[1]), Long.parseLong(f[3]) / Double.parseDouble(f[2]));
-    }
-    double peak1 = perCpuSecond.getOrDefault("VectorPeakBench.fmaOneThread", Double.NaN)
-        * VectorPeakBench.flopsPerInvocation() / 1e9;
-    double peak2 = perCpuSecond.getOrDefault("VectorPeakBench.fmaTwoThreads", Double.NaN)
-        * VectorPeakBench.flopsPerInvocation() / 1e9;
+  private static void print(String title, String unit, Rates rates, int spmmScale) {
+    double peak1 = rates.get("VectorPeakBench.fmaOneThread") * VectorPeakBench.flopsPerInvocation() / 1e9;
+    double peak2 = rates.get("VectorPeakBench.fmaTwoThreads") * VectorPeakBench.flopsPerInvocation() / 1e9;
     System.out.println();
-    System.out.println("== The same per CPU-second (process CPU time of the measured iterations; robust to other "
-        + "load) ==");
-    System.out.printf(Locale.ROOT, "%-17s %9s %9s %9s %9s %9s %11s %11s%n", "GFLOP/CPU-s", "ours-MT", "ours-1T",
-        "EJML-1T", "MT/EJML", "1T/EJML", "1T %peak", "MT %peak");
-    for (String shape : shapes) {
+    System.out.println(title);
+    System.out.printf(Locale.ROOT, "%-17s %9s %9s %9s %9s %9s %11s %11s%n", unit, "ours-MT", "ours-1T", "EJML-1T",
+        "MT/EJML", "1T/EJML", "1T %peak1T", "MT %peak2T");
+    for (String shape : rates.shapes) {
       GemmShape s = GemmShape.parse(shape);
-      double mt = perCpuSecond.getOrDefault("GemmBench.oursParallel " + shape, Double.NaN) * s.flops(s.m()) / 1e9;
-      double one = perCpuSecond.getOrDefault("GemmBench.oursOneThread " + shape, Double.NaN) * s.flops(s.m()) / 1e9;
-      double ejml = perCpuSecond.getOrDefault("GemmBench.ejml " + shape, Double.NaN) * s.flops(s.ejmlRows()) / 1e9;
+      double mt = rates.get("GemmBench.oursParallel " + shape) * s.flops(s.m()) / 1e9;
+      double one = rates.get("GemmBench.oursOneThread " + shape) * s.flops(s.m()) / 1e9;
+      double ejml = rates.get("GemmBench.ejml " + shape) * s.flops(s.ejmlRows()) / 1e9;
       System.out.printf(Locale.ROOT, "%-17s %9.1f %9.1f %9.2f %8.1fx %8.1fx %10.0f%% %10.0f%%%n", shape, mt, one,
           ejml, mt / ejml, one / ejml, 100 * one / peak1, 100 * mt / peak2);
     }
-    System.out.printf(Locale.ROOT, "Vector API fma peak per CPU-second: %.1f (1 thread), %.1f (2 threads)%n", peak1,
-        peak2);
-    Double spmm = perCpuSecond.get("SpmmBench.spmmSum");
-    if (spmm != null) {
-      double edges = spmm * SpmmBench.EDGES;
-      int cores = Runtime.getRuntime().availableProcessors();
-      System.out.printf(Locale.ROOT, "SpMM: %.1f M edges per CPU-second; x %d cores = %.1f M edges/s if the cores "
-          + "were free = %.2fx PyTorch%n", edges / 1e6, cores, cores * edges / 1e6,
-          cores * edges / PYTORCH_SPMM_EDGES_PER_S);
+    System.out.printf(Locale.ROOT, "Vector API fma peak (registers only): %.1f on 1 thread, %.1f on 2 threads%n",
+        peak1, peak2);
+    double spmm = rates.get("SpmmBench.spmmSum");
+    if (!Double.isNaN(spmm)) {
+      double edgesPerS = spmm * SpmmBench.EDGES * spmmScale;
+      System.out.printf(Locale.ROOT, "SpMM sum, R-MAT %d nodes, %d edges, %d features: %.1f M edges/s = %.2fx "
+          + "PyTorch's %.1f M edges/s%n", SpmmBench.NODES, SpmmBench.EDGES, SpmmBench.FEATURES, edgesPerS / 1e6,
+          edgesPerS / PYTORCH_SPMM_EDGES_PER_S, PYTORCH_SPMM_EDGES_PER_S / 1e6);
     }
   }
 }
