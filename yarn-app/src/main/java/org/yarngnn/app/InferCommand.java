@@ -105,6 +105,7 @@ public final class InferCommand implements Command {
       InferenceDriver.Result r = new InferenceDriver(spec, "127.0.0.1", launcher, new ProgressLine(out), out)
           .run(model.spec().layers().size());
       commit.commit();
+      printStats(out, r);
       out.printf("yarn-gnn infer: wrote %,d embeddings of width %d to %s (%d part files) in %.1f s%n",
           r.nodes(), model.spec().outputWidth(), commit.outputDir(), workers, r.seconds());
       return Main.OK;
@@ -150,8 +151,8 @@ public final class InferCommand implements Command {
               Boolean.toString(o.overwrite()), Integer.toString(memoryMb), Integer.toString(vcores)));
       JobResult r = new YarnJobClient(conf, out).run(submission.build());
       if (r.succeeded()) {
-        out.printf("yarn-gnn infer: application %s SUCCEEDED; embeddings in %s%n", r.applicationId(),
-            commit.outputDir());
+        out.printf("yarn-gnn infer: application %s SUCCEEDED: %,d embeddings in %s%n", r.applicationId(),
+            committedRows(conf, commit.outputDir()), commit.outputDir());
         return Main.OK;
       }
       commit.abort();
@@ -170,6 +171,12 @@ public final class InferCommand implements Command {
 
   /** Fault injection for tests: {@code WORKER@COMMAND} halts that worker's JVM when the command arrives. */
   public static final String HALT_KEY = "yarngnn.test.halt-worker";
+
+  /** Rows of the committed output, from the part files' footers (no data is read). */
+  private static long committedRows(Configuration conf, Path output) {
+    return NodeTable.open(conf, output, TableReadOptions.builder().featuresColumn("embedding")
+        .labelColumn("prediction").splitColumn("_no_split_column").build()).countHint();
+  }
 
   /** The key naming the jar to ship (default: the jar this class was loaded from). */
   public static final String JAR_KEY = "yarngnn.app.jar";
@@ -198,6 +205,16 @@ public final class InferCommand implements Command {
           + " cluster FileSystem (" + FileSystem.getDefaultUri(conf) + "): copy it there or use --local");
     }
     return p.getFileSystem(conf).makeQualified(p).toString();
+  }
+
+  /** One line of figures per worker (phase seconds, bytes exchanged, peak heap): what benchmarks parse. */
+  static void printStats(PrintStream out, InferenceDriver.Result r) {
+    for (int w = 0; w < r.workers().size(); w++) {
+      StringBuilder sb = new StringBuilder("yarn-gnn infer: worker " + w + " stats:");
+      r.workers().get(w).forEach((k, v) -> sb.append(' ').append(k).append('=')
+          .append(v == Math.rint(v) ? Long.toString(v.longValue()) : String.format("%.3f", v)));
+      out.println(sb);
+    }
   }
 
   /** Prints each new status once, with the percentage. */
