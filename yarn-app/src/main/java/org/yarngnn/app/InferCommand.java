@@ -25,6 +25,7 @@ import org.yarngnn.io.InputException;
 import org.yarngnn.io.NodeTable;
 import org.yarngnn.io.OutputCommit;
 import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.partition.PartitionedGraph;
 
 /** {@code infer}: embeddings of every node, in one JVM ({@code --local}, the embedded default) or on YARN. */
 public final class InferCommand implements Command {
@@ -33,6 +34,7 @@ public final class InferCommand implements Command {
     return JobOptions.common(new OptionSpec("infer",
         "--edges PATH --nodes PATH --model DIR --output DIR [--local] [--workers N]"))
         .value("edges", "PATH", "edges table: a file or directory (Parquet, ORC, TSV, CSV, optionally .gz)")
+        .value("graph", "DIR", "a partitioned graph written by partition, instead of --edges and --nodes")
         .value("nodes", "PATH", "nodes table: id, features[, label, split]")
         .value("edges-format", "FORMAT", "parquet|orc|tsv|csv when the file names do not say")
         .value("nodes-format", "FORMAT", "parquet|orc|tsv|csv when the file names do not say")
@@ -71,6 +73,19 @@ public final class InferCommand implements Command {
   /** Checks everything that can be refused before anything runs; returns the model. */
   static Model validate(CommandLine cl, LocalInferenceOptions o) throws Exception {
     Model model = ModelFiles.read(cl.conf(), new Path(o.model()));
+    if (o.graph() != null) {
+      PartitionedGraph g = PartitionedGraph.open(cl.conf(), new Path(o.graph()));
+      if (g.featureWidth() != model.spec().inputWidth()) {
+        throw new InputException(o.model() + ": the model's input width " + model.spec().inputWidth()
+            + " differs from the feature width " + g.featureWidth() + " of " + o.graph());
+      }
+      int workers = cl.getInt("workers", g.parts(), 1);
+      if (workers != g.parts()) {
+        throw new UsageException("--graph " + o.graph() + " has " + g.parts() + " partitions: run it with --workers "
+            + g.parts() + " (one worker loads each partition)");
+      }
+      return model;
+    }
     EdgeTable.open(cl.conf(), new Path(o.edges()), TableReadOptions.builder().format(o.edgesFormat()).build());
     NodeTable nodes = NodeTable.open(cl.conf(), new Path(o.nodes()),
         TableReadOptions.builder().format(o.nodesFormat()).build());
@@ -82,7 +97,7 @@ public final class InferCommand implements Command {
   }
 
   static InferenceJobSpec spec(CommandLine cl, LocalInferenceOptions o, String model, Path workDir, int workers) {
-    return new InferenceJobSpec(o.edges(), o.nodes(), o.edgesFormat(), o.nodesFormat(), null, model,
+    return new InferenceJobSpec(o.edges(), o.nodes(), o.edgesFormat(), o.nodesFormat(), o.graph(), model,
         workDir.toString(), o.outputFormat(), o.undirected(), o.missingFeatures(), o.seed(), workers, o.threads(),
         onOff(cl, "fusion"), onOff(cl, "pipelining"), cl.getInt("chunk-rows", 16384, 1),
         cl.conf().get(HALT_KEY));
@@ -98,7 +113,7 @@ public final class InferCommand implements Command {
 
   private int runLocal(CommandLine cl, LocalInferenceOptions o, PrintStream out) throws Exception {
     Model model = validate(cl, o);
-    int workers = cl.getInt("workers", 1, 1);
+    int workers = cl.getInt("workers", o.graph() != null ? graphParts(cl, o) : 1, 1);
     OutputCommit commit = OutputCommit.begin(cl.conf(), new Path(o.output()), o.overwrite());
     try (ThreadWorkers launcher = new ThreadWorkers(cl.conf())) {
       InferenceJobSpec spec = spec(cl, o, o.model(), commit.workDir(), workers);
@@ -123,8 +138,9 @@ public final class InferCommand implements Command {
   private int runOnYarn(CommandLine cl, LocalInferenceOptions o, PrintStream out) throws Exception {
     Configuration conf = new YarnConfiguration(cl.conf());
     validate(cl, o);
-    String edges = onCluster(conf, o.edges(), "edges");
-    String nodes = onCluster(conf, o.nodes(), "nodes");
+    String edges = o.edges() == null ? null : onCluster(conf, o.edges(), "edges");
+    String nodes = o.nodes() == null ? null : onCluster(conf, o.nodes(), "nodes");
+    String graph = o.graph() == null ? null : onCluster(conf, o.graph(), "graph");
     Path modelPath = new Path(o.model());
     JobSubmission.Builder submission = JobSubmission.builder();
     String model;
@@ -135,14 +151,14 @@ public final class InferCommand implements Command {
     } else {
       model = modelPath.getFileSystem(conf).makeQualified(modelPath).toString();
     }
-    int workers = cl.getInt("workers", 2, 1);
+    int workers = cl.getInt("workers", o.graph() != null ? graphParts(cl, o) : 2, 1);
     int memoryMb = cl.getInt("worker-memory", 1024, 128);
     int vcores = cl.getInt("worker-vcores", 1, 1);
     OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.overwrite());
     try {
       LocalInferenceOptions qualified = new LocalInferenceOptions(edges, nodes, o.edgesFormat(), o.nodesFormat(),
           model, commit.outputDir().toString(), o.outputFormat(), o.overwrite(), o.undirected(),
-          o.missingFeatures(), o.seed(), vcores, o.batchSize());
+          o.missingFeatures(), o.seed(), vcores, o.batchSize(), graph);
       InferenceJobSpec spec = spec(cl, qualified, model, commit.workDir(), workers);
       submission.appName(cl.get("name", "yarn-gnn infer")).queue(cl.get("queue", "default"))
           .jar(shippedJar(conf)).amMemoryMb(512)
@@ -171,6 +187,10 @@ public final class InferCommand implements Command {
 
   /** Fault injection for tests: {@code WORKER@COMMAND} halts that worker's JVM when the command arrives. */
   public static final String HALT_KEY = "yarngnn.test.halt-worker";
+
+  private static int graphParts(CommandLine cl, LocalInferenceOptions o) {
+    return PartitionedGraph.open(cl.conf(), new Path(o.graph())).parts();
+  }
 
   /** Rows of the committed output, from the part files' footers (no data is read). */
   private static long committedRows(Configuration conf, Path output) {

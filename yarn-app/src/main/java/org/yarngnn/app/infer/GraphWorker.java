@@ -43,9 +43,12 @@ import org.yarngnn.io.NodeSink;
 import org.yarngnn.io.NodeTable;
 import org.yarngnn.io.OutputCommit;
 import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.partition.GraphPartition;
 import org.yarngnn.partition.MissingFeatures;
+import org.yarngnn.partition.NodeIndex;
 import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.PartitionBlockBuilder;
+import org.yarngnn.partition.PartitionedGraph;
 
 /**
  * A long-lived graph worker (a YARN container, or a thread with {@code --local}). It registers with the driver,
@@ -80,6 +83,8 @@ public final class GraphWorker {
   private NodeTable nodeTable;
   private List<NodeBlock> readNodes = new ArrayList<>();
   private OwnedNodes owned;
+  /** Global id to local index of this worker's nodes, for resolving peers' halo requests. */
+  private NodeIndex nodeIndex;
   private GraphBlock graph;
   private GraphBlock[] layerEdges;
   private int[][][] sendRows;
@@ -182,6 +187,9 @@ public final class GraphWorker {
           break;
         case "edges":
           result = routeEdgesAndBuild();
+          break;
+        case "load":
+          result = loadPartition();
           break;
         case "plan":
           plan();
@@ -392,7 +400,37 @@ public final class GraphWorker {
       addEdges(b, in, edges.files(), zero);
     }
     graph = PartitionBlockBuilder.build(owned.ids(), owned.index, in.dst, in.src, in.weight, in.size);
+    nodeIndex = owned.index;
     h = owned.takeRows();
+    stats.put("nodes", graph.numNodes());
+    stats.put("edges", graph.inEdges().numEdges());
+    stats.put("halo", graph.haloIds().length);
+    return graph.numNodes() + " " + graph.inEdges().numEdges() + " " + graph.haloIds().length;
+  }
+
+  /**
+   * Loads this worker's partition of a pre-partitioned graph ({@code --graph}): only its own files are read, and
+   * with fusion the feature rows are transformed by the first layer as they are loaded.
+   */
+  private String loadPartition() {
+    PartitionedGraph pg = PartitionedGraph.open(conf, new Path(spec.graph()));
+    if (pg.featureWidth() != model.spec().inputWidth()) {
+      throw new InputException(spec.model() + ": the model's input width " + model.spec().inputWidth()
+          + " differs from the feature width " + pg.featureWidth() + " of " + spec.graph());
+    }
+    GraphPartition part = pg.loadPartition(index);
+    ownership = part.ownership();
+    graph = part.block();
+    nodeIndex = PartitionBlockBuilder.indexOf(graph.nodeIds());
+    DenseMatrix features = part.features();
+    RowNormalization.applyInput(model.spec().inputNormalize(), features);
+    if (spec.fusion()) {
+      Layer first = engine.layers().get(0);
+      h = new DenseMatrix(features.rows(), first.linearWidth());
+      RowRanges.parallel(features.rows(), 256, (from, to) -> first.linear(features, from, to, h));
+    } else {
+      h = features;
+    }
     stats.put("nodes", graph.numNodes());
     stats.put("edges", graph.inEdges().numEdges());
     stats.put("halo", graph.haloIds().length);
@@ -538,7 +576,7 @@ public final class GraphWorker {
       HaloRequest r = (HaloRequest) in.message();
       int[] rows = new int[r.ids().length];
       for (int i = 0; i < rows.length; i++) {
-        rows[i] = owned.index.get(r.ids()[i]);
+        rows[i] = nodeIndex.get(r.ids()[i]);
         if (rows[i] < 0) {
           throw new InputException(spec.edges() + ": edge source " + r.ids()[i]
               + " has no row in the nodes table (use --missing-features zero to give it zero features)");

@@ -73,22 +73,17 @@ public final class InferenceDriver {
       register(p);
       broadcast(new PeerTable(endpoints));
       round("job", 0, spec.toBytes(), 0.02f);
-      List<String> counts = round("read-nodes", 0, new byte[0], 0.10f);
-      long nodes = 0;
-      long min = Long.MAX_VALUE;
-      long max = Long.MIN_VALUE;
-      for (String c : counts) {
-        String[] f = c.trim().split(" ");
-        long n = Long.parseLong(f[0]);
-        nodes += n;
-        if (n > 0) {
-          min = Math.min(min, Long.parseLong(f[1]));
-          max = Math.max(max, Long.parseLong(f[2]));
-        }
+      List<String> sizes;
+      String ownershipText;
+      if (spec.graph() != null) {
+        // A partitioned graph: each worker loads its own partition's files; nothing is routed.
+        sizes = round("load", 0, new byte[0], 0.35f);
+        ownershipText = "from " + spec.graph();
+      } else {
+        Ownership own = route(p);
+        ownershipText = own.toString();
+        sizes = round("edges", 0, new byte[0], 0.35f);
       }
-      Ownership own = Ownership.choose(Ownership.Kind.AUTO, p, nodes, min, max);
-      round("route-nodes", 0, own.toString().getBytes(StandardCharsets.UTF_8), 0.20f);
-      List<String> sizes = round("edges", 0, new byte[0], 0.35f);
       long totalNodes = 0;
       long edges = 0;
       long halo = 0;
@@ -98,8 +93,8 @@ public final class InferenceDriver {
         edges += Long.parseLong(f[1]);
         halo += Long.parseLong(f[2]);
       }
-      log.printf("yarn-gnn infer: %d workers, ownership %s: %,d nodes, %,d edges, %,d halo rows%n", p, own,
-          totalNodes, edges, halo);
+      log.printf("yarn-gnn infer: %d workers, ownership %s: %,d nodes, %,d edges, %,d halo rows%n", p,
+          ownershipText, totalNodes, edges, halo);
       round("plan", 0, new byte[0], 0.40f);
       for (int k = 0; k < layers; k++) {
         round("layer", k, new byte[0], 0.40f + 0.5f * (k + 1) / layers);
@@ -119,6 +114,26 @@ public final class InferenceDriver {
       }
       return new Result(totalNodes, edges, halo, stats, (System.nanoTime() - t0) / 1e9);
     }
+  }
+
+  /** Reads the node files, chooses the ownership from the ids, and routes node rows to their owners. */
+  private Ownership route(int p) throws Exception {
+    List<String> counts = round("read-nodes", 0, new byte[0], 0.10f);
+    long nodes = 0;
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (String c : counts) {
+      String[] f = c.trim().split(" ");
+      long n = Long.parseLong(f[0]);
+      nodes += n;
+      if (n > 0) {
+        min = Math.min(min, Long.parseLong(f[1]));
+        max = Math.max(max, Long.parseLong(f[2]));
+      }
+    }
+    Ownership own = Ownership.choose(Ownership.Kind.AUTO, p, nodes, min, max);
+    round("route-nodes", 0, own.toString().getBytes(StandardCharsets.UTF_8), 0.20f);
+    return own;
   }
 
   private List<Endpoint> endpoints;

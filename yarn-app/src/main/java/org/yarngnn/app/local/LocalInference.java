@@ -23,6 +23,7 @@ import org.yarngnn.io.TableReadOptions;
 import org.yarngnn.partition.GraphBuildOptions;
 import org.yarngnn.partition.GraphBuilder;
 import org.yarngnn.partition.LocalGraph;
+import org.yarngnn.partition.PartitionedGraph;
 
 /**
  * Inference in one JVM without workers: reads the tables, builds the whole graph, runs the nodewise mini-batch
@@ -50,21 +51,33 @@ public final class LocalInference {
     long t0 = System.nanoTime();
     // Everything that can be refused is checked before any output exists.
     Model model = ModelFiles.read(conf, new Path(options.model()));
-    EdgeTable edges = EdgeTable.open(conf, new Path(options.edges()),
-        TableReadOptions.builder().format(options.edgesFormat()).build());
-    NodeTable nodes = NodeTable.open(conf, new Path(options.nodes()),
-        TableReadOptions.builder().format(options.nodesFormat()).build());
-    if (nodes.featureWidth() != model.spec().inputWidth()) {
+    PartitionedGraph partitioned = null;
+    EdgeTable edges = null;
+    NodeTable nodes = null;
+    int width;
+    if (options.graph() != null) {
+      partitioned = PartitionedGraph.open(conf, new Path(options.graph()));
+      width = partitioned.featureWidth();
+    } else {
+      edges = EdgeTable.open(conf, new Path(options.edges()),
+          TableReadOptions.builder().format(options.edgesFormat()).build());
+      nodes = NodeTable.open(conf, new Path(options.nodes()),
+          TableReadOptions.builder().format(options.nodesFormat()).build());
+      width = nodes.featureWidth();
+    }
+    if (width != model.spec().inputWidth()) {
       throw new InputException(options.model() + ": the model's input width " + model.spec().inputWidth()
-          + " differs from the feature width " + nodes.featureWidth() + " of " + options.nodes());
+          + " differs from the feature width " + width + " of "
+          + (options.graph() != null ? options.graph() : options.nodes()));
     }
     OutputCommit commit = OutputCommit.begin(conf, new Path(options.output()), options.overwrite());
     try {
-      LocalGraph graph = GraphBuilder.build(edges, nodes, GraphBuildOptions.builder()
-          .undirected(options.undirected())
-          .missingFeatures(options.missingFeatures())
-          .threads(options.threads())
-          .build());
+      LocalGraph graph = partitioned != null ? partitioned.loadLocalGraph()
+          : GraphBuilder.build(edges, nodes, GraphBuildOptions.builder()
+              .undirected(options.undirected())
+              .missingFeatures(options.missingFeatures())
+              .threads(options.threads())
+              .build());
       log.println("yarn-gnn infer: graph " + graph.stats().summary());
       long tc = System.nanoTime();
       NodewiseInference nodewise = new NodewiseInference(model, options.seed(), options.batchSize());

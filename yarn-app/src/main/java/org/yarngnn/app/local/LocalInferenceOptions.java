@@ -19,7 +19,8 @@ public record LocalInferenceOptions(
     MissingFeatures missingFeatures,
     long seed,
     int threads,
-    int batchSize) {
+    int batchSize,
+    String graph) {
 
   public static LocalInferenceOptions fromCommandLine(CommandLine cl) {
     TableFormat outFormat = format(cl, "output-format", TableFormat.PARQUET);
@@ -32,9 +33,13 @@ public record LocalInferenceOptions(
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
+    String graph = cl.get("graph");
+    if (graph != null && (cl.has("edges") || cl.has("nodes"))) {
+      throw new UsageException("--graph replaces --edges and --nodes: give one or the other");
+    }
     return new LocalInferenceOptions(
-        cl.require("edges"),
-        cl.require("nodes"),
+        graph == null ? cl.require("edges") : null,
+        graph == null ? cl.require("nodes") : null,
         format(cl, "edges-format", null),
         format(cl, "nodes-format", null),
         cl.require("model"),
@@ -45,7 +50,8 @@ public record LocalInferenceOptions(
         missing,
         cl.getLong("seed", 0),
         cl.getInt("threads", Runtime.getRuntime().availableProcessors(), 1),
-        cl.getInt("batch-size", 1024, 1));
+        cl.getInt("batch-size", 1024, 1),
+        graph);
   }
 
   private static TableFormat format(CommandLine cl, String option, TableFormat dflt) {
