@@ -33,7 +33,8 @@ public final class InferenceJobDriver implements JobDriver {
         ? new Path(ctx.stagingDir(), shipped.model().substring(STAGED.length())).toString() : shipped.model();
     InferenceJobSpec spec = withModel(shipped, model);
     OutputCommit commit = OutputCommit.resume(ctx.conf(), output, new Path(spec.workDir()), overwrite);
-    try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), memoryMb, vcores, List.of())) {
+    List<String> hosts = spec.graph() == null ? List.of() : partitionHosts(ctx.conf(), new Path(spec.graph()));
+    try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), memoryMb, vcores, hosts)) {
       int layers = org.yarngnn.app.ModelFiles.read(ctx.conf(), new Path(model)).spec().layers().size();
       InferenceDriver.Result r = new InferenceDriver(spec, ctx.amHost(), workers, ctx::setProgress, System.out)
           .run(layers);
@@ -48,6 +49,26 @@ public final class InferenceJobDriver implements JobDriver {
       commit.abort();
       throw e;
     }
+  }
+
+  /**
+   * Hosts that hold blocks of a partitioned graph's files: the locality hint for the worker containers (YARN
+   * relaxes it when those hosts are busy).
+   */
+  static List<String> partitionHosts(org.apache.hadoop.conf.Configuration conf, Path graph) {
+    java.util.Set<String> hosts = new java.util.TreeSet<>();
+    try {
+      org.apache.hadoop.fs.FileSystem fs = graph.getFileSystem(conf);
+      org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> it = fs.listFiles(graph, true);
+      while (it.hasNext()) {
+        for (org.apache.hadoop.fs.BlockLocation b : it.next().getBlockLocations()) {
+          hosts.addAll(java.util.Arrays.asList(b.getHosts()));
+        }
+      }
+    } catch (java.io.IOException e) {
+      System.err.println("yarn-gnn AM: no locality hints for " + graph + ": " + e.getMessage());
+    }
+    return List.copyOf(hosts);
   }
 
   static InferenceJobSpec withModel(InferenceJobSpec s, String model) {
