@@ -1,7 +1,6 @@
 package org.yarngnn.app.yarn;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,12 +115,5 @@ public final class LaunchContexts {
           LocalResourceType.FILE, LocalResourceVisibility.APPLICATION, st.getLen(), st.getModificationTime()));
     }
     return resources;
-  }
-
-  static List<String> withFirst(String first, List<String> rest) {
-    List<String> all = new ArrayList<>(rest.size() + 1);
-    all.add(first);
-    all.addAll(rest);
-    return all;
   }
 }
