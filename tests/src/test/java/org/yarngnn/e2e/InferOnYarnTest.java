@@ -133,6 +133,32 @@ class InferOnYarnTest {
     }
   }
 
+  /**
+   * {@code yarn jar yarn-gnn.jar infer ...}: Hadoop's RunJar in a separate JVM with only Hadoop's client jars and
+   * the cluster's configuration on its classpath, as the {@code yarn} command starts it (no --add-modules either).
+   */
+  @Test
+  void submitsThroughHadoopRunJar() throws Exception {
+    Model model = org.yarngnn.compute.model.RandomModels.random(CoraLocalInferenceTest.gcnSpec(), 2);
+    java.nio.file.Path dir = local.resolve("model-runjar");
+    ModelDirectory.write(model, dir);
+    String hadoopCp = Files.readString(java.nio.file.Path.of(
+        System.getProperty(MiniClusters.APP_BUILD_DIR_PROPERTY, "../yarn-app/target"), "hadoop-classpath.txt")).trim();
+    String jar = new File(MiniClusters.shippedJar().toUri()).getAbsolutePath();
+    ProcessBuilder pb = new ProcessBuilder(System.getProperty("java.home") + "/bin/java", "-cp",
+        cluster.confDir().getAbsolutePath() + File.pathSeparator + hadoopCp, "org.apache.hadoop.util.RunJar", jar,
+        "infer", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz", "--model",
+        dir.toUri().toString(), "--output", "/out/runjar", "--workers", "2", "--worker-memory", "512");
+    pb.redirectErrorStream(true);
+    Process p = pb.start();
+    String printed = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    System.out.print(printed);
+    assertEquals(0, p.waitFor(), printed);
+    assertTrue(printed.contains("SUCCEEDED"), printed);
+    assertTrue(fs.exists(new Path("/out/runjar/_SUCCESS")));
+    compareCora(model, "runjar", 0);
+  }
+
   @Test
   void aKilledWorkerFailsTheJobCleanly() throws Exception {
     Model model = org.yarngnn.compute.model.RandomModels.random(CoraLocalInferenceTest.gcnSpec(), 1);

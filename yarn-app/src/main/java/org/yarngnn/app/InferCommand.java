@@ -208,6 +208,14 @@ public final class InferCommand implements Command {
     }
     java.io.File f = new java.io.File(InferCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     if (!f.isFile()) {
+      // `yarn jar` (Hadoop's RunJar) runs from an unpacked copy; the jar itself is RunJar's first argument.
+      String[] command = System.getProperty("sun.java.command", "").split(" ");
+      if (command.length > 1 && command[0].equals("org.apache.hadoop.util.RunJar")
+          && new java.io.File(command[1]).isFile()) {
+        f = new java.io.File(command[1]);
+      }
+    }
+    if (!f.isFile()) {
       throw new UsageException("cannot tell which jar to ship (running from " + f + "); set -D " + JAR_KEY + "=JAR");
     }
     return new Path(f.getAbsolutePath());

@@ -22,8 +22,8 @@ public final class JobOptions {
   }
 
   /**
-   * True when the job runs in this JVM: {@code --local}, or no cluster configuration is found (no
-   * yarn-site.xml under HADOOP_CONF_DIR / YARN_CONF_DIR).
+   * True when the job runs in this JVM: {@code --local}, or no cluster configuration is found (no yarn-site.xml
+   * under HADOOP_CONF_DIR / YARN_CONF_DIR, none on the classpath, none given with -conf).
    */
   public static boolean runLocally(CommandLine cl) {
     if (cl.flag("local")) {
@@ -35,7 +35,8 @@ public final class JobOptions {
         return false;
       }
     }
-    return cl.conf().get("yarn.resourcemanager.address") == null
-        || cl.conf().get("yarn.resourcemanager.address").startsWith("0.0.0.0");
+    // yarn-site.xml on the classpath (as `yarn jar` puts it) or given with -conf: a ResourceManager is named.
+    String rm = new org.apache.hadoop.yarn.conf.YarnConfiguration(cl.conf()).get("yarn.resourcemanager.address");
+    return rm == null || rm.startsWith("0.0.0.0");
   }
 }
