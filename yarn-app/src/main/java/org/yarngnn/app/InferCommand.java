@@ -75,10 +75,7 @@ public final class InferCommand implements Command {
     Model model = ModelFiles.read(cl.conf(), new Path(o.model()));
     if (o.graph() != null) {
       PartitionedGraph g = PartitionedGraph.open(cl.conf(), new Path(o.graph()));
-      if (g.featureWidth() != model.spec().inputWidth()) {
-        throw new InputException(o.model() + ": the model's input width " + model.spec().inputWidth()
-            + " differs from the feature width " + g.featureWidth() + " of " + o.graph());
-      }
+      ModelFiles.checkInputWidth(model, o.model(), g.featureWidth(), o.graph());
       int workers = cl.getInt("workers", g.parts(), 1);
       if (workers != g.parts()) {
         throw new UsageException("--graph " + o.graph() + " has " + g.parts() + " partitions: run it with --workers "
@@ -89,10 +86,7 @@ public final class InferCommand implements Command {
     EdgeTable.open(cl.conf(), new Path(o.edges()), TableReadOptions.builder().format(o.edgesFormat()).build());
     NodeTable nodes = NodeTable.open(cl.conf(), new Path(o.nodes()),
         TableReadOptions.builder().format(o.nodesFormat()).build());
-    if (nodes.featureWidth() != model.spec().inputWidth()) {
-      throw new InputException(o.model() + ": the model's input width " + model.spec().inputWidth()
-          + " differs from the feature width " + nodes.featureWidth() + " of " + o.nodes());
-    }
+    ModelFiles.checkInputWidth(model, o.model(), nodes.featureWidth(), o.nodes());
     return model;
   }
 

@@ -29,6 +29,14 @@ public final class ModelFiles {
     return ModelDirectory.read(readAll(fs, spec), readAll(fs, weights), dir.toString());
   }
 
+  /** Refuses (as bad input) a model whose first layer does not take rows of the features' width. */
+  public static void checkInputWidth(Model model, String modelDir, int featureWidth, String features) {
+    if (featureWidth != model.spec().inputWidth()) {
+      throw new org.yarngnn.io.InputException(modelDir + ": the model's input width " + model.spec().inputWidth()
+          + " differs from the feature width " + featureWidth + " of " + features);
+    }
+  }
+
   static byte[] readAll(FileSystem fs, Path p) throws IOException {
     try (InputStream in = fs.open(p)) {
       ByteArrayOutputStream buf = new ByteArrayOutputStream();

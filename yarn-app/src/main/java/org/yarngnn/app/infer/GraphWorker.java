@@ -60,9 +60,8 @@ import org.yarngnn.partition.PartitionedGraph;
  */
 public final class GraphWorker {
   static final long PEER_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(10);
-  private static final int NODE_BLOCK_ROWS = 2048;
   private static final int EDGE_BLOCK_ROWS = 16384;
-  /** Stream numbers of construction end markers, apart from layer streams. */
+  /** The command a worker sends each peer after its last construction block of a phase. */
   private static final String END = "end";
 
   private final Configuration conf;
@@ -90,7 +89,6 @@ public final class GraphWorker {
   private int[][][] sendRows;
   private int[][][] recvSlots;
   private DenseMatrix h;
-  private int[] predictions;
 
   public GraphWorker(Configuration conf, int index, int workers, String driverHost, int driverPort,
       String advertisedHost) {
@@ -229,10 +227,7 @@ public final class GraphWorker {
     nodeTable = NodeTable.open(conf, new Path(spec.nodes()),
         TableReadOptions.builder().format(spec.nodesFormat()).build());
     int width = nodeTable.featureWidth();
-    if (width != model.spec().inputWidth()) {
-      throw new InputException(spec.model() + ": the model's input width " + model.spec().inputWidth()
-          + " differs from the feature width " + width + " of " + spec.nodes());
-    }
+    ModelFiles.checkInputWidth(model, spec.model(), width, spec.nodes());
     boolean labelled = nodeTable.hasLabels() || nodeTable.hasSplits();
     long[] minMax = {Long.MAX_VALUE, Long.MIN_VALUE, 0};
     boolean rowNormalize = "row".equals(model.spec().inputNormalize());
@@ -377,7 +372,8 @@ public final class GraphWorker {
     List<EdgeBlock> local = new ArrayList<>();
     Background sender = new Background("route-edges-" + index, () -> {
       EdgeRouter router = new EdgeRouter(edges.weighted(), zero, b -> {
-        int q = b.touch() ? ownership.owner(b.dst()[0]) : ownership.owner(b.dst()[0]);
+        // Every edge of a block has the same owner: of its destination, or of the touched id.
+        int q = ownership.owner(b.dst()[0]);
         if (q == index) {
           synchronized (local) {
             local.add(b);
@@ -414,10 +410,7 @@ public final class GraphWorker {
    */
   private String loadPartition() {
     PartitionedGraph pg = PartitionedGraph.open(conf, new Path(spec.graph()));
-    if (pg.featureWidth() != model.spec().inputWidth()) {
-      throw new InputException(spec.model() + ": the model's input width " + model.spec().inputWidth()
-          + " differs from the feature width " + pg.featureWidth() + " of " + spec.graph());
-    }
+    ModelFiles.checkInputWidth(model, spec.model(), pg.featureWidth(), spec.graph());
     GraphPartition part = pg.loadPartition(index);
     ownership = part.ownership();
     graph = part.block();
@@ -643,7 +636,6 @@ public final class GraphWorker {
         w.write(ids[r], h.data(), h.offset(r), predict ? pred[r] : -1);
       }
     }
-    predictions = pred;
   }
 
   /** Per-worker figures reported to the driver at exit. */
@@ -677,9 +669,5 @@ public final class GraphWorker {
       values.forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
       return sb.toString();
     }
-  }
-
-  static String ids(long[] a) {
-    return Arrays.toString(a);
   }
 }

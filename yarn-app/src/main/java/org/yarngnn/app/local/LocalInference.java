@@ -65,11 +65,8 @@ public final class LocalInference {
           TableReadOptions.builder().format(options.nodesFormat()).build());
       width = nodes.featureWidth();
     }
-    if (width != model.spec().inputWidth()) {
-      throw new InputException(options.model() + ": the model's input width " + model.spec().inputWidth()
-          + " differs from the feature width " + width + " of "
-          + (options.graph() != null ? options.graph() : options.nodes()));
-    }
+    ModelFiles.checkInputWidth(model, options.model(), width,
+        options.graph() != null ? options.graph() : options.nodes());
     OutputCommit commit = OutputCommit.begin(conf, new Path(options.output()), options.overwrite());
     try {
       LocalGraph graph = partitioned != null ? partitioned.loadLocalGraph()
