@@ -1,17 +1,42 @@
 package org.yarngnn.compute.graph;
 
+import org.yarngnn.compute.kernel.RowRanges;
+
 /**
- * Builds an in-edge {@link Csr} from edge arrays with two counting sorts (no comparison sort, no per-edge
- * objects). Pass 1 buckets each edge's destination (and weight) by its source's sort key: the transpose, read
- * sequentially afterwards. Pass 2 walks the sources in key order and appends each source to the rows of its
- * destinations, so every row lists its sources in key order. With the global id rank as the key, rows come out
- * ordered by source id, as the sampler requires; parallel edges from one source are ordered by weight.
- * Transient memory: 4 bytes per edge (8 weighted) besides the output.
+ * Builds an in-edge {@link Csr} from edge arrays by radix sorting on (destination, source key): no comparison
+ * sort of the edges, no per-edge objects. Random writes over all edges are what make a naive counting sort
+ * memory-bound, so the work is split to keep writes in cache:
+ * <ol>
+ *   <li>Count and scatter (parallel over edge chunks, stable): each edge goes to the bucket of
+ *       {@code 2^L} consecutive destination rows it ends at, packed as one long
+ *       {@code (destination - bucketStart) << keyBits | sourceKey}. There are only a few thousand buckets, so
+ *       every bucket's write position stays in cache.</li>
+ *   <li>Per bucket (parallel over buckets; a bucket holds about {@value #TARGET_BUCKET_EDGES} edges on average,
+ *       so it sits in L2): LSD radix passes over the source key digits, then a counting pass over the row
+ *       offset that writes the bucket's rows straight into {@code colIdx} and sets their row pointers.</li>
+ * </ol>
+ * Every pass is stable, so each row lists its sources in key order and parallel edges keep input order; with
+ * the global id rank as the key, rows come out ordered by source id, as the sampler requires. Weighted parallel
+ * edges are then ordered by weight, so the result never depends on the order the edges arrived in. When the
+ * edges already arrive ordered by source key, or by (destination, source key), the key passes are skipped.
+ * Transient memory: 8 bytes per edge (12 weighted) plus the same again for the largest bucket per thread,
+ * besides the output.
  */
 public final class CsrBuilder {
+  /** Edges per bucket aimed at: bucket plus ping-pong copy (16 bytes an edge) fit in a 1 MiB L2. */
+  static final int TARGET_BUCKET_EDGES = 16 << 10;
+  /** Widest radix digit: 2^11 counters (8 KiB) stay in L1. */
+  private static final int MAX_DIGIT_BITS = 11;
+  /** Buckets at most this small are insertion sorted: cheaper than clearing radix counters. */
+  private static final int SMALL_BUCKET = 48;
+  /** Edges per scatter chunk at least; fewer chunks for small inputs keep the counter arrays small. */
+  private static final int MIN_CHUNK_EDGES = 1 << 16;
+
   private CsrBuilder() {}
 
   /**
+   * Builds on the common fork-join pool (see {@link #build(int, int, int[], int[], float[], int, int[], boolean)}).
+   *
    * @param numRows destinations
    * @param numCols source slots
    * @param dst destination row of each edge, {@code [0, numEdges)} used
@@ -22,77 +47,432 @@ public final class CsrBuilder {
    */
   public static Csr build(int numRows, int numCols, int[] dst, int[] src, float[] weights, int numEdges,
       int[] sourceKey) {
+    return build(numRows, numCols, dst, src, weights, numEdges, sourceKey, true);
+  }
+
+  /**
+   * As {@link #build(int, int, int[], int[], float[], int, int[])}; {@code parallel} runs the passes on the
+   * common fork-join pool (the result is identical either way). The input arrays are not modified.
+   *
+   * @throws IllegalArgumentException when an edge's destination or source is out of range
+   */
+  public static Csr build(int numRows, int numCols, int[] dst, int[] src, float[] weights, int numEdges,
+      int[] sourceKey, boolean parallel) {
+    Layout lay = new Layout(numRows, numCols, numEdges, sourceKey, parallel);
     int[] rowPtr = new int[numRows + 1];
-    int[] keyEnd = new int[numCols + 1];
-    for (int e = 0; e < numEdges; e++) {
-      rowPtr[dst[e] + 1]++;
-      keyEnd[key(sourceKey, src[e]) + 1]++;
-    }
-    for (int r = 0; r < numRows; r++) {
-      rowPtr[r + 1] += rowPtr[r];
-    }
-    for (int k = 0; k < numCols; k++) {
-      keyEnd[k + 1] += keyEnd[k];
-    }
-    // Pass 1: destinations grouped by source key; afterwards keyEnd[k] is the end of key k's group.
-    int[] dstByKey = new int[numEdges];
-    float[] wByKey = weights == null ? null : new float[numEdges];
-    for (int e = 0; e < numEdges; e++) {
-      int q = keyEnd[key(sourceKey, src[e])]++;
-      dstByKey[q] = dst[e];
-      if (wByKey != null) {
-        wByKey[q] = weights[e];
-      }
-    }
-    int[] slotOfKey = sourceKey == null ? null : inverse(sourceKey, numCols);
-    // Pass 2: sources in key order, appended to their destinations' rows.
-    int[] fill = new int[numRows];
-    System.arraycopy(rowPtr, 0, fill, 0, numRows);
     int[] colIdx = new int[numEdges];
     float[] w = weights == null ? null : new float[numEdges];
-    int q = 0;
-    for (int k = 0; k < numCols; k++) {
-      int slot = slotOfKey == null ? k : slotOfKey[k];
-      int end = keyEnd[k];
-      if (w == null) {
-        for (; q < end; q++) {
-          colIdx[fill[dstByKey[q]]++] = slot;
+    if (numEdges == 0) {
+      return new Csr(numRows, numCols, rowPtr, colIdx, w);
+    }
+    int[][] offsets = new int[lay.chunks][];
+    run(lay.chunks, parallel, (from, to) -> {
+      for (int k = from; k < to; k++) {
+        offsets[k] = countChunk(lay, k, dst, src);
+      }
+    });
+    int[] bucketStart = lay.prefixSums(offsets);
+    long[] packed = new long[numEdges];
+    float[] packedW = weights == null ? null : new float[numEdges];
+    int[] key = lay.identityKey ? null : sourceKey;
+    Order[] order = new Order[lay.chunks];
+    run(lay.chunks, parallel, (from, to) -> {
+      for (int k = from; k < to; k++) {
+        order[k] = scatterChunk(lay, k, offsets[k], dst, src, weights, key, packed, packedW);
+      }
+    });
+    boolean keysInOrder = Order.inputSorted(order, lay, dst, src, key);
+    int[] slotOfKey = lay.identityKey ? null : inverse(sourceKey, numCols);
+    int[] unitStart = lay.units(bucketStart);
+    run(unitStart.length - 1, parallel, (from, to) -> {
+      BucketSorter s = new BucketSorter(lay, packed, packedW, slotOfKey, !keysInOrder, rowPtr, colIdx, w);
+      for (int b = unitStart[from]; b < unitStart[to]; b++) {
+        s.sort(b, bucketStart[b], bucketStart[b + 1]);
+      }
+    });
+    return new Csr(numRows, numCols, rowPtr, colIdx, w);
+  }
+
+  /** Sizes of the passes, fixed by the input's dimensions (and the thread count only for chunking). */
+  private static final class Layout {
+    final int numRows;
+    final int numEdges;
+    final int numCols;
+    /** log2 of the rows per bucket. */
+    final int rowBits;
+    final int buckets;
+    final int keyBits;
+    final long keyMask;
+    final boolean identityKey;
+    final int chunks;
+    final boolean parallel;
+
+    Layout(int numRows, int numCols, int numEdges, int[] sourceKey, boolean parallel) {
+      this.numRows = numRows;
+      this.numCols = numCols;
+      this.numEdges = numEdges;
+      this.parallel = parallel;
+      // Rows per bucket so that an average bucket holds about TARGET_BUCKET_EDGES edges, at most one digit.
+      double rowsPerBucket = (double) TARGET_BUCKET_EDGES * numRows / Math.max(1, numEdges);
+      int bits = rowsPerBucket < 2 ? 0 : 63 - Long.numberOfLeadingZeros((long) rowsPerBucket);
+      this.rowBits = Math.min(MAX_DIGIT_BITS, bits);
+      this.buckets = (int) (((long) numRows + (1L << rowBits) - 1) >>> rowBits);
+      this.keyBits = numCols <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(numCols - 1);
+      this.keyMask = (1L << keyBits) - 1;
+      this.identityKey = sourceKey == null || isIdentity(sourceKey, numCols);
+      int threads = parallel ? Math.max(1, Runtime.getRuntime().availableProcessors()) : 1;
+      // A few chunks per thread even out a noisy machine; the order of edges never depends on the count.
+      this.chunks = (int) Math.max(1, Math.min(threads * 4L, numEdges / (long) MIN_CHUNK_EDGES));
+    }
+
+    int chunkStart(int k) {
+      return (int) ((long) numEdges * k / chunks);
+    }
+
+    /**
+     * Turns per-chunk bucket counts into per-chunk write positions (bucket-major, chunk order within a bucket,
+     * which keeps the scatter stable) and returns the bucket starts ({@code buckets + 1} entries).
+     */
+    int[] prefixSums(int[][] counts) {
+      int[] start = new int[buckets + 1];
+      int pos = 0;
+      for (int b = 0; b < buckets; b++) {
+        start[b] = pos;
+        for (int[] c : counts) {
+          int n = c[b];
+          c[b] = pos;
+          pos += n;
+        }
+      }
+      start[buckets] = pos;
+      return start;
+    }
+
+    /** Groups consecutive buckets into work units of similar edge counts; returns the units' first buckets. */
+    int[] units(int[] bucketStart) {
+      int threads = parallel ? Math.max(1, Runtime.getRuntime().availableProcessors()) : 1;
+      long per = Math.max(1, numEdges / (threads * 16L));
+      int[] start = new int[buckets + 1];
+      int n = 0;
+      start[n++] = 0;
+      for (int b = 1; b < buckets; b++) {
+        if (bucketStart[b] - bucketStart[start[n - 1]] >= per) {
+          start[n++] = b;
+        }
+      }
+      start[n++] = buckets;
+      return java.util.Arrays.copyOf(start, n);
+    }
+  }
+
+  /** Per-bucket edge counts of one chunk; checks the endpoints' ranges. */
+  private static int[] countChunk(Layout lay, int k, int[] dst, int[] src) {
+    int[] count = new int[lay.buckets];
+    int rows = lay.numRows;
+    int cols = lay.numCols;
+    int shift = lay.rowBits;
+    int end = lay.chunkStart(k + 1);
+    for (int e = lay.chunkStart(k); e < end; e++) {
+      int d = dst[e];
+      int s = src[e];
+      if (d < 0 || d >= rows || s < 0 || s >= cols) {
+        throw new IllegalArgumentException("edge " + e + " (" + s + " -> " + d + ") outside " + cols
+            + " source slots x " + rows + " rows");
+      }
+      count[d >>> shift]++;
+    }
+    return count;
+  }
+
+  /**
+   * Whether a chunk's edges arrived ordered by source key, and by (destination, source key); the packed value
+   * is written at {@code pos[bucket]++}.
+   */
+  private static Order scatterChunk(Layout lay, int k, int[] pos, int[] dst, int[] src, float[] weights,
+      int[] key, long[] packed, float[] packedW) {
+    int shift = lay.rowBits;
+    int lowMask = (1 << shift) - 1;
+    int keyBits = lay.keyBits;
+    boolean byKey = true;
+    boolean byDst = true;
+    int prevKey = Integer.MIN_VALUE;
+    long prevDstKey = Long.MIN_VALUE;
+    int end = lay.chunkStart(k + 1);
+    for (int e = lay.chunkStart(k); e < end; e++) {
+      int d = dst[e];
+      int s = key == null ? src[e] : key[src[e]];
+      int q = pos[d >>> shift]++;
+      packed[q] = ((long) (d & lowMask) << keyBits) | s;
+      if (packedW != null) {
+        packedW[q] = weights[e];
+      }
+      byKey &= s >= prevKey;
+      prevKey = s;
+      long dk = ((long) d << 32) | s;
+      byDst &= dk >= prevDstKey;
+      prevDstKey = dk;
+    }
+    return new Order(byKey, byDst);
+  }
+
+  /** Input order facts of one chunk. */
+  private record Order(boolean byKey, boolean byDstThenKey) {
+    /** True when the whole input is ordered by source key or by (destination, source key). */
+    static boolean inputSorted(Order[] chunks, Layout lay, int[] dst, int[] src, int[] key) {
+      boolean byKey = true;
+      boolean byDst = true;
+      for (int k = 0; k < chunks.length; k++) {
+        byKey &= chunks[k].byKey;
+        byDst &= chunks[k].byDstThenKey;
+        if (k > 0) {
+          // The chunks' seams: last edge of chunk k-1 against the first of chunk k.
+          int a = lay.chunkStart(k) - 1;
+          int b = a + 1;
+          int ka = key == null ? src[a] : key[src[a]];
+          int kb = key == null ? src[b] : key[src[b]];
+          byKey &= ka <= kb;
+          byDst &= dst[a] < dst[b] || (dst[a] == dst[b] && ka <= kb);
+        }
+      }
+      return byKey || byDst;
+    }
+  }
+
+  /** Sorts buckets by (row offset, key) and writes their rows; one per worker, reusing its scratch. */
+  private static final class BucketSorter {
+    private final Layout lay;
+    private final long[] packed;
+    private final float[] packedW;
+    private final int[] slotOfKey;
+    private final boolean sortKeys;
+    private final int[] rowPtr;
+    private final int[] colIdx;
+    private final float[] w;
+    private final int digits;
+    private final int digitBits;
+    private final int[][] keyCount;
+    private final int[] rowCount;
+    private long[] scratch = new long[0];
+    private float[] scratchW;
+
+    BucketSorter(Layout lay, long[] packed, float[] packedW, int[] slotOfKey, boolean sortKeys, int[] rowPtr,
+        int[] colIdx, float[] w) {
+      this.lay = lay;
+      this.packed = packed;
+      this.packedW = packedW;
+      this.slotOfKey = slotOfKey;
+      this.sortKeys = sortKeys;
+      this.rowPtr = rowPtr;
+      this.colIdx = colIdx;
+      this.w = w;
+      this.digits = sortKeys ? (lay.keyBits + MAX_DIGIT_BITS - 1) / MAX_DIGIT_BITS : 0;
+      this.digitBits = digits == 0 ? 0 : (lay.keyBits + digits - 1) / digits;
+      this.keyCount = new int[digits][1 << digitBits];
+      this.rowCount = new int[(1 << lay.rowBits) + 1];
+    }
+
+    /** Bucket {@code b} holds the edges {@code packed[lo, hi)}. */
+    void sort(int b, int lo, int hi) {
+      int row0 = b << lay.rowBits;
+      int rows = Math.min(1 << lay.rowBits, lay.numRows - row0);
+      int n = hi - lo;
+      if (n <= SMALL_BUCKET) {
+        insertionSort(lo, hi);
+        writeRows(packed, packedW, lo, lo, n, row0, rows, false);
+      } else {
+        long[] from = packed;
+        float[] fromW = packedW;
+        int fromOff = lo;
+        if (sortKeys) {
+          count(lo, hi);
+          ensureScratch(n);
+          long[] to = scratch;
+          float[] toW = scratchW;
+          int toOff = 0;
+          for (int d = 0; d < digits; d++) {
+            if (keyPass(d, from, fromW, fromOff, to, toW, toOff, n)) {
+              long[] t = from;
+              from = to;
+              to = t;
+              float[] tw = fromW;
+              fromW = toW;
+              toW = tw;
+              int o = fromOff;
+              fromOff = toOff;
+              toOff = o;
+            }
+          }
+        }
+        writeRows(from, fromW, fromOff, lo, n, row0, rows, sortKeys);
+      }
+      if (w != null) {
+        orderParallelEdgesByWeight(rowPtr, colIdx, w, row0, row0 + rows, lo);
+      }
+    }
+
+    /** One sweep counting every key digit and the row offsets. */
+    private void count(int lo, int hi) {
+      for (int[] c : keyCount) {
+        java.util.Arrays.fill(c, 0);
+      }
+      java.util.Arrays.fill(rowCount, 0);
+      int keyBits = lay.keyBits;
+      int bits = digitBits;
+      int mask = (1 << bits) - 1;
+      int keyMask = (int) lay.keyMask;
+      int[] rc = rowCount;
+      if (digits == 2) {
+        int[] c0 = keyCount[0];
+        int[] c1 = keyCount[1];
+        for (int i = lo; i < hi; i++) {
+          long v = packed[i];
+          int k = (int) v & keyMask;
+          c0[k & mask]++;
+          c1[(k >>> bits) & mask]++;
+          rc[(int) (v >>> keyBits)]++;
+        }
+        return;
+      }
+      for (int i = lo; i < hi; i++) {
+        long v = packed[i];
+        int k = (int) v & keyMask;
+        for (int d = 0; d < digits; d++) {
+          keyCount[d][(k >>> (d * bits)) & mask]++;
+        }
+        rc[(int) (v >>> keyBits)]++;
+      }
+    }
+
+    /** Stable scatter by key digit {@code d}; false (nothing moved) when every edge has the same digit. */
+    private boolean keyPass(int d, long[] from, float[] fromW, int fromOff, long[] to, float[] toW, int toOff,
+        int n) {
+      int shift = d * digitBits;
+      int mask = (1 << digitBits) - 1;
+      int keyMask = (int) lay.keyMask;
+      int[] c = keyCount[d];
+      if (c[(((int) from[fromOff] & keyMask) >>> shift) & mask] == n) {
+        return false;
+      }
+      int pos = toOff;
+      for (int i = 0; i < c.length; i++) {
+        int k = c[i];
+        c[i] = pos;
+        pos += k;
+      }
+      if (fromW == null) {
+        for (int i = fromOff, end = fromOff + n; i < end; i++) {
+          long v = from[i];
+          to[c[(((int) v & keyMask) >>> shift) & mask]++] = v;
         }
       } else {
-        for (; q < end; q++) {
-          int pos = fill[dstByKey[q]]++;
-          colIdx[pos] = slot;
-          w[pos] = wByKey[q];
+        for (int i = fromOff, end = fromOff + n; i < end; i++) {
+          long v = from[i];
+          int q = c[(((int) v & keyMask) >>> shift) & mask]++;
+          to[q] = v;
+          toW[q] = fromW[i];
+        }
+      }
+      return true;
+    }
+
+    /**
+     * Stable counting pass by row offset from {@code from[fromOff, fromOff + n)} into {@code colIdx[lo, lo + n)},
+     * setting the bucket's row pointers. {@code counted}: {@link #count} already counted the rows.
+     */
+    private void writeRows(long[] from, float[] fromW, int fromOff, int lo, int n, int row0, int rows,
+        boolean counted) {
+      int keyBits = lay.keyBits;
+      int keyMask = (int) lay.keyMask;
+      int[] rc = rowCount;
+      if (!counted) {
+        java.util.Arrays.fill(rc, 0, rows, 0);
+        for (int i = fromOff, end = fromOff + n; i < end; i++) {
+          rc[(int) (from[i] >>> keyBits)]++;
+        }
+      }
+      int pos = lo;
+      for (int r = 0; r < rows; r++) {
+        int k = rc[r];
+        rc[r] = pos;
+        pos += k;
+        rowPtr[row0 + r + 1] = pos;
+      }
+      int[] slot = slotOfKey;
+      for (int i = fromOff, end = fromOff + n; i < end; i++) {
+        long v = from[i];
+        int q = rc[(int) (v >>> keyBits)]++;
+        int k = (int) v & keyMask;
+        colIdx[q] = slot == null ? k : slot[k];
+        if (fromW != null) {
+          w[q] = fromW[i];
         }
       }
     }
-    if (w != null) {
-      orderParallelEdgesByWeight(rowPtr, colIdx, w, numRows);
+
+    /** Stable insertion sort of {@code packed[lo, hi)} (with weights). */
+    private void insertionSort(int lo, int hi) {
+      for (int i = lo + 1; i < hi; i++) {
+        long v = packed[i];
+        float x = packedW == null ? 0 : packedW[i];
+        int j = i - 1;
+        while (j >= lo && packed[j] > v) {
+          packed[j + 1] = packed[j];
+          if (packedW != null) {
+            packedW[j + 1] = packedW[j];
+          }
+          j--;
+        }
+        packed[j + 1] = v;
+        if (packedW != null) {
+          packedW[j + 1] = x;
+        }
+      }
     }
-    return new Csr(numRows, numCols, rowPtr, colIdx, w);
+
+    private void ensureScratch(int n) {
+      if (scratch.length < n) {
+        scratch = new long[n];
+        if (packedW != null) {
+          scratchW = new float[n];
+        }
+      }
+    }
   }
 
   /**
    * Parallel edges (equal adjacent columns within a row) get ascending weights, so the CSR does not depend on
    * the order the edges were read in (parallel readers, a shuffle). Runs are short: insertion sort.
+   * {@code start} is where row {@code fromRow} starts: {@code rowPtr[fromRow]} belongs to the previous bucket,
+   * which another thread may still be writing.
    */
-  private static void orderParallelEdgesByWeight(int[] rowPtr, int[] colIdx, float[] w, int numRows) {
-    for (int r = 0; r < numRows; r++) {
+  private static void orderParallelEdgesByWeight(int[] rowPtr, int[] colIdx, float[] w, int fromRow, int toRow,
+      int start) {
+    for (int r = fromRow; r < toRow; r++) {
+      int begin = r == fromRow ? start : rowPtr[r];
       int end = rowPtr[r + 1];
-      for (int e = rowPtr[r] + 1; e < end; e++) {
+      for (int e = begin + 1; e < end; e++) {
         int c = colIdx[e];
         if (colIdx[e - 1] != c) {
           continue;
         }
         float x = w[e];
         int k = e - 1;
-        while (k >= rowPtr[r] && colIdx[k] == c && Float.compare(w[k], x) > 0) {
+        while (k >= begin && colIdx[k] == c && Float.compare(w[k], x) > 0) {
           w[k + 1] = w[k];
           k--;
         }
         w[k + 1] = x;
       }
     }
+  }
+
+  private static boolean isIdentity(int[] perm, int n) {
+    for (int i = 0; i < n; i++) {
+      if (perm[i] != i) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static int[] inverse(int[] perm, int n) {
@@ -103,7 +483,11 @@ public final class CsrBuilder {
     return inv;
   }
 
-  private static int key(int[] sourceKey, int slot) {
-    return sourceKey == null ? slot : sourceKey[slot];
+  private static void run(int tasks, boolean parallel, RowRanges.Body body) {
+    if (parallel) {
+      RowRanges.parallel(tasks, 1, body);
+    } else {
+      body.run(0, tasks);
+    }
   }
 }
