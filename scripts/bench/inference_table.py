@@ -22,13 +22,18 @@ CONSTRUCTION = ("t.job", "t.read-nodes", "t.route-nodes", "t.edges", "t.plan")
 def parse(log):
     """The figures of one run: job seconds, phase seconds, bytes sent, peak heap and peak RSS (None if absent)."""
     text = open(log, errors="replace").read()
-    f = {"job": None, "construct": None, "layers": None, "write": None, "sent": None, "heap": None, "rss": None}
+    f = {"job": None, "construct": None, "layers": None, "write": None, "sent": None, "heap": None, "rss": None,
+         "cpu": None}
     m = re.search(r"wrote [\d,]+ embeddings .* in ([\d.]+) s", text)
     if m:
         f["job"] = float(m.group(1))
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
     if m:
         f["rss"] = int(m.group(1)) * 1024
+    user = re.search(r"User time \(seconds\): ([\d.]+)", text)
+    system = re.search(r"System time \(seconds\): ([\d.]+)", text)
+    if user and system:
+        f["cpu"] = float(user.group(1)) + float(system.group(1))
     workers = [dict((k, float(v)) for k, v in re.findall(r"(\S+)=([\d.eE+-]+)", line))
                for line in re.findall(r"worker \d+ stats:(.*)", text)]
     if workers:
@@ -67,7 +72,7 @@ def main():
         rows.setdefault((model, config), []).append((float(wall), status, parse(log)))
     models = list(dict.fromkeys(m for m, _ in rows))
 
-    head = ["model", "configuration", "runs", "wall s", "job s", "construct s", "layers s", "write s",
+    head = ["model", "configuration", "runs", "wall s", "CPU s", "job s", "construct s", "layers s", "write s",
             "sent MB", "heap GB", "RSS GB"]
     table, summary = [], {}
     for model in models:
@@ -78,7 +83,11 @@ def main():
             ok = [r for r in runs if r[1] == "ok"]
             timed_out = any(r[1] == "timeout" for r in runs)
             figs = {k: median([r[2][k] for r in ok]) for k in ("job", "construct", "layers", "write", "sent",
-                                                                "heap", "rss")}
+                                                                "heap", "rss", "cpu")}
+            if not ok and timed_out:
+                # What a killed run used until the limit: lower bounds, like its time.
+                killed = [r[2] for r in runs if r[1] == "timeout"]
+                figs.update({k: median([f[k] for f in killed]) for k in ("cpu", "rss")})
             if ok:
                 wall = median([r[0] for r in ok])
                 wall_s = fmt(wall, digits=2)
@@ -87,7 +96,9 @@ def main():
             else:
                 wall, wall_s = None, "FAILED"
             summary[(model, config)] = (wall, timed_out and not ok, figs)
-            table.append([model, LABELS[config], str(len(ok) or len(runs)), wall_s, fmt(figs["job"]),
+            table.append([model, LABELS[config], str(len(ok) or len(runs)), wall_s,
+                          (">= " if not ok and figs["cpu"] is not None else "") + fmt(figs["cpu"]),
+                          fmt(figs["job"]),
                           fmt(figs["construct"]), fmt(figs["layers"]), fmt(figs["write"]),
                           fmt(figs["sent"], 1e6), fmt(figs["heap"], 2**30, 2), fmt(figs["rss"], 2**30, 2)])
     widths = [max(len(r[i]) for r in [head] + table) for i in range(len(head))]
@@ -110,20 +121,25 @@ def main():
             y = b[0] if key == "wall" else b[2][key]
             if x is None or y is None or y == 0:
                 return "-"
-            bound = ">= " if a[1] and key == "wall" else ""
+            bound = ">= " if a[1] and key in ("wall", "cpu") else ""
             return f"{bound}{x / y:.2f}x"
         nw_bound = summary.get((model, "nodewise"), (None, False, None))[1]
         print(f"  {model}: layer-wise vs nodewise speed-up, end to end: {ratio('nodewise', 'layerwise', 'wall')}"
-              f" (goal >= 5x); layers phase alone: {ratio('nodewise', 'layerwise', 'layers')}"
+              f" (goal >= 5x); CPU seconds: {ratio('nodewise', 'layerwise', 'cpu')};"
+              f" layers phase alone: {ratio('nodewise', 'layerwise', 'layers')}"
               + (" (nodewise hit the time limit: its figures are lower bounds)" if nw_bound else ""))
         print(f"  {model}: pipelining on vs off: end to end {ratio('pipe-off', 'layerwise', 'wall')},"
+              f" CPU seconds {ratio('pipe-off', 'layerwise', 'cpu')},"
               f" layers phase {ratio('pipe-off', 'layerwise', 'layers')}")
         print(f"  {model}: fusion on vs off: end to end {ratio('fusion-off', 'layerwise', 'wall')},"
+              f" CPU seconds {ratio('fusion-off', 'layerwise', 'cpu')},"
               f" construct+layers {ratio_sum(summary, model)}, bytes sent off/on"
               f" {ratio('fusion-off', 'layerwise', 'sent')}")
 
     print()
-    print(f"wall s: the command's wall time (JVM start to exit); job s: the job's own time; construct: reading the"
+    print(f"wall s: the command's wall time (JVM start to exit); CPU s: the process's user + system CPU seconds"
+          f" (GNU time; less sensitive than wall time to other processes' load, and a killed run's figure is"
+          f" what it used until then); job s: the job's own time; construct: reading the"
           f" tables to the CSR and exchange plan (nodewise: read + build); layers: all layers (nodewise: the"
           f" mini-batch computation); write: output (nodewise: the rest of the job). Layer-wise phases are the"
           f" slowest worker's. sent: bytes sent between workers, all workers summed. heap: peak heap of the JVM"
