@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.Arrays;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
@@ -46,11 +47,25 @@ public final class MiniClusters implements AutoCloseable {
 
   /** Starts both clusters under {@code <build dir>/minicluster/<name>}. */
   public static MiniClusters start(String name) throws IOException {
+    return start(name, c -> { });
+  }
+
+  /** As {@link #start(String)}, with {@code settings} applied last to the cluster's configuration. */
+  public static MiniClusters start(String name, Consumer<? super YarnConfiguration> settings) throws IOException {
     File build = new File(System.getProperty("yarngnn.build.dir", "target"));
-    return start(new File(build, "minicluster/" + name), 2);
+    return start(new File(build, "minicluster/" + name), 2, settings);
   }
 
   public static MiniClusters start(File baseDir, int nodeManagers) throws IOException {
+    return start(baseDir, nodeManagers, c -> { });
+  }
+
+  /**
+   * Starts both clusters under {@code baseDir}; {@code settings} may add to (or override) the configuration the
+   * ResourceManager and NodeManagers start with, e.g. an auxiliary service.
+   */
+  public static MiniClusters start(File baseDir, int nodeManagers, Consumer<? super YarnConfiguration> settings)
+      throws IOException {
     FileUtil.fullyDelete(baseDir);
     // MiniYARNCluster's work dirs follow test.build.data (default target/test/data under the working directory).
     System.setProperty("test.build.data", new File(baseDir, "data").getAbsolutePath());
@@ -77,6 +92,7 @@ public final class MiniClusters implements AutoCloseable {
       yconf.set(YarnConfiguration.YARN_APPLICATION_CLASSPATH, hadoopClasspath());
       yconf.set(LaunchContexts.JAVA_HOME_KEY, System.getProperty("java.home"));
       yconf.setLong("yarngnn.client.poll-ms", 250);
+      settings.accept(yconf);
       yarn = new MiniYARNCluster(baseDir.getName(), nodeManagers, 1, 1);
       yarn.init(yconf);
       yarn.start();
