@@ -5,12 +5,13 @@ import java.util.List;
 import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.CsrBuilder;
 import org.yarngnn.compute.graph.GraphBlock;
+import org.yarngnn.compute.kernel.RowRanges;
 import org.yarngnn.io.EdgeTable;
 import org.yarngnn.io.NodeTable;
 
 /**
  * Builds a whole graph in one JVM: the nodes table gives the nodes (duplicates refused), the edge files are read
- * in parallel into primitive arrays (endpoints checked against the nodes), and the in-edge CSR is built by
+ * in parallel into one set of primitive arrays (endpoints checked against the nodes), and the in-edge CSR is built by
  * {@link CsrBuilder}'s counting sorts with rows ordered by source id. {@link #buildPartitions} builds the same
  * graph as P owner partitions.
  */
@@ -35,9 +36,12 @@ public final class GraphBuilder {
     long isolated = 0;
     boolean[] hasOut = new boolean[n];
     int[] col = csr.colIdx();
-    for (int e = 0; e < csr.numEdges(); e++) {
-      hasOut[col[e]] = true;
-    }
+    // Threads only ever store true, and byte elements are written without tearing: no lost marks.
+    RowRanges.parallel((int) csr.numEdges(), 1 << 16, (from, to) -> {
+      for (int e = from; e < to; e++) {
+        hasOut[col[e]] = true;
+      }
+    });
     for (int r = 0; r < n; r++) {
       int d = csr.degree(r);
       maxDeg = Math.max(maxDeg, d);
@@ -68,22 +72,23 @@ public final class GraphBuilder {
     return rank;
   }
 
-  /** Edges as global node indices; unknown endpoints become nodes (in one thread) under --missing-features zero. */
+  /**
+   * Edges as global node indices, read on several threads into one buffer presized from the table's row count;
+   * unknown endpoints become nodes (in one thread, in table order) under --missing-features zero. The order of
+   * the edges in the buffer depends on thread timing; the CSR built from them does not.
+   */
   private static EdgeBuffer readEdges(EdgeTable edges, NodeRows rows, GraphBuildOptions options) {
-    boolean zero = options.missingFeatures() == MissingFeatures.ZERO;
-    List<BufferCollector> parts = ParallelEdgeReader.read(edges, zero ? 1 : options.threads(),
-        f -> new BufferCollector(rows.index, options.undirected(), zero ? rows : null, edges.weighted()));
-    if (parts.size() == 1) {
-      return parts.get(0).buffer;
+    boolean weighted = edges.weighted();
+    if (options.missingFeatures() == MissingFeatures.ZERO) {
+      BufferCollector c = new BufferCollector(rows.index, options.undirected(), rows, weighted);
+      edges.read(c);
+      return c.buffer;
     }
-    long total = 0;
-    for (BufferCollector c : parts) {
-      total += c.buffer.size;
-    }
-    EdgeBuffer all = new EdgeBuffer((int) Math.min(Integer.MAX_VALUE - 16, total), edges.weighted());
-    for (int i = 0; i < parts.size(); i++) {
-      all.addAll(parts.get(i).buffer);
-      parts.set(i, null);
+    long hint = edges.countHint() * (options.undirected() ? 2 : 1);
+    EdgeBuffer all = new EdgeBuffer((int) Math.min(Integer.MAX_VALUE - 16, hint), weighted);
+    for (BufferCollector c : ParallelEdgeReader.read(edges, options.threads(),
+        f -> BufferCollector.into(all, rows.index, options.undirected()))) {
+      c.flush();
     }
     return all;
   }

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.CsrBuilder;
 import org.yarngnn.compute.graph.GraphBlock;
+import org.yarngnn.compute.kernel.RowRanges;
 
 /**
  * Builds one owner's {@link GraphBlock} from its nodes and in-edges given as primitive arrays. Sources that are
@@ -12,6 +13,9 @@ import org.yarngnn.compute.graph.GraphBlock;
  * the edges). The finished block holds {@code 4(n+1) + 4m} bytes of CSR, plus {@code 4m} for weights.
  */
 public final class PartitionBlockBuilder {
+  /** Edges per parallel task at least. */
+  private static final int EDGE_GRAIN = 1 << 16;
+
   private PartitionBlockBuilder() {}
 
   /**
@@ -123,21 +127,19 @@ public final class PartitionBlockBuilder {
 
   /**
    * The in-memory variant: sources given as global id ranks, which the caller's layout maps to owner and local
-   * index. The halo falls out of a bitmap over ranks already in id order, so nothing is hashed or sorted here.
-   * {@code srcRank} is overwritten with the source slots.
+   * index. The halo falls out of a bitmap over ranks already in id order, so nothing is hashed or sorted here;
+   * with one partition every source is local and its rank is already its slot. {@code srcRank} is overwritten
+   * with the source slots. The passes over the edges run on the common fork-join pool.
    */
   static GraphBlock buildFromRanks(RankLayout layout, int p, int[] dst, int[] srcRank, float[] weights,
       int numEdges) {
     long[] nodeIds = layout.nodeIds(p);
+    if (layout.parts() == 1) {
+      return finish(nodeIds, new long[0], dst, srcRank, weights, numEdges);
+    }
     int n = nodeIds.length;
     int[] owner = layout.ownerOfRank;
-    long[] bits = new long[(layout.n + 63) >>> 6];
-    for (int e = 0; e < numEdges; e++) {
-      int r = srcRank[e];
-      if (owner[r] != p) {
-        bits[r >>> 6] |= 1L << r;
-      }
-    }
+    long[] bits = remoteSources(owner, p, srcRank, numEdges, layout.n);
     int[] before = new int[bits.length];
     int h = 0;
     for (int w = 0; w < bits.length; w++) {
@@ -152,11 +154,41 @@ public final class PartitionBlockBuilder {
       }
     }
     int[] local = layout.localOfRank;
-    for (int e = 0; e < numEdges; e++) {
-      int r = srcRank[e];
-      srcRank[e] = owner[r] == p ? local[r]
-          : n + before[r >>> 6] + Long.bitCount(bits[r >>> 6] & ((1L << r) - 1));
-    }
+    RowRanges.parallel(numEdges, EDGE_GRAIN, (from, to) -> {
+      for (int e = from; e < to; e++) {
+        int r = srcRank[e];
+        srcRank[e] = owner[r] == p ? local[r]
+            : n + before[r >>> 6] + Long.bitCount(bits[r >>> 6] & ((1L << r) - 1));
+      }
+    });
     return finish(nodeIds, halo, dst, srcRank, weights, numEdges);
+  }
+
+  /** Bitmap over ranks of the sources not owned by {@code p}: one bitmap per thread's share, then OR-ed. */
+  private static long[] remoteSources(int[] owner, int p, int[] srcRank, int numEdges, int ranks) {
+    int words = (ranks + 63) >>> 6;
+    int shares = (int) Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(),
+        numEdges / (long) EDGE_GRAIN));
+    long[][] maps = new long[shares][];
+    RowRanges.parallel(shares, 1, (a, b) -> {
+      for (int t = a; t < b; t++) {
+        long[] bits = new long[words];
+        int end = (int) ((long) numEdges * (t + 1) / shares);
+        for (int e = (int) ((long) numEdges * t / shares); e < end; e++) {
+          int r = srcRank[e];
+          if (owner[r] != p) {
+            bits[r >>> 6] |= 1L << r;
+          }
+        }
+        maps[t] = bits;
+      }
+    });
+    long[] bits = maps[0];
+    for (int t = 1; t < shares; t++) {
+      for (int w = 0; w < words; w++) {
+        bits[w] |= maps[t][w];
+      }
+    }
+    return bits;
   }
 }

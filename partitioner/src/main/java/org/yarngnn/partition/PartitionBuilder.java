@@ -2,11 +2,8 @@ package org.yarngnn.partition;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.yarngnn.compute.graph.GraphBlock;
+import org.yarngnn.compute.kernel.RowRanges;
 import org.yarngnn.compute.tensor.DenseMatrix;
 import org.yarngnn.io.EdgeTable;
 import org.yarngnn.io.NodeTable;
@@ -15,9 +12,10 @@ import org.yarngnn.io.NodeTable;
  * In-memory construction of P partitions: the nodes table is read and ownership chosen (ranges for dense ids,
  * hash otherwise), then the edge files are read in parallel and each edge routed to its destination's owner as
  * (destination local index, source id rank): 8 bytes an edge, 12 weighted. Each partition's block is then built
- * by {@link PartitionBlockBuilder#buildFromRanks} (partitions in parallel). Transient peak besides the finished
- * CSR: the routed edges plus the CSR builder's 4 bytes an edge (8 weighted), and a second copy of the feature
- * rows while they are split by owner.
+ * by {@link PartitionBlockBuilder#buildFromRanks}, one partition after another, each on every core. Transient
+ * peak besides the finished CSR: the routed edges plus the CSR builder's 8 bytes an edge (12 weighted) and its
+ * per-thread copy of the largest destination bucket, and a second copy of the feature rows while they are
+ * split by owner.
  */
 public final class PartitionBuilder {
   private static final int CHUNK = 4096;
@@ -59,7 +57,7 @@ public final class PartitionBuilder {
       }
     }
     long t1 = System.nanoTime();
-    List<GraphPartition> out = buildAll(layout, rows, routed, options.threads());
+    List<GraphPartition> out = buildAll(layout, rows, routed);
     long t2 = System.nanoTime();
     List<PartitionStats> stats = new ArrayList<>();
     for (GraphPartition g : out) {
@@ -76,39 +74,17 @@ public final class PartitionBuilder {
     return b;
   }
 
-  private static List<GraphPartition> buildAll(RankLayout layout, NodeRows rows, EdgeBuffer[] routed,
-      int threads) {
-    int parts = routed.length;
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, parts)), r -> {
-      Thread t = new Thread(r, "partition-builder");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      List<Future<GraphPartition>> fs = new ArrayList<>();
-      for (int p = 0; p < parts; p++) {
-        int part = p;
-        fs.add(pool.submit(() -> buildOne(layout, rows, routed, part)));
-      }
-      List<GraphPartition> out = new ArrayList<>();
-      for (Future<GraphPartition> f : fs) {
-        out.add(f.get());
-      }
-      return out;
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException) {
-        throw (RuntimeException) e.getCause();
-      }
-      if (e.getCause() instanceof Error) {
-        throw (Error) e.getCause();
-      }
-      throw new IllegalStateException(e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while building partitions", e);
-    } finally {
-      pool.shutdownNow();
+  /**
+   * One partition after another, each built with every core (the passes inside run on the common fork-join
+   * pool): partitions are as skewed as the graph's in-degrees, so this balances better than a thread per
+   * partition, and each partition's routed edges are released as soon as its block is built.
+   */
+  private static List<GraphPartition> buildAll(RankLayout layout, NodeRows rows, EdgeBuffer[] routed) {
+    List<GraphPartition> out = new ArrayList<>();
+    for (int p = 0; p < routed.length; p++) {
+      out.add(buildOne(layout, rows, routed, p));
     }
+    return out;
   }
 
   private static GraphPartition buildOne(RankLayout layout, NodeRows rows, EdgeBuffer[] routed, int p) {
@@ -122,16 +98,18 @@ public final class PartitionBuilder {
     byte[] allSplits = rows.rawSplits();
     int[] labels = allLabels == null ? null : new int[ranks.length];
     byte[] splits = allSplits == null ? null : new byte[ranks.length];
-    for (int i = 0; i < ranks.length; i++) {
-      int g = layout.index(ranks[i]);
-      rows.features.copyRow(g, features.data(), i * width);
-      if (labels != null) {
-        labels[i] = allLabels[g];
+    RowRanges.parallel(ranks.length, 1 << 12, (from, to) -> {
+      for (int i = from; i < to; i++) {
+        int g = layout.index(ranks[i]);
+        rows.features.copyRow(g, features.data(), i * width);
+        if (labels != null) {
+          labels[i] = allLabels[g];
+        }
+        if (splits != null) {
+          splits[i] = allSplits[g];
+        }
       }
-      if (splits != null) {
-        splits[i] = allSplits[g];
-      }
-    }
+    });
     return new GraphPartition(p, routed.length, layout.ownership, block, features, labels, splits,
         PartitionStats.of(p, block));
   }
@@ -144,9 +122,12 @@ public final class PartitionBuilder {
     private final RankLayout layout;
     private final EdgeBuffer[] shared;
     private final EdgeBuffer[] chunks;
+    /** One partition: every node is local and its local index is its rank. */
+    private final boolean single;
 
     Router(RankLayout layout, EdgeBuffer[] shared, boolean weighted) {
       this.layout = layout;
+      this.single = shared.length == 1;
       this.shared = shared;
       this.chunks = new EdgeBuffer[shared.length];
       for (int p = 0; p < shared.length; p++) {
@@ -156,9 +137,9 @@ public final class PartitionBuilder {
 
     void route(int d, int s, float w) {
       int rd = layout.rank(d);
-      int p = layout.ownerOfRank[rd];
+      int p = single ? 0 : layout.ownerOfRank[rd];
       EdgeBuffer c = chunks[p];
-      c.add(layout.localOfRank[rd], layout.rank(s), w);
+      c.add(single ? rd : layout.localOfRank[rd], layout.rank(s), w);
       if (c.full()) {
         shared[p].append(c.dst, c.src, c.weight, c.size);
         c.clear();

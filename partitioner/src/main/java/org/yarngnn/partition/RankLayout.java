@@ -63,6 +63,10 @@ final class RankLayout {
     return new RankLayout(rows.rawIds(), rows.size(), kind, parts);
   }
 
+  int parts() {
+    return ranksOf.length;
+  }
+
   int rank(int index) {
     return rankOfIndex == null ? index : rankOfIndex[index];
   }
