@@ -24,7 +24,7 @@ public final class MapReduceFramework {
 
   /**
    * Hadoop's own classes come from the NodeManager (they cross the service boundary: Configuration, records);
-   * the MapReduce packages and all third-party classes (Netty) from the framework's jars.
+   * the MapReduce packages and the libraries they use (Netty) from the framework's jars.
    */
   private static final String SHUFFLE_SYSTEM_CLASSES = "java.,javax.,jdk.,sun.,org.w3c.dom.,org.xml.sax.,"
       + "org.apache.commons.logging.,org.apache.log4j.,org.slf4j.,"
@@ -53,11 +53,11 @@ public final class MapReduceFramework {
   }
 
   /**
-   * NodeManager settings: the {@code mapreduce_shuffle} auxiliary service (reducers fetch map outputs from it)
-   * loaded from the framework's jars by {@link IsolatedShuffleService}, on a free port per NodeManager (they
-   * share this host).
+   * Cluster settings: the NodeManagers' {@code mapreduce_shuffle} auxiliary service (reducers fetch map outputs
+   * from it) loaded from the framework's jars by {@link IsolatedShuffleService}, on a free port per NodeManager
+   * (they share this host).
    */
-  public void configureNodeManagers(Configuration yarnConf) {
+  public void configureCluster(Configuration yarnConf) {
     String service = IsolatedShuffleService.SERVICE;
     String[] services = yarnConf.getTrimmedStrings("yarn.nodemanager.aux-services");
     if (!Arrays.asList(services).contains(service)) {
@@ -104,6 +104,8 @@ public final class MapReduceFramework {
     job.setInt("mapreduce.client.completion.pollinterval", 200);
     job.setInt("mapreduce.client.progressmonitor.pollinterval", 200);
     job.setInt("yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms", 250);
+    // Reducers start their JVMs while the maps run.
+    job.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 0f);
     job.set("mapreduce.jobhistory.address", "");
   }
 }
