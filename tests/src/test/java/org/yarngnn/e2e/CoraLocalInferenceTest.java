@@ -78,10 +78,11 @@ class CoraLocalInferenceTest {
   }
 
   @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.CsvSource({"2, off, on", "3, on, off", "4, on, on"})
-  void severalLocalWorkersMatchTheReference(int workers, String pipelining, String fusion) throws Exception {
+  @org.junit.jupiter.params.provider.CsvSource({"2, off, on, auto", "3, on, off, range", "4, on, on, hash"})
+  void severalLocalWorkersMatchTheReference(int workers, String pipelining, String fusion, String ownership)
+      throws Exception {
     String[] extra = {"--workers", Integer.toString(workers), "--pipelining", pipelining, "--fusion", fusion,
-        "--chunk-rows", "97"};
+        "--chunk-rows", "97", "--ownership", ownership};
     checkText("gcn-w" + workers, gcnSpec(), 0, extra);
     checkText("sage-w" + workers, sageSpec(), 42, extra);
     checkText("gat-w" + workers, gatSpec(), 7, extra);

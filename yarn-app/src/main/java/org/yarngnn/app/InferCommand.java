@@ -25,6 +25,7 @@ import org.yarngnn.io.InputException;
 import org.yarngnn.io.NodeTable;
 import org.yarngnn.io.OutputCommit;
 import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.PartitionedGraph;
 
 /** {@code infer}: embeddings of every node, in one JVM ({@code --local}, the embedded default) or on YARN. */
@@ -47,7 +48,9 @@ public final class InferCommand implements Command {
         .value("batch-size", "N", "nodewise: targets per mini-batch (default 1024)")
         .value("pipelining", "on|off", "chunked exchange overlapped with aggregation (default on)")
         .value("fusion", "on|off", "first layer's transform fused with feature loading (default on)")
-        .value("chunk-rows", "N", "rows per exchanged chunk (default 16384)");
+        .value("chunk-rows", "N", "rows per exchanged chunk (default 16384)")
+        .value("ownership", "auto|range|hash", "node owners: ranges when ids are 0..n-1 (auto), or a hash that "
+            + "balances power-law graphs whose hubs have low ids");
   }
 
   @Override
@@ -93,8 +96,17 @@ public final class InferCommand implements Command {
   static InferenceJobSpec spec(CommandLine cl, LocalInferenceOptions o, String model, Path workDir, int workers) {
     return new InferenceJobSpec(o.edges(), o.nodes(), o.edgesFormat(), o.nodesFormat(), o.graph(), model,
         workDir.toString(), o.outputFormat(), o.undirected(), o.missingFeatures(), o.seed(), workers, o.threads(),
-        onOff(cl, "fusion"), onOff(cl, "pipelining"), cl.getInt("chunk-rows", 16384, 1),
+        onOff(cl, "fusion"), onOff(cl, "pipelining"), cl.getInt("chunk-rows", 16384, 1), ownership(cl),
         cl.conf().get(HALT_KEY));
+  }
+
+  private static String ownership(CommandLine cl) {
+    String v = cl.get("ownership", "auto");
+    try {
+      return Ownership.Kind.byName(v).name().toLowerCase(java.util.Locale.ROOT);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
   }
 
   private static boolean onOff(CommandLine cl, String option) {

@@ -28,10 +28,13 @@ record EdgeBlock(int file, int count, long[] src, long[] dst, long[] rows, float
     out.writeVInt(file);
     out.writeVInt(count);
     out.writeByte((weights != null ? 1 : 0) | (touch ? 2 : 0));
+    long prev = 0;
     for (int i = 0; i < count; i++) {
       out.writeLong(src[i]);
       out.writeLong(dst[i]);
-      out.writeVLong(rows[i]);
+      // Rows of one block come from one file in increasing order: the delta takes a byte or two.
+      out.writeVLong(rows[i] - prev);
+      prev = rows[i];
     }
     if (weights != null) {
       out.writeFloats(weights, 0, count);
@@ -46,10 +49,12 @@ record EdgeBlock(int file, int count, long[] src, long[] dst, long[] rows, float
     long[] src = new long[n];
     long[] dst = new long[n];
     long[] rows = new long[n];
+    long prev = 0;
     for (int i = 0; i < n; i++) {
       src[i] = in.readLong();
       dst[i] = in.readLong();
-      rows[i] = in.readVLong();
+      prev += in.readVLong();
+      rows[i] = prev;
     }
     float[] w = null;
     if (weighted) {

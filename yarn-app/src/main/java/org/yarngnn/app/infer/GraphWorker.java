@@ -63,6 +63,8 @@ public final class GraphWorker {
   private static final int EDGE_BLOCK_ROWS = 16384;
   /** The command a worker sends each peer after its last construction block of a phase. */
   private static final String END = "end";
+  /** Part files one worker may write in parallel; also the stride of part numbers between workers. */
+  static final int PARTS_PER_WORKER = 8;
 
   private final Configuration conf;
   private final int index;
@@ -82,6 +84,8 @@ public final class GraphWorker {
   private NodeTable nodeTable;
   private List<NodeBlock> readNodes = new ArrayList<>();
   private OwnedNodes owned;
+  /** Whether this job's first-layer rows were transformed where they were read (see {@link #fuse}). */
+  private boolean fused;
   /** Global id to local index of this worker's nodes, for resolving peers' halo requests. */
   private NodeIndex nodeIndex;
   private GraphBlock graph;
@@ -230,6 +234,9 @@ public final class GraphWorker {
     ModelFiles.checkInputWidth(model, spec.model(), width, spec.nodes());
     boolean labelled = nodeTable.hasLabels() || nodeTable.hasSplits();
     long[] minMax = {Long.MAX_VALUE, Long.MIN_VALUE, 0};
+    // Fusion ships the first layer's row-local products instead of raw rows: only when they are narrower
+    // (a sage layer's [H W_self | H W_neigh] is twice its output width).
+    fused = spec.fusion() && engine.layers().get(0).linearWidth() < width;
     boolean rowNormalize = "row".equals(model.spec().inputNormalize());
     float[] scratch = new float[width];
     for (int f = 0; f < nodeTable.files().size(); f++) {
@@ -238,7 +245,7 @@ public final class GraphWorker {
       }
       int file = f;
       NodeBlockBuilder b = new NodeBlockBuilder(file, width, labelled,
-          nb -> readNodes.add(spec.fusion() ? fuse(nb) : nb));
+          nb -> readNodes.add(fused ? fuse(nb) : nb));
       nodeTable.readFile(f, new NodeSink() {
         @Override
         public void node(long id, int label, byte split, float[] features, long row) {
@@ -275,7 +282,7 @@ public final class GraphWorker {
   /** Sends every read node row to its owner; receives and indexes the rows this worker owns. */
   private void routeNodes(Ownership own) throws Exception {
     ownership = own;
-    owned = new OwnedNodes(spec.fusion() ? engine.layers().get(0).linearWidth() : nodeTable.featureWidth());
+    owned = new OwnedNodes(fused ? engine.layers().get(0).linearWidth() : nodeTable.featureWidth());
     List<NodeBlock> local = new ArrayList<>();
     List<NodeBlock> toRoute = readNodes;
     readNodes = null;
@@ -417,7 +424,8 @@ public final class GraphWorker {
     nodeIndex = PartitionBlockBuilder.indexOf(graph.nodeIds());
     DenseMatrix features = part.features();
     RowNormalization.applyInput(model.spec().inputNormalize(), features);
-    if (spec.fusion()) {
+    fused = spec.fusion();
+    if (fused) {
       Layer first = engine.layers().get(0);
       h = new DenseMatrix(features.rows(), first.linearWidth());
       RowRanges.parallel(features.rows(), 256, (from, to) -> first.linear(features, from, to, h));
@@ -587,7 +595,7 @@ public final class GraphWorker {
     DenseMatrix self = layer.selfWidth() > 0 ? new DenseMatrix(n, layer.selfWidth()) : null;
     DenseMatrix input = h;
     long t0 = System.nanoTime();
-    if (k == 0 && spec.fusion()) {
+    if (k == 0 && fused) {
       RowRanges.parallel(n, 256, (from, to) -> layer.completeTransform(graph, input, from, to, msg, self));
     } else {
       RowRanges.parallel(n, 256, (from, to) -> layer.transform(graph, input, from, to, msg, self));
@@ -625,16 +633,32 @@ public final class GraphWorker {
     });
   }
 
-  private void write() throws IOException {
+  /**
+   * Writes this worker's rows as part files, several in parallel (encoding dominates writing): parts
+   * {@code index * PARTS_PER_WORKER + t}, so part numbers never collide between workers.
+   */
+  private void write() throws Exception {
     RowNormalization.applyOutput(model.spec().outputNormalize(), h);
     boolean predict = model.spec().predict();
     int[] pred = predict ? LayerwiseInference.predictions(h) : null;
-    Path file = new Path(spec.workDir(), OutputCommit.partName(index, spec.outputFormat()));
     long[] ids = graph.nodeIds();
-    try (EmbeddingWriter w = EmbeddingWriter.create(conf, file, spec.outputFormat(), h.cols(), predict)) {
-      for (int r = 0; r < ids.length; r++) {
-        w.write(ids[r], h.data(), h.offset(r), predict ? pred[r] : -1);
-      }
+    int parts = Math.max(1, Math.min(PARTS_PER_WORKER, Math.min(spec.threads(), (ids.length + 65535) / 65536)));
+    List<Background> writers = new ArrayList<>();
+    for (int t = 0; t < parts; t++) {
+      int from = (int) ((long) ids.length * t / parts);
+      int to = (int) ((long) ids.length * (t + 1) / parts);
+      Path file = new Path(spec.workDir(), OutputCommit.partName(index * PARTS_PER_WORKER + t,
+          spec.outputFormat()));
+      writers.add(new Background("write-" + index + "-" + t, () -> {
+        try (EmbeddingWriter w = EmbeddingWriter.create(conf, file, spec.outputFormat(), h.cols(), predict)) {
+          for (int r = from; r < to; r++) {
+            w.write(ids[r], h.data(), h.offset(r), predict ? pred[r] : -1);
+          }
+        }
+      }));
+    }
+    for (Background w : writers) {
+      w.join();
     }
   }
 

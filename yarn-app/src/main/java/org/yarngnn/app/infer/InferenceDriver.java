@@ -131,7 +131,7 @@ public final class InferenceDriver {
         max = Math.max(max, Long.parseLong(f[2]));
       }
     }
-    Ownership own = Ownership.choose(Ownership.Kind.AUTO, p, nodes, min, max);
+    Ownership own = Ownership.choose(Ownership.Kind.byName(spec.ownership()), p, nodes, min, max);
     round("route-nodes", 0, own.toString().getBytes(StandardCharsets.UTF_8), 0.20f);
     return own;
   }

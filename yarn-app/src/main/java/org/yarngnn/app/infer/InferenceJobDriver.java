@@ -74,6 +74,6 @@ public final class InferenceJobDriver implements JobDriver {
   static InferenceJobSpec withModel(InferenceJobSpec s, String model) {
     return new InferenceJobSpec(s.edges(), s.nodes(), s.edgesFormat(), s.nodesFormat(), s.graph(), model,
         s.workDir(), s.outputFormat(), s.undirected(), s.missingFeatures(), s.seed(), s.workers(), s.threads(),
-        s.fusion(), s.pipelining(), s.chunkRows(), s.haltAt());
+        s.fusion(), s.pipelining(), s.chunkRows(), s.ownership(), s.haltAt());
   }
 }

@@ -19,6 +19,7 @@ import org.yarngnn.partition.MissingFeatures;
  * @param fusion transform feature rows with the first layer where they are read, shipping only the narrow rows
  * @param pipelining chunked, overlapped halo exchange; off: one block per peer, then aggregate
  * @param chunkRows rows per halo chunk
+ * @param ownership auto, range or hash (see {@code Ownership.Kind})
  * @param haltAt fault injection for tests, {@code WORKER@COMMAND}: that worker's JVM halts (status 137, as if
  *     killed) when the command arrives; null in real jobs
  */
@@ -39,6 +40,7 @@ public record InferenceJobSpec(
     boolean fusion,
     boolean pipelining,
     int chunkRows,
+    String ownership,
     String haltAt) {
 
   public byte[] toBytes() {
@@ -59,6 +61,7 @@ public record InferenceJobSpec(
     put(p, "fusion", Boolean.toString(fusion));
     put(p, "pipelining", Boolean.toString(pipelining));
     put(p, "chunkRows", Integer.toString(chunkRows));
+    put(p, "ownership", ownership);
     put(p, "haltAt", haltAt);
     try {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -93,6 +96,7 @@ public record InferenceJobSpec(
         Boolean.parseBoolean(p.getProperty("fusion")),
         Boolean.parseBoolean(p.getProperty("pipelining")),
         Integer.parseInt(p.getProperty("chunkRows")),
+        p.getProperty("ownership", "auto"),
         p.getProperty("haltAt"));
   }
 

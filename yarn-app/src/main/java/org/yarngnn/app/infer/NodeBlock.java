@@ -33,9 +33,11 @@ record NodeBlock(int file, long[] ids, long[] rows, int[] labels, byte[] splits,
     out.writeVInt(ids.length);
     out.writeVInt(width);
     out.writeBoolean(labels != null);
+    long prev = 0;
     for (int i = 0; i < ids.length; i++) {
       out.writeLong(ids[i]);
-      out.writeVLong(rows[i]);
+      out.writeVLong(rows[i] - prev);
+      prev = rows[i];
       if (labels != null) {
         out.writeVInt(labels[i] + 1);
         out.writeByte(splits[i]);
@@ -53,9 +55,11 @@ record NodeBlock(int file, long[] ids, long[] rows, int[] labels, byte[] splits,
     long[] rows = new long[n];
     int[] labels = labelled ? new int[n] : null;
     byte[] splits = labelled ? new byte[n] : null;
+    long prev = 0;
     for (int i = 0; i < n; i++) {
       ids[i] = in.readLong();
-      rows[i] = in.readVLong();
+      prev += in.readVLong();
+      rows[i] = prev;
       if (labelled) {
         labels[i] = in.readVInt() - 1;
         splits[i] = in.readByte();
