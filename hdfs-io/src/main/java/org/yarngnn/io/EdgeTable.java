@@ -1,12 +1,15 @@
 package org.yarngnn.io;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
 /**
  * An edges table (a file or a directory of files) on any Hadoop FileSystem. Opening checks that it exists and
  * looks at its first file to learn whether it is weighted; reading checks every row. Files may be read in
- * parallel through {@link #readFile}.
+ * parallel through {@link #readFile}, or, finer, {@link #splits} (ranges of a Parquet file's row groups, so even
+ * a single-file table is read on several threads) through {@link #readSplit}.
  */
 public final class EdgeTable extends FileTable<EdgeSink> {
   private final boolean weighted;
@@ -42,10 +45,57 @@ public final class EdgeTable extends FileTable<EdgeSink> {
     TableFormat format = files.format(index);
     sink.beginFile(f.toString());
     switch (format) {
-      case PARQUET: ParquetEdgeFile.read(conf, f, opts, weighted, sink); break;
+      case PARQUET: ParquetEdgeFile.read(conf, f, opts, weighted, 0, Integer.MAX_VALUE, sink); break;
       case ORC: OrcEdgeFile.read(conf, f, opts, weighted, sink); break;
       default: TextEdgeFile.read(conf, f, format, weighted, sink); break;
     }
+  }
+
+  /**
+   * A part of the table that can be read on its own: row groups {@code [firstRowGroup, firstRowGroup + rowGroups)}
+   * of a Parquet file, or a whole file of another format ({@code rowGroups == -1}). {@code rows} is exact for
+   * Parquet and ORC, estimated for text.
+   */
+  public record Split(int file, int firstRowGroup, int rowGroups, long rows) {}
+
+  /**
+   * The table cut into splits of about {@code targetRows} rows in table order (Parquet files at row group
+   * boundaries; other files whole). Rows keep their numbering within their file in error messages.
+   */
+  public List<Split> splits(long targetRows) {
+    List<Split> out = new ArrayList<>();
+    for (int f = 0; f < files.size(); f++) {
+      if (files.format(f) != TableFormat.PARQUET) {
+        out.add(new Split(f, 0, -1, rowCount(f)));
+        continue;
+      }
+      long[] groups = ParquetEdgeFile.rowGroupRows(conf, files.file(f));
+      int first = 0;
+      long rows = 0;
+      for (int g = 0; g < groups.length; g++) {
+        rows += groups[g];
+        if (rows >= targetRows || g == groups.length - 1) {
+          out.add(new Split(f, first, g + 1 - first, rows));
+          first = g + 1;
+          rows = 0;
+        }
+      }
+      if (groups.length == 0) {
+        out.add(new Split(f, 0, 0, 0));
+      }
+    }
+    return out;
+  }
+
+  /** Reads one split; safe to call from several threads for different splits. */
+  public void readSplit(Split split, EdgeSink sink) {
+    if (split.rowGroups() < 0) {
+      readFile(split.file(), sink);
+      return;
+    }
+    Path f = files.file(split.file());
+    sink.beginFile(f.toString());
+    ParquetEdgeFile.read(conf, f, opts, weighted, split.firstRowGroup(), split.rowGroups(), sink);
   }
 
   @Override

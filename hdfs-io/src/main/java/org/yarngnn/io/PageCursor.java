@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.DoubleBuffer;
+import java.nio.IntBuffer;
 import java.util.Arrays;
 import org.apache.parquet.bytes.ByteBufferInputStream;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -16,6 +18,7 @@ import org.apache.parquet.column.page.DataPageV2;
 import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.column.values.ValuesReader;
+import org.apache.parquet.io.ParquetDecodingException;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
@@ -32,7 +35,6 @@ final class PageCursor implements LeafCursor {
   private final PrimitiveTypeName type;
   private final int maxRep;
   private final int maxDef;
-  private final Dictionary dictionary;
   private long[] dictLongs;
   private float[] dictFloats;
 
@@ -53,7 +55,9 @@ final class PageCursor implements LeafCursor {
     this.maxRep = descriptor.getMaxRepetitionLevel();
     this.maxDef = descriptor.getMaxDefinitionLevel();
     DictionaryPage dict = pages.readDictionaryPage();
-    this.dictionary = dict == null ? null : decodeDictionary(dict);
+    if (dict != null) {
+      decodeDictionary(dict);
+    }
     loadPage();
   }
 
@@ -70,10 +74,27 @@ final class PageCursor implements LeafCursor {
     }
   }
 
-  private Dictionary decodeDictionary(DictionaryPage page) {
+  /**
+   * Decodes the dictionary into {@link #dictLongs} or {@link #dictFloats}; PLAIN straight from its bytes (Parquet's
+   * own dictionaries read value by value through a stream).
+   */
+  private void decodeDictionary(DictionaryPage page) {
     try {
-      Dictionary d = page.getEncoding().initDictionary(descriptor, page);
-      int n = d.getMaxId() + 1;
+      Encoding enc = page.getEncoding();
+      int n = page.getDictionarySize();
+      if (enc == Encoding.PLAIN || enc == Encoding.PLAIN_DICTIONARY) {
+        ByteBuffer bb = page.getBytes().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        if (integral) {
+          dictLongs = new long[n];
+          decodePlain(bb, bb.position(), n, dictLongs, null);
+        } else {
+          dictFloats = new float[n];
+          decodePlain(bb, bb.position(), n, null, dictFloats);
+        }
+        return;
+      }
+      Dictionary d = enc.initDictionary(descriptor, page);
+      n = d.getMaxId() + 1;
       if (integral) {
         dictLongs = new long[n];
         for (int i = 0; i < n; i++) {
@@ -85,7 +106,6 @@ final class PageCursor implements LeafCursor {
           dictFloats[i] = type == PrimitiveTypeName.DOUBLE ? (float) d.decodeToDouble(i) : d.decodeToFloat(i);
         }
       }
-      return d;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -174,8 +194,8 @@ final class PageCursor implements LeafCursor {
       floats = floats.length >= nonNull ? floats : new float[Math.max(nonNull, floats.length * 2)];
     }
     if (enc == Encoding.PLAIN) {
-      decodePlain(bb, p, nonNull);
-    } else if (enc.usesDictionary() && dictionary != null) {
+      decodePlain(bb, p, nonNull, longs, floats);
+    } else if (enc.usesDictionary() && (dictLongs != null || dictFloats != null)) {
       ids = grow(ids, nonNull);
       int width = bb.get(p) & 0xff;
       decodeHybrid(bb, p + 1, width, ids, nonNull);
@@ -194,35 +214,39 @@ final class PageCursor implements LeafCursor {
     count = n;
   }
 
-  private void decodePlain(ByteBuffer bb, int p, int n) {
+  /** PLAIN values in bulk through buffer views (one bounds check per page, not per value). */
+  private void decodePlain(ByteBuffer bb, int p, int n, long[] longOut, float[] floatOut) {
+    ByteBuffer at = bb.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    at.position(p);
     switch (type) {
       case INT64:
+        at.asLongBuffer().get(longOut, 0, n);
+        break;
+      case INT32: {
+        IntBuffer ints = at.asIntBuffer();
         for (int i = 0; i < n; i++) {
-          longs[i] = bb.getLong(p + 8 * i);
+          longOut[i] = ints.get(i);
         }
         break;
-      case INT32:
-        for (int i = 0; i < n; i++) {
-          longs[i] = bb.getInt(p + 4 * i);
-        }
-        break;
+      }
       case FLOAT:
+        at.asFloatBuffer().get(floatOut, 0, n);
+        break;
+      default: {
+        DoubleBuffer doubles = at.asDoubleBuffer();
         for (int i = 0; i < n; i++) {
-          floats[i] = bb.getFloat(p + 4 * i);
+          floatOut[i] = (float) doubles.get(i);
         }
         break;
-      default:
-        for (int i = 0; i < n; i++) {
-          floats[i] = (float) bb.getDouble(p + 8 * i);
-        }
-        break;
+      }
     }
   }
 
   private void decodeGeneric(ByteBuffer bb, int p, Encoding enc, int n) throws IOException {
-    ValuesReader r = enc.usesDictionary()
-        ? enc.getDictionaryBasedValuesReader(descriptor, ValuesType.VALUES, dictionary)
-        : enc.getValuesReader(descriptor, ValuesType.VALUES);
+    if (enc.usesDictionary()) {
+      throw new ParquetDecodingException("dictionary-encoded page in a column chunk without a dictionary page");
+    }
+    ValuesReader r = enc.getValuesReader(descriptor, ValuesType.VALUES);
     ByteBuffer slice = bb.duplicate();
     slice.position(p);
     r.initFromPage(n, ByteBufferInputStream.wrap(slice.slice()));
@@ -277,6 +301,49 @@ final class PageCursor implements LeafCursor {
       }
     }
     return p;
+  }
+
+  /**
+   * Copies the next values of an INT32/INT64 column into {@code out[off..off+n)} and moves past them; stops early
+   * at a null entry (left current) or at the end of the row group. Returns the number copied.
+   */
+  int readLongs(long[] out, int off, int n) {
+    return readBulk(out, null, off, n);
+  }
+
+  /** As {@link #readLongs}, for a FLOAT/DOUBLE column. */
+  int readFloats(float[] out, int off, int n) {
+    return readBulk(null, out, off, n);
+  }
+
+  private int readBulk(long[] longOut, float[] floatOut, int off, int n) {
+    int done = 0;
+    while (done < n && index < count) {
+      int run = Math.min(n - done, count - index);
+      if (maxDef > 0) {
+        // Only defined entries of a non-repeated column: stop before the first null.
+        int k = 0;
+        while (k < run && def[index + k] == maxDef) {
+          k++;
+        }
+        run = k;
+        if (run == 0) {
+          return done;
+        }
+      }
+      if (longOut != null) {
+        System.arraycopy(longs, valueIndex, longOut, off + done, run);
+      } else {
+        System.arraycopy(floats, valueIndex, floatOut, off + done, run);
+      }
+      done += run;
+      valueIndex += run;
+      index += run;
+      if (index == count) {
+        loadPage();
+      }
+    }
+    return done;
   }
 
   @Override
