@@ -76,8 +76,12 @@ final class OrcTableWriter implements TableWriter {
     list.offsets[row] = start;
     list.lengths[row] = length;
     list.childCount = start + length;
-    list.child.ensureSize(list.childCount, true);
     double[] out = ((DoubleColumnVector) list.child).vector;
+    if (list.childCount > out.length) {
+      // ORC's ensureSize grows to exactly the size asked: growing geometrically keeps a batch linear.
+      list.child.ensureSize(Math.max(list.childCount, out.length * 2), true);
+      out = ((DoubleColumnVector) list.child).vector;
+    }
     for (int k = 0; k < length; k++) {
       out[start + k] = values[offset + k];
     }
