@@ -1,9 +1,12 @@
 package org.yarngnn.io;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
  * An edges table (a file or a directory of files) on any Hadoop FileSystem. Opening checks that it exists and
@@ -13,25 +16,32 @@ import org.apache.hadoop.fs.Path;
  */
 public final class EdgeTable extends FileTable<EdgeSink> {
   private final boolean weighted;
+  /** Per Parquet file, its footer, read once (schema, row groups) for every split of the file. */
+  private final ParquetMetadata[] footers;
 
   private EdgeTable(Configuration conf, TableFiles files, TableReadOptions opts, boolean weighted) {
     super(conf, files, opts);
     this.weighted = weighted;
+    this.footers = new ParquetMetadata[files.size()];
   }
 
   public static EdgeTable open(Configuration conf, Path path, TableReadOptions opts) {
     TableFiles files = TableFiles.resolve(conf, path, opts.format());
-    Boolean weighted = null;
-    for (int i = 0; i < files.size() && weighted == null; i++) {
-      Path f = files.file(i);
-      TableFormat format = files.format(i);
-      switch (format) {
-        case PARQUET: weighted = ParquetEdgeFile.weighted(conf, f, opts); break;
-        case ORC: weighted = OrcEdgeFile.weighted(conf, f, opts); break;
-        default: weighted = TextEdgeFile.weighted(conf, f, format); break;
-      }
+    if (files.size() == 0) {
+      return new EdgeTable(conf, files, opts, false);
     }
-    return new EdgeTable(conf, files, opts, weighted != null && weighted);
+    Path f = files.file(0);
+    TableFormat format = files.format(0);
+    ParquetMetadata footer = format == TableFormat.PARQUET ? ParquetFile.footer(conf, f) : null;
+    boolean weighted;
+    switch (format) {
+      case PARQUET: weighted = ParquetEdgeFile.weighted(conf, f, footer, opts); break;
+      case ORC: weighted = OrcEdgeFile.weighted(conf, f, opts); break;
+      default: weighted = TextEdgeFile.weighted(conf, f, format); break;
+    }
+    EdgeTable t = new EdgeTable(conf, files, opts, weighted);
+    t.footers[0] = footer;
+    return t;
   }
 
   /** True when the table has a weight column (text: a third field in its first data row). */
@@ -45,7 +55,7 @@ public final class EdgeTable extends FileTable<EdgeSink> {
     TableFormat format = files.format(index);
     sink.beginFile(f.toString());
     switch (format) {
-      case PARQUET: ParquetEdgeFile.read(conf, f, opts, weighted, 0, Integer.MAX_VALUE, sink); break;
+      case PARQUET: ParquetEdgeFile.read(conf, f, footer(index), opts, weighted, 0, Integer.MAX_VALUE, sink); break;
       case ORC: OrcEdgeFile.read(conf, f, opts, weighted, sink); break;
       default: TextEdgeFile.read(conf, f, format, weighted, sink); break;
     }
@@ -69,7 +79,7 @@ public final class EdgeTable extends FileTable<EdgeSink> {
         out.add(new Split(f, 0, -1, rowCount(f)));
         continue;
       }
-      long[] groups = ParquetEdgeFile.rowGroupRows(conf, files.file(f));
+      long[] groups = rowGroupRows(f);
       int first = 0;
       long rows = 0;
       for (int g = 0; g < groups.length; g++) {
@@ -87,6 +97,22 @@ public final class EdgeTable extends FileTable<EdgeSink> {
     return out;
   }
 
+  private synchronized ParquetMetadata footer(int f) {
+    if (footers[f] == null) {
+      footers[f] = ParquetFile.footer(conf, files.file(f));
+    }
+    return footers[f];
+  }
+
+  private long[] rowGroupRows(int f) {
+    List<BlockMetaData> blocks = footer(f).getBlocks();
+    long[] rows = new long[blocks.size()];
+    for (int g = 0; g < rows.length; g++) {
+      rows[g] = blocks.get(g).getRowCount();
+    }
+    return rows;
+  }
+
   /** Reads one split; safe to call from several threads for different splits. */
   public void readSplit(Split split, EdgeSink sink) {
     if (split.rowGroups() < 0) {
@@ -95,14 +121,15 @@ public final class EdgeTable extends FileTable<EdgeSink> {
     }
     Path f = files.file(split.file());
     sink.beginFile(f.toString());
-    ParquetEdgeFile.read(conf, f, opts, weighted, split.firstRowGroup(), split.rowGroups(), sink);
+    ParquetEdgeFile.read(conf, f, footer(split.file()), opts, weighted, split.firstRowGroup(), split.rowGroups(),
+        sink);
   }
 
   @Override
   long rowCount(int index) {
     Path f = files.file(index);
     switch (files.format(index)) {
-      case PARQUET: return ParquetEdgeFile.rowCount(conf, f);
+      case PARQUET: return Arrays.stream(rowGroupRows(index)).sum();
       case ORC: return OrcEdgeFile.rowCount(conf, f);
       default: return TextSizes.estimateRows(conf, f, weighted ? 20 : 14);
     }

@@ -7,6 +7,7 @@ import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT64;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 
 /** Edges from a Parquet file: {@code src} and {@code dst} INT64 (INT32 widens), optional {@code weight}. */
@@ -19,8 +20,8 @@ final class ParquetEdgeFile {
   private ParquetEdgeFile() {
   }
 
-  static boolean weighted(Configuration conf, Path file, TableReadOptions opts) {
-    try (ParquetFile pf = ParquetFile.open(conf, file)) {
+  static boolean weighted(Configuration conf, Path file, ParquetMetadata footer, TableReadOptions opts) {
+    try (ParquetFile pf = ParquetFile.open(conf, file, footer)) {
       return columns(pf, file, opts)[2] != null;
     }
   }
@@ -36,27 +37,10 @@ final class ParquetEdgeFile {
     return c.hasNext() ? "null " + column : "column '" + column + "' has fewer values than the row group has rows";
   }
 
-  static long rowCount(Configuration conf, Path file) {
-    try (ParquetFile pf = ParquetFile.open(conf, file)) {
-      return pf.rowCount();
-    }
-  }
-
-  /** Rows of each row group. */
-  static long[] rowGroupRows(Configuration conf, Path file) {
-    try (ParquetFile pf = ParquetFile.open(conf, file)) {
-      long[] rows = new long[pf.rowGroupCount()];
-      for (int g = 0; g < rows.length; g++) {
-        rows[g] = pf.rowGroupRows(g);
-      }
-      return rows;
-    }
-  }
-
   /** Reads row groups {@code [firstGroup, firstGroup + groups)} (clipped to the file); rows numbered in the file. */
-  static void read(Configuration conf, Path file, TableReadOptions opts, boolean weighted, int firstGroup,
-      int groups, EdgeSink sink) {
-    try (ParquetFile pf = ParquetFile.open(conf, file)) {
+  static void read(Configuration conf, Path file, ParquetMetadata footer, TableReadOptions opts, boolean weighted,
+      int firstGroup, int groups, EdgeSink sink) {
+    try (ParquetFile pf = ParquetFile.open(conf, file, footer)) {
       ParquetColumn[] cols = columns(pf, file, opts);
       ParquetColumn srcCol = cols[0];
       ParquetColumn dstCol = cols[1];

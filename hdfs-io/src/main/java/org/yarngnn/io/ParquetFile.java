@@ -13,12 +13,14 @@ import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.compression.CompressionCodecFactory.BytesInputDecompressor;
 import org.apache.parquet.example.DummyRecordConverter;
+import org.apache.parquet.HadoopReadOptions;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.io.ParquetDecodingException;
 import org.apache.parquet.io.SeekableInputStream;
@@ -46,42 +48,67 @@ final class ParquetFile implements Closeable {
   private PageReadStore pages;
   private long rowGroupRows;
 
-  private ParquetFile(Configuration conf, Path path, ParquetFileReader reader) {
+  private ParquetFile(Configuration conf, Path path, ParquetMetadata footer) throws IOException {
     this.conf = conf;
     this.path = path;
-    this.reader = reader;
-    this.schema = reader.getFooter().getFileMetaData().getSchema();
-    this.createdBy = reader.getFooter().getFileMetaData().getCreatedBy();
-    this.blocks = reader.getRowGroups();
-    boolean encrypted = reader.getFooter().getFileMetaData().getFileDecryptor() != null;
+    this.schema = footer.getFileMetaData().getSchema();
+    this.createdBy = footer.getFileMetaData().getCreatedBy();
+    this.blocks = footer.getBlocks();
+    boolean encrypted = footer.getFileMetaData().getFileDecryptor() != null;
     for (BlockMetaData b : blocks) {
       for (ColumnChunkMetaData c : b.getColumns()) {
         encrypted |= c.isEncrypted();
       }
     }
     this.raw = !encrypted;
+    // Parquet's reader (about 10 ms to open) only for the files it must decrypt.
+    this.reader = raw ? null : ParquetFileReader.open(HadoopInputFile.fromPath(path, conf));
   }
 
-  static ParquetFile open(Configuration conf, Path path) {
+  /** Reads the footer of a Parquet file (schema and row groups). */
+  static ParquetMetadata footer(Configuration conf, Path path) {
     try {
-      return new ParquetFile(conf, path, ParquetFileReader.open(HadoopInputFile.fromPath(path, conf)));
+      HadoopInputFile file = HadoopInputFile.fromPath(path, conf);
+      try (SeekableInputStream s = file.newStream()) {
+        return ParquetFileReader.readFooter(file, HadoopReadOptions.builder(conf, path).build(), s);
+      }
     } catch (IOException | RuntimeException e) {
       throw InputException.in(path, "not a readable Parquet file (" + e.getMessage() + ")");
     }
   }
 
-  MessageType schema() {
-    return schema;
+  static ParquetFile open(Configuration conf, Path path) {
+    return open(conf, path, footer(conf, path));
   }
 
+  /** Opens a file whose footer is already known. */
+  static ParquetFile open(Configuration conf, Path path, ParquetMetadata footer) {
+    try {
+      return new ParquetFile(conf, path, footer);
+    } catch (IOException | RuntimeException e) {
+      throw InputException.in(path, "not a readable Parquet file (" + e.getMessage() + ")");
+    }
+  }
+
+  /** The footer's row count. */
   long rowCount() {
-    return reader.getRecordCount();
+    long n = 0;
+    for (BlockMetaData b : blocks) {
+      n += b.getRowCount();
+    }
+    return n;
   }
 
   /** Reads only these columns from now on. */
   void project(ParquetColumn... columns) {
     projection = ParquetColumn.projection(schema, columns);
-    reader.setRequestedSchema(projection);
+    if (reader != null) {
+      reader.setRequestedSchema(projection);
+    }
+  }
+
+  MessageType schema() {
+    return schema;
   }
 
   /** The number of row groups. */
@@ -233,7 +260,9 @@ final class ParquetFile implements Closeable {
       if (in != null) {
         in.close();
       }
-      reader.close();
+      if (reader != null) {
+        reader.close();
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("closing " + path + ": " + e.getMessage(), e);
     }

@@ -35,6 +35,17 @@ final class BufferCollector extends EdgeCollector {
     }
   }
 
+  @Override
+  void acceptAll(int[] d, int[] s, float[] w, int n) {
+    if (shared == null) {
+      buffer.append(d, s, w, n);
+    } else {
+      // A batch is already a chunk: straight to the shared buffer, after any edges pending from single rows.
+      flush();
+      shared.append(d, s, w, n);
+    }
+  }
+
   /** Appends the pending chunk to the shared buffer (no-op for a collector that keeps its edges). */
   void flush() {
     if (shared != null) {

@@ -9,24 +9,35 @@ import java.util.concurrent.Future;
 import java.util.function.IntFunction;
 import org.yarngnn.io.EdgeTable;
 
-/** Reads the files of an edges table on a few threads, one collector per file. */
+/**
+ * Reads an edges table on a few threads, split by file and, within Parquet files, by row groups (so a single
+ * large file is read in parallel too), one collector per split.
+ */
 final class ParallelEdgeReader {
+  /** Splits smaller than this cost more in per-split setup than they gain in balance. */
+  private static final long MIN_SPLIT_ROWS = 1 << 20;
+  /** Splits per thread: enough for uneven splits to even out. */
+  private static final int SPLITS_PER_THREAD = 4;
+
   private ParallelEdgeReader() {}
 
   /**
-   * Reads every file into the collector {@code perFile} makes for it and returns the collectors in file order.
-   * When several files fail, the error of the first such file is thrown (the first offending row in table order).
+   * Reads every split into the collector {@code perSplit} makes for it and returns the collectors in table
+   * order. When several splits fail, the error of the first such split is thrown (the first offending row in
+   * table order).
    */
-  static <T extends EdgeCollector> List<T> read(EdgeTable edges, int threads, IntFunction<T> perFile) {
-    int files = edges.files().size();
+  static <T extends EdgeCollector> List<T> read(EdgeTable edges, int threads, IntFunction<T> perSplit) {
+    long target = Math.max(MIN_SPLIT_ROWS, edges.countHint() / ((long) SPLITS_PER_THREAD * Math.max(1, threads)));
+    List<EdgeTable.Split> splits = edges.splits(target);
+    int n = splits.size();
     List<T> collectors = new ArrayList<>();
-    for (int f = 0; f < files; f++) {
-      collectors.add(perFile.apply(f));
+    for (int i = 0; i < n; i++) {
+      collectors.add(perSplit.apply(i));
     }
-    int t = Math.max(1, Math.min(threads, files));
+    int t = Math.max(1, Math.min(threads, n));
     if (t == 1) {
-      for (int f = 0; f < files; f++) {
-        edges.readFile(f, collectors.get(f));
+      for (int i = 0; i < n; i++) {
+        edges.readSplit(splits.get(i), collectors.get(i));
       }
       return collectors;
     }
@@ -37,9 +48,9 @@ final class ParallelEdgeReader {
     });
     try {
       List<Future<?>> done = new ArrayList<>();
-      for (int f = 0; f < files; f++) {
-        int file = f;
-        done.add(pool.submit(() -> edges.readFile(file, collectors.get(file))));
+      for (int i = 0; i < n; i++) {
+        int split = i;
+        done.add(pool.submit(() -> edges.readSplit(splits.get(split), collectors.get(split))));
       }
       for (Future<?> d : done) {
         d.get();

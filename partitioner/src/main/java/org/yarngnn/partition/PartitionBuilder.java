@@ -146,6 +146,23 @@ public final class PartitionBuilder {
       }
     }
 
+    /** Routes a batch; {@code d} and {@code s} are overwritten. */
+    void routeAll(int[] d, int[] s, float[] w, int n) {
+      if (single) {
+        // Local index = rank for both ends: convert in place and append the batch in one go.
+        for (int i = 0; i < n; i++) {
+          d[i] = layout.rank(d[i]);
+          s[i] = layout.rank(s[i]);
+        }
+        flush();
+        shared[0].append(d, s, w, n);
+        return;
+      }
+      for (int i = 0; i < n; i++) {
+        route(d[i], s[i], w == null ? 1f : w[i]);
+      }
+    }
+
     void flush() {
       for (int p = 0; p < chunks.length; p++) {
         EdgeBuffer c = chunks[p];
@@ -166,6 +183,11 @@ public final class PartitionBuilder {
     @Override
     void accept(int d, int s, float weight) {
       router.route(d, s, weight);
+    }
+
+    @Override
+    void acceptAll(int[] d, int[] s, float[] w, int n) {
+      router.routeAll(d, s, w, n);
     }
   }
 }

@@ -148,6 +148,10 @@ public final class ConstructionBench {
     }
 
     @Override
+    public void edges(long[] src, long[] dst, float[] weight, int count, long firstRow) {
+    }
+
+    @Override
     void accept(int d, int s, float weight) {
     }
   }
