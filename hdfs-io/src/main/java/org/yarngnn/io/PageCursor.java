@@ -261,7 +261,9 @@ final class PageCursor implements LeafCursor {
   }
 
   /** Decodes {@code n} values of Parquet's RLE/bit-packed hybrid encoding starting at {@code p}; returns the end. */
-  static int decodeHybrid(ByteBuffer bb, int p, int width, int[] out, int n) {
+  static int decodeHybrid(ByteBuffer buffer, int p, int width, int[] out, int n) {
+    ByteBuffer bb = buffer.order() == ByteOrder.LITTLE_ENDIAN ? buffer
+        : buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     int byteWidth = (width + 7) >>> 3;
     long mask = width == 32 ? 0xFFFFFFFFL : (1L << width) - 1;
     int done = 0;
@@ -285,18 +287,35 @@ final class PageCursor implements LeafCursor {
       } else {
         int groups = header >>> 1;
         int m = Math.min(groups * 8, n - done);
+        // Values whose 8-byte window lies inside the buffer: one unaligned load each (width <= 32, shift <= 7).
+        if (width == 0) {
+          Arrays.fill(out, done, done + m, 0);
+          done += m;
+          continue;
+        }
+        int fast = Math.max(0, Math.min(m, (int) (((bb.limit() - 8 - p) * 8L) / width)));
+        int k = 0;
+        for (long bit = 0; k < fast; k++, bit += width) {
+          out[done + k] = (int) ((bb.getLong(p + (int) (bit >>> 3)) >>> (bit & 7)) & mask);
+        }
         long acc = 0;
         int bits = 0;
-        int q = p;
-        for (int k = 0; k < m; k++) {
+        int q = p + (int) (((long) k * width) >>> 3);
+        int skip = (int) (((long) k * width) & 7);
+        if (k < m && skip > 0) {
+          acc = (bb.get(q++) & 0xff) >>> skip;
+          bits = 8 - skip;
+        }
+        for (; k < m; k++) {
           while (bits < width) {
             acc |= (long) (bb.get(q++) & 0xff) << bits;
             bits += 8;
           }
-          out[done++] = (int) (acc & mask);
+          out[done + k] = (int) (acc & mask);
           acc >>>= width;
           bits -= width;
         }
+        done += m;
         p += groups * width;
       }
     }
