@@ -6,24 +6,24 @@ import java.io.IOException;
 import org.apache.hadoop.io.Writable;
 
 /**
- * Map output value of the partition job, one of three kinds (the key's kind says which fields are set):
- * a node row (id, label, split, features); a source reference (a node id an edge elsewhere needs, checked by
- * its owner); an edge into the owner's node ({@code to}) from {@code from}, possibly the reverse of the table's
- * edge under --undirected. Every record carries its table file index and row for error messages.
+ * Map output value of the partition job, one of three kinds (the key's kind says which): a node row (id, label,
+ * split, features, with its table file and row for error messages); a block of source references
+ * ({@link RefBlock}: node ids edges elsewhere need, checked by their owner); a block of edges into the owner's
+ * nodes ({@link EdgeBlock}). Edges and references travel in blocks of many rows, so the shuffle sorts, spills and
+ * merges a few records per thousand edges instead of one or two per edge.
  */
 public final class GraphRecord implements Writable {
   byte kind;
   long id;
-  long from;
-  float weight = 1f;
   int label = -1;
   byte split;
-  /** For references: 0 when the id came from the src column, 1 from dst. For edges: 1 when reversed. */
-  byte column;
   int file;
   long row;
   float[] features = new float[0];
   int width;
+  /** The block of a REF or EDGE record: the router's own buffer when writing, reused when reading. */
+  RefBlock refs;
+  EdgeBlock edges;
 
   GraphRecord node(long id, int label, byte split, float[] f, int width, int file, long row) {
     this.kind = PartitionKey.NODE;
@@ -40,34 +40,26 @@ public final class GraphRecord implements Writable {
     return this;
   }
 
-  GraphRecord ref(long id, int column, int file, long row) {
+  GraphRecord refs(RefBlock block) {
     this.kind = PartitionKey.REF;
-    this.id = id;
-    this.column = (byte) column;
-    this.file = file;
-    this.row = row;
+    this.refs = block;
     return this;
   }
 
-  GraphRecord edge(long to, long from, float weight, boolean reversed, int file, long row) {
+  GraphRecord edges(EdgeBlock block) {
     this.kind = PartitionKey.EDGE;
-    this.id = to;
-    this.from = from;
-    this.weight = weight;
-    this.column = (byte) (reversed ? 1 : 0);
-    this.file = file;
-    this.row = row;
+    this.edges = block;
     return this;
   }
 
   @Override
   public void write(DataOutput out) throws IOException {
     out.writeByte(kind);
-    out.writeLong(id);
-    out.writeInt(file);
-    out.writeLong(row);
     switch (kind) {
       case PartitionKey.NODE:
+        out.writeLong(id);
+        out.writeInt(file);
+        out.writeLong(row);
         out.writeInt(label);
         out.writeByte(split);
         out.writeInt(width);
@@ -76,12 +68,10 @@ public final class GraphRecord implements Writable {
         }
         break;
       case PartitionKey.REF:
-        out.writeByte(column);
+        refs.write(out);
         break;
       default:
-        out.writeLong(from);
-        out.writeFloat(weight);
-        out.writeByte(column);
+        edges.write(out);
         break;
     }
   }
@@ -89,11 +79,11 @@ public final class GraphRecord implements Writable {
   @Override
   public void readFields(DataInput in) throws IOException {
     kind = in.readByte();
-    id = in.readLong();
-    file = in.readInt();
-    row = in.readLong();
     switch (kind) {
       case PartitionKey.NODE:
+        id = in.readLong();
+        file = in.readInt();
+        row = in.readLong();
         label = in.readInt();
         split = in.readByte();
         width = in.readInt();
@@ -105,13 +95,19 @@ public final class GraphRecord implements Writable {
         }
         break;
       case PartitionKey.REF:
-        column = in.readByte();
+        if (refs == null) {
+          refs = new RefBlock();
+        }
+        refs.readFields(in);
+        break;
+      case PartitionKey.EDGE:
+        if (edges == null) {
+          edges = new EdgeBlock();
+        }
+        edges.readFields(in);
         break;
       default:
-        from = in.readLong();
-        weight = in.readFloat();
-        column = in.readByte();
-        break;
+        throw new IOException("corrupt partition job record of kind " + kind);
     }
   }
 }

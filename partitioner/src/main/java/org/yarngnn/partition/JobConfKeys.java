@@ -17,6 +17,10 @@ final class JobConfKeys {
   static final String WEIGHTED = PREFIX + "weighted";
   static final String LABELS = PREFIX + "has-labels";
   static final String SPLITS = PREFIX + "has-splits";
+  /** Entries per shuffled edge or reference block at most (tuning; default {@link RecordRouter#MAX_BLOCK_ROWS}). */
+  static final String BLOCK_ROWS = PREFIX + "block-rows";
+  /** A map task's buffer for its blocks of all owners together (tuning; default 64 MiB). */
+  static final String BLOCK_BUFFER_BYTES = PREFIX + "block-buffer-bytes";
 
   private JobConfKeys() {}
 

@@ -7,9 +7,11 @@ import org.yarngnn.io.NodeSplit;
 
 /**
  * The partition job's reduce logic, free of Hadoop: consumes one partition's records in shuffle order (nodes by
- * ascending id, then references by id, then edges) and assembles the partition, or keeps the first bad-input
- * finding (duplicate id, dangling endpoint) in table order. Edges are held as (int32 local destination, int64
- * source id, float32 weight when weighted) until {@link PartitionBlockBuilder} builds the block.
+ * ascending id, then reference blocks, then edge blocks) and assembles the partition, or keeps the first
+ * bad-input finding (duplicate id, dangling endpoint) in table order: findings are compared by (file, row,
+ * column), so the order blocks arrive in does not matter. Edges are held as (int32 local destination, int64
+ * source id, float32 weight when weighted) until {@link PartitionBlockBuilder} builds the block, whose CSR
+ * depends only on the multiset of edges.
  */
 final class PartitionAssembler {
   private final int partition;
@@ -64,8 +66,8 @@ final class PartitionAssembler {
     phase = r.kind;
     switch (r.kind) {
       case PartitionKey.NODE: node(r); break;
-      case PartitionKey.REF: reference(r); break;
-      default: edge(r); break;
+      case PartitionKey.REF: references(r.refs); break;
+      default: edges(r.edges); break;
     }
   }
 
@@ -124,25 +126,38 @@ final class PartitionAssembler {
     }
   }
 
-  private void reference(GraphRecord r) {
+  private void references(RefBlock b) {
     if (zeroMissing) {
-      // References arrive in ascending id order: a missing id not yet recorded is new.
-      if (Arrays.binarySearch(finalIds, r.id) < 0 && (numMissing == 0 || missing[numMissing - 1] != r.id)) {
-        if (numMissing == missing.length) {
-          missing = Arrays.copyOf(missing, numMissing * 2);
+      // Ids may repeat across blocks: endReferences sorts and deduplicates them.
+      for (int i = 0; i < b.count; i++) {
+        long id = b.ids[i];
+        if (Arrays.binarySearch(finalIds, id) < 0) {
+          if (numMissing == missing.length) {
+            missing = Arrays.copyOf(missing, numMissing * 2);
+          }
+          missing[numMissing++] = id;
         }
-        missing[numMissing++] = r.id;
       }
       return;
     }
-    if (index.get(r.id) < 0) {
-      danglingAt(r, r.column, r.id);
+    for (int i = 0; i < b.count; i++) {
+      if (index.get(b.ids[i]) < 0) {
+        danglingAt(b, i, b.column(i), b.ids[i]);
+      }
     }
   }
 
   /** Merges the added missing ids into the ascending node order. */
   private void endReferences() {
     if (zeroMissing) {
+      Arrays.sort(missing, 0, numMissing);
+      int distinct = 0;
+      for (int k = 0; k < numMissing; k++) {
+        if (distinct == 0 || missing[distinct - 1] != missing[k]) {
+          missing[distinct++] = missing[k];
+        }
+      }
+      numMissing = distinct;
       int n = tableNodes + numMissing;
       long[] merged = new long[n];
       tableRowOf = new int[n];
@@ -164,41 +179,51 @@ final class PartitionAssembler {
     }
   }
 
-  private void edge(GraphRecord r) {
-    boolean reversed = r.column == 1;
-    int d = index.get(r.id);
-    if (d < 0) {
-      danglingAt(r, reversed ? 0 : 1, r.id);
-      return;
-    }
-    if (ownership.owner(r.from) == partition && index.get(r.from) < 0) {
-      danglingAt(r, reversed ? 1 : 0, r.from);
-      return;
+  private void edges(EdgeBlock b) {
+    ensureEdgeCapacity(b.count);
+    for (int i = 0; i < b.count; i++) {
+      int d = index.get(b.to[i]);
+      if (d < 0) {
+        danglingAt(b, i, b.reversed(i) ? 0 : 1, b.to[i]);
+        continue;
+      }
+      long from = b.from[i];
+      if (ownership.owner(from) == partition && index.get(from) < 0) {
+        danglingAt(b, i, b.reversed(i) ? 1 : 0, from);
+        continue;
+      }
+      dst[edges] = d;
+      src[edges] = from;
+      if (w != null) {
+        w[edges] = b.weight(i);
+      }
+      edges++;
     }
     if (error != null) {
-      return;
+      // Nothing is built from a partition with bad input; only smaller findings matter from here on.
+      edges = 0;
     }
-    if (edges == dst.length) {
-      int cap = (int) Math.min(Integer.MAX_VALUE - 16, dst.length * 3L / 2);
-      if (cap == edges) {
-        throw new IllegalStateException("more than " + edges + " edges in partition " + partition
-            + "; use more partitions");
-      }
-      dst = Arrays.copyOf(dst, cap);
-      src = Arrays.copyOf(src, cap);
-      w = w == null ? null : Arrays.copyOf(w, cap);
-    }
-    dst[edges] = d;
-    src[edges] = r.from;
-    if (w != null) {
-      w[edges] = r.weight;
-    }
-    edges++;
   }
 
-  private void danglingAt(GraphRecord r, int column, long id) {
-    error = InputError.min(error, new InputError(InputError.EDGES, r.file, r.row, column,
-        EdgeCollector.danglingMessage(column == 0 ? "src" : "dst", id), false));
+  private void ensureEdgeCapacity(int more) {
+    if ((long) edges + more <= dst.length) {
+      return;
+    }
+    long need = (long) edges + more;
+    if (need > Integer.MAX_VALUE - 16) {
+      throw new IllegalStateException("more than " + (Integer.MAX_VALUE - 16) + " edges in partition "
+          + partition + "; use more partitions");
+    }
+    int cap = (int) Math.min(Integer.MAX_VALUE - 16, Math.max(need, dst.length * 3L / 2));
+    dst = Arrays.copyOf(dst, cap);
+    src = Arrays.copyOf(src, cap);
+    w = w == null ? null : Arrays.copyOf(w, cap);
+  }
+
+  private void danglingAt(RowBlock b, int i, int column, long id) {
+    InputError here = new InputError(InputError.EDGES, b.file, b.row(i), column,
+        EdgeCollector.danglingMessage(column == 0 ? "src" : "dst", id), false);
+    error = InputError.min(error, here);
   }
 
   /** The first bad-input finding, or null. */

@@ -11,19 +11,23 @@ import org.yarngnn.io.InputException;
 import org.yarngnn.io.NodeTable;
 
 /**
- * Reads one table file and routes its rows to their owners ({@link RecordRouter}). A malformed row is bad input,
- * not a task failure: it is recorded under {@code _errors/} for the driver and the task ends normally, so
- * Hadoop does not retry a file that can never parse.
+ * Reads one table file and routes its rows to their owners ({@link RecordRouter}), edges and references in blocks.
+ * A malformed row is bad input, not a task failure: it is recorded under {@code _errors/} for the driver and the
+ * task ends normally, so Hadoop does not retry a file that can never parse; the rows before it are still emitted,
+ * since a finding among them comes first in table order.
  */
 public final class PartitionMapper extends Mapper<NullWritable, NullWritable, PartitionKey, GraphRecord> {
   @Override
   protected void map(NullWritable k, NullWritable v, Context context) throws IOException, InterruptedException {
     Configuration conf = context.getConfiguration();
     TableSplit split = (TableSplit) context.getInputSplit();
-    RecordRouter router = new RecordRouter(Ownership.parse(conf.get(JobConfKeys.OWNERSHIP)),
-        conf.getBoolean(JobConfKeys.UNDIRECTED, false),
+    Ownership ownership = Ownership.parse(conf.get(JobConfKeys.OWNERSHIP));
+    int blockRows = RecordRouter.blockRows(ownership.parts(),
+        conf.getLong(JobConfKeys.BLOCK_BUFFER_BYTES, RecordRouter.DEFAULT_BUFFER_BYTES),
+        conf.getInt(JobConfKeys.BLOCK_ROWS, RecordRouter.MAX_BLOCK_ROWS));
+    RecordRouter router = new RecordRouter(ownership, conf.getBoolean(JobConfKeys.UNDIRECTED, false),
         MissingFeatures.byName(conf.get(JobConfKeys.MISSING, "error")), conf.getInt(JobConfKeys.WIDTH, 0),
-        split.file, (key, rec) -> {
+        split.file, blockRows, (key, rec) -> {
           try {
             context.write(key, rec);
           } catch (IOException e) {
@@ -34,17 +38,20 @@ public final class PartitionMapper extends Mapper<NullWritable, NullWritable, Pa
           }
         });
     try {
-      if (split.table == InputError.NODES) {
-        NodeTable.open(conf, new Path(conf.get(JobConfKeys.NODES)), JobConfKeys.readOptions(conf, "nodes"))
-            .readFile(split.file, router);
-      } else {
-        EdgeTable.open(conf, new Path(conf.get(JobConfKeys.EDGES)), JobConfKeys.readOptions(conf, "edges"))
-            .readFile(split.file, router);
+      try {
+        if (split.table == InputError.NODES) {
+          NodeTable.open(conf, new Path(conf.get(JobConfKeys.NODES)), JobConfKeys.readOptions(conf, "nodes"))
+              .readFile(split.file, router);
+        } else {
+          EdgeTable.open(conf, new Path(conf.get(JobConfKeys.EDGES)), JobConfKeys.readOptions(conf, "edges"))
+              .readFile(split.file, router);
+        }
+      } catch (InputException e) {
+        Path work = new Path(conf.get(JobConfKeys.WORK));
+        new InputError(split.table, split.file, Long.MAX_VALUE, 0, e.getMessage(), true).write(
+            work.getFileSystem(conf), new Path(new Path(work, InputError.DIR), "m-" + split.table + "-" + split.file));
       }
-    } catch (InputException e) {
-      Path work = new Path(conf.get(JobConfKeys.WORK));
-      new InputError(split.table, split.file, Long.MAX_VALUE, 0, e.getMessage(), true).write(
-          work.getFileSystem(conf), new Path(new Path(work, InputError.DIR), "m-" + split.table + "-" + split.file));
+      router.finish();
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }

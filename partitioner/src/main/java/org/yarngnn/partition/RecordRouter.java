@@ -5,10 +5,12 @@ import org.yarngnn.io.NodeSink;
 
 /**
  * The partition job's map logic, free of Hadoop: turns table rows into keyed records for their owners. A node
- * row goes to its owner. An edge goes to its destination's owner; its source is checked by the source's owner
- * through a reference record when that is another partition (the destination's owner checks a local source
- * itself). Under --missing-features zero both endpoints are referenced, so owners can add missing nodes before
- * their edges arrive. Under --undirected the reverse edge is routed the same way.
+ * row goes to its owner as one record. An edge goes to its destination's owner; its source is checked by the
+ * source's owner through a reference when that is another partition (the destination's owner checks a local
+ * source itself). Under --missing-features zero both endpoints are referenced, so owners can add missing nodes
+ * before their edges arrive. Under --undirected the reverse edge is routed the same way. Edges and references are
+ * buffered per owner and emitted as blocks ({@link EdgeBlock}, {@link RefBlock}) of up to {@code blockRows}
+ * entries; {@link #finish} emits the partly filled ones, so map-side memory stays at one block per owner and kind.
  */
 final class RecordRouter implements EdgeSink, NodeSink {
   /** Receives each routed record; the key and record objects are reused. */
@@ -16,23 +18,53 @@ final class RecordRouter implements EdgeSink, NodeSink {
     void emit(PartitionKey key, GraphRecord record);
   }
 
+  /** Entries per block at most: large enough that per-record shuffle costs vanish, small enough to sort cheaply. */
+  static final int MAX_BLOCK_ROWS = 1 << 16;
+  /** Map-side buffer for all owners' blocks together, by default. */
+  static final long DEFAULT_BUFFER_BYTES = 64L << 20;
+  /** Buffered bytes per entry of an edge block and a reference block (columns plus the reference hash slots). */
+  private static final int BYTES_PER_ROW = 29 + 25;
+  private static final int MIN_BLOCK_ROWS = 64;
+
   private final Ownership ownership;
   private final boolean undirected;
   private final boolean referenceAll;
   private final int width;
   private final int file;
+  private final int blockRows;
   private final Emitter out;
   private final PartitionKey key = new PartitionKey();
   private final GraphRecord rec = new GraphRecord();
+  private final EdgeBlock[] edgeBlocks;
+  private final RefBlock[] refBlocks;
+  private int blocks;
 
   RecordRouter(Ownership ownership, boolean undirected, MissingFeatures missing, int width, int file,
       Emitter out) {
+    this(ownership, undirected, missing, width, file,
+        blockRows(ownership.parts(), DEFAULT_BUFFER_BYTES, MAX_BLOCK_ROWS), out);
+  }
+
+  RecordRouter(Ownership ownership, boolean undirected, MissingFeatures missing, int width, int file,
+      int blockRows, Emitter out) {
+    if (blockRows < 1) {
+      throw new IllegalArgumentException("block rows must be positive, not " + blockRows);
+    }
     this.ownership = ownership;
     this.undirected = undirected;
     this.referenceAll = missing == MissingFeatures.ZERO;
     this.width = width;
     this.file = file;
+    this.blockRows = blockRows;
     this.out = out;
+    this.edgeBlocks = new EdgeBlock[ownership.parts()];
+    this.refBlocks = new RefBlock[ownership.parts()];
+  }
+
+  /** Entries per block so that one edge and one reference block per owner fit {@code bufferBytes}. */
+  static int blockRows(int parts, long bufferBytes, int maxRows) {
+    long rows = bufferBytes / ((long) Math.max(1, parts) * BYTES_PER_ROW);
+    return (int) Math.max(Math.min(MIN_BLOCK_ROWS, maxRows), Math.min(maxRows, rows));
   }
 
   @Override
@@ -54,16 +86,68 @@ final class RecordRouter implements EdgeSink, NodeSink {
     }
   }
 
+  @Override
+  public void edges(long[] src, long[] dst, float[] weight, int count, long firstRow) {
+    for (int i = 0; i < count; i++) {
+      edge(src[i], dst[i], weight == null ? 1f : weight[i], firstRow + i);
+    }
+  }
+
   private void route(long to, long from, float weight, boolean reversed, long row) {
     int toOwner = ownership.owner(to);
     int fromOwner = ownership.owner(from);
     int fromColumn = reversed ? 1 : 0;
     if (referenceAll || fromOwner != toOwner) {
-      out.emit(key.set(fromOwner, PartitionKey.REF, from), rec.ref(from, fromColumn, file, row));
+      reference(fromOwner, from, fromColumn, row);
     }
     if (referenceAll) {
-      out.emit(key.set(toOwner, PartitionKey.REF, to), rec.ref(to, 1 - fromColumn, file, row));
+      reference(toOwner, to, 1 - fromColumn, row);
     }
-    out.emit(key.set(toOwner, PartitionKey.EDGE, 0), rec.edge(to, from, weight, reversed, file, row));
+    EdgeBlock b = edgeBlocks[toOwner];
+    if (b == null) {
+      b = edgeBlocks[toOwner] = new EdgeBlock();
+      b.ensureCapacity(blockRows);
+      b.clear(file);
+    }
+    b.add(to, from, weight, reversed, row);
+    if (b.count == blockRows) {
+      flushEdges(toOwner);
+    }
+  }
+
+  private void reference(int owner, long id, int column, long row) {
+    RefBlock b = refBlocks[owner];
+    if (b == null) {
+      b = refBlocks[owner] = new RefBlock();
+      b.reserve(blockRows, file);
+    }
+    b.add(id, column, row);
+    if (b.count == blockRows) {
+      flushReferences(owner);
+    }
+  }
+
+  private void flushEdges(int owner) {
+    EdgeBlock b = edgeBlocks[owner];
+    out.emit(key.block(owner, PartitionKey.EDGE, file, blocks++), rec.edges(b));
+    b.clear(file);
+  }
+
+  private void flushReferences(int owner) {
+    RefBlock b = refBlocks[owner];
+    out.emit(key.block(owner, PartitionKey.REF, file, blocks++), rec.refs(b));
+    b.clear(file);
+  }
+
+  /** Emits every partly filled block; call after the file's last row (also after a malformed row). */
+  void finish() {
+    for (int p = 0; p < refBlocks.length; p++) {
+      if (refBlocks[p] != null && refBlocks[p].count > 0) {
+        flushReferences(p);
+      }
+      if (edgeBlocks[p] != null && edgeBlocks[p].count > 0) {
+        flushEdges(p);
+      }
+    }
   }
 }

@@ -32,6 +32,12 @@ class MapReduceLogicTest {
   /** Maps every file, partitions, sorts with the raw comparator and reduces each group. */
   private static List<GraphPartition> runLogic(EdgeTable edges, NodeTable nodes, Ownership own, boolean undirected,
       MissingFeatures missing, List<InputError> errors) throws Exception {
+    return runLogic(edges, nodes, own, undirected, missing, RecordRouter.MAX_BLOCK_ROWS, errors);
+  }
+
+  /** As above with blocks of at most {@code blockRows} edges or references. */
+  private static List<GraphPartition> runLogic(EdgeTable edges, NodeTable nodes, Ownership own, boolean undirected,
+      MissingFeatures missing, int blockRows, List<InputError> errors) throws Exception {
     List<Shuffled> out = new ArrayList<>();
     PartitionKey.OwnerPartitioner partitioner = new PartitionKey.OwnerPartitioner();
     RecordRouter.Emitter emit = (k, r) -> {
@@ -42,10 +48,14 @@ class MapReduceLogicTest {
       }
     };
     for (int f = 0; f < nodes.files().size(); f++) {
-      nodes.readFile(f, new RecordRouter(own, undirected, missing, nodes.featureWidth(), f, emit));
+      RecordRouter router = new RecordRouter(own, undirected, missing, nodes.featureWidth(), f, blockRows, emit);
+      nodes.readFile(f, router);
+      router.finish();
     }
     for (int f = 0; f < edges.files().size(); f++) {
-      edges.readFile(f, new RecordRouter(own, undirected, missing, nodes.featureWidth(), f, emit));
+      RecordRouter router = new RecordRouter(own, undirected, missing, nodes.featureWidth(), f, blockRows, emit);
+      edges.readFile(f, router);
+      router.finish();
     }
     PartitionKey.SortComparator sort = new PartitionKey.SortComparator();
     out.sort((a, b) -> sort.compare(a.key, 0, a.key.length, b.key, 0, b.key.length));
@@ -123,9 +133,13 @@ class MapReduceLogicTest {
     LocalGraph whole = GraphBuilder.build(edges, nodes, o);
     for (int parts = 1; parts <= 3; parts++) {
       List<InputError> errors = new ArrayList<>();
-      List<GraphPartition> ps = runLogic(edges, nodes, Ownership.hash(parts), false, MissingFeatures.ZERO, errors);
-      assertTrue(errors.isEmpty());
-      TestGraphs.assertPartitionsEqual(whole, ps);
+      for (int rows : new int[] {1, 2, RecordRouter.MAX_BLOCK_ROWS}) {
+        // Blocks of one or two rows repeat a missing id across blocks: it must be added once.
+        List<GraphPartition> ps = runLogic(edges, nodes, Ownership.hash(parts), false, MissingFeatures.ZERO, rows,
+            errors);
+        assertTrue(errors.isEmpty());
+        TestGraphs.assertPartitionsEqual(whole, ps);
+      }
     }
   }
 
@@ -159,14 +173,158 @@ class MapReduceLogicTest {
     GraphRecord n = new GraphRecord().node(5, 2, (byte) 1, new float[] {1, 2, 3}, 3, 1, 7);
     GraphRecord back = new GraphRecord();
     back.readFields(new DataInputStream(new java.io.ByteArrayInputStream(bytes(n))));
+    assertEquals(PartitionKey.NODE, back.kind);
     assertEquals(5, back.id);
     assertEquals(3, back.width);
     assertEquals(3f, back.features[2]);
     assertEquals(7, back.row);
-    GraphRecord e = new GraphRecord().edge(9, -4, 2.5f, true, 3, 11);
-    back.readFields(new DataInputStream(new java.io.ByteArrayInputStream(bytes(e))));
-    assertEquals(-4, back.from);
-    assertEquals(2.5f, back.weight);
-    assertEquals(1, back.column);
+    EdgeBlock e = new EdgeBlock();
+    e.ensureCapacity(1);
+    e.clear(3);
+    e.add(9, -4, 2.5f, true, 11);
+    back.readFields(new DataInputStream(new java.io.ByteArrayInputStream(bytes(new GraphRecord().edges(e)))));
+    assertEquals(PartitionKey.EDGE, back.kind);
+    assertEquals(1, back.edges.count);
+    assertEquals(-4, back.edges.from[0]);
+    assertEquals(2.5f, back.edges.weight(0));
+    assertTrue(back.edges.reversed(0));
+    assertEquals(11, back.edges.row(0));
+  }
+
+  private static EdgeBlock randomEdges(SplittableRandom rnd, int count, boolean weighted, int file) {
+    EdgeBlock b = new EdgeBlock();
+    b.ensureCapacity(count);
+    b.clear(file);
+    long row = rnd.nextLong(1L << 40);
+    for (int i = 0; i < count; i++) {
+      // Rows mostly ascend by small steps, sometimes jump far either way (the codec takes any row order).
+      row += rnd.nextInt(10) == 0 ? rnd.nextLong() >> 2 : rnd.nextInt(3);
+      b.add(rnd.nextLong() >> rnd.nextInt(64), rnd.nextLong() >> rnd.nextInt(64),
+          weighted ? (float) rnd.nextGaussian() : 1f, rnd.nextBoolean(), row);
+    }
+    return b;
+  }
+
+  private static EdgeBlock readEdges(byte[] wire, GraphRecord into) throws Exception {
+    into.readFields(new DataInputStream(new java.io.ByteArrayInputStream(wire)));
+    return into.edges;
+  }
+
+  @Test
+  void edgeBlocksRoundTripAtEverySize() throws Exception {
+    SplittableRandom rnd = new SplittableRandom(17);
+    GraphRecord into = new GraphRecord();
+    for (int count : new int[] {0, 1, 9, 1000, RecordRouter.MAX_BLOCK_ROWS}) {
+      for (boolean weighted : new boolean[] {false, true}) {
+        EdgeBlock b = randomEdges(rnd, count, weighted, 4);
+        byte[] wire = bytes(new GraphRecord().edges(b));
+        // Unweighted blocks leave the weights out; rows take a few bytes each, not eight.
+        assertTrue(wire.length <= 14 + count * (weighted ? 20 : 16) + count * 10 + (count + 7) / 8 + 1);
+        EdgeBlock back = readEdges(wire, into);
+        assertEquals(4, back.file);
+        assertEquals(count, back.count);
+        assertEquals(weighted && count > 0, back.weighted);
+        for (int i = 0; i < count; i++) {
+          assertEquals(b.to[i], back.to[i]);
+          assertEquals(b.from[i], back.from[i]);
+          assertEquals(b.weight(i), back.weight(i));
+          assertEquals(b.rows[i], back.row(i));
+          assertEquals(b.flags[i] == 1, back.reversed(i));
+        }
+      }
+    }
+  }
+
+  @Test
+  void referenceBlocksKeepEachIdOnceAtItsFirstRow() throws Exception {
+    RefBlock b = new RefBlock();
+    b.reserve(8, 2);
+    b.add(40, 1, 5);
+    b.add(-7, 0, 6);
+    b.add(40, 0, 5);
+    b.add(40, 0, 9);
+    b.add(-7, 1, 8);
+    assertEquals(2, b.count);
+    GraphRecord into = new GraphRecord();
+    into.readFields(new DataInputStream(new java.io.ByteArrayInputStream(bytes(new GraphRecord().refs(b)))));
+    RefBlock back = into.refs;
+    assertEquals(2, back.file);
+    assertEquals(2, back.count);
+    assertEquals(40, back.ids[0]);
+    assertEquals(5, back.row(0));
+    assertEquals(0, back.column(0));
+    assertEquals(-7, back.ids[1]);
+    assertEquals(6, back.row(1));
+    assertEquals(0, back.column(1));
+    b.clear(3);
+    b.add(40, 1, 100);
+    assertEquals(1, b.count);
+    into.readFields(new DataInputStream(new java.io.ByteArrayInputStream(bytes(new GraphRecord().refs(b)))));
+    assertEquals(100, into.refs.row(0));
+    assertEquals(1, into.refs.column(0));
+    RefBlock empty = new RefBlock();
+    empty.reserve(4, 0);
+    into.readFields(new DataInputStream(new java.io.ByteArrayInputStream(bytes(new GraphRecord().refs(empty)))));
+    assertEquals(0, into.refs.count);
+  }
+
+  @Test
+  void blockSizeNeverChangesTheResult() throws Exception {
+    TestGraphs.Tables t = TestGraphs.random(dir, 200, 1500, 3, false, true, 3, TableFormat.TSV, 5);
+    for (boolean undirected : new boolean[] {false, true}) {
+      LocalGraph whole = GraphBuilder.build(t.edgeTable(), t.nodeTable(),
+          GraphBuildOptions.builder().undirected(undirected).build());
+      for (int rows : new int[] {1, 7, 100}) {
+        List<InputError> errors = new ArrayList<>();
+        List<GraphPartition> ps = runLogic(t.edgeTable(), t.nodeTable(), Ownership.hash(3), undirected,
+            MissingFeatures.ERROR, rows, errors);
+        assertTrue(errors.isEmpty());
+        TestGraphs.assertPartitionsEqual(whole, ps);
+      }
+    }
+  }
+
+  @Test
+  void danglingSourceInTwoBlocksNamesTheEarlierRow() throws Exception {
+    java.nio.file.Files.writeString(dir.resolve("nodes.tsv"), "1\t0.5\n2\t1.5\n3\t2\n");
+    // Source 40 (owned elsewhere for most destinations) dangles at rows 3 and 6, blocks of 2 split them.
+    java.nio.file.Files.writeString(dir.resolve("edges.tsv"), "1\t2\n2\t3\n40\t1\n3\t1\n2\t1\n40\t2\n");
+    EdgeTable edges = EdgeTable.open(TestGraphs.CONF, new org.apache.hadoop.fs.Path(dir.resolve("edges.tsv").toUri()),
+        org.yarngnn.io.TableReadOptions.defaults());
+    NodeTable nodes = NodeTable.open(TestGraphs.CONF, new org.apache.hadoop.fs.Path(dir.resolve("nodes.tsv").toUri()),
+        org.yarngnn.io.TableReadOptions.defaults());
+    for (int parts = 1; parts <= 3; parts++) {
+      for (int rows : new int[] {1, 2, 64}) {
+        List<InputError> errors = new ArrayList<>();
+        runLogic(edges, nodes, Ownership.hash(parts), false, MissingFeatures.ERROR, rows, errors);
+        InputError first = errors.stream().min(InputError::compareTo).orElseThrow();
+        assertEquals(3, first.row(), parts + " parts, blocks of " + rows);
+        assertEquals(0, first.column());
+        assertTrue(first.message().startsWith("src 40 has no row"), first.message());
+      }
+    }
+    // Whatever order the blocks reach the reducer in, the earlier row is named.
+    PartitionAssembler a = new PartitionAssembler(0, Ownership.hash(1), 0, false, false, false,
+        MissingFeatures.ERROR);
+    GraphRecord node = new GraphRecord();
+    a.accept(node.node(1, -1, (byte) 0, new float[0], 0, 0, 1));
+    RefBlock late = new RefBlock();
+    late.reserve(2, 0);
+    late.add(40, 0, 6);
+    a.accept(new GraphRecord().refs(late));
+    RefBlock early = new RefBlock();
+    early.reserve(2, 0);
+    early.add(40, 0, 3);
+    a.accept(new GraphRecord().refs(early));
+    assertEquals(3, a.error().row());
+  }
+
+  @Test
+  void blockRowsFitTheMapBuffer() {
+    assertEquals(RecordRouter.MAX_BLOCK_ROWS, RecordRouter.blockRows(2, 64L << 20, RecordRouter.MAX_BLOCK_ROWS));
+    int many = RecordRouter.blockRows(1000, 64L << 20, RecordRouter.MAX_BLOCK_ROWS);
+    assertTrue(many < RecordRouter.MAX_BLOCK_ROWS && many * 1000L * 54 <= 64L << 20, "rows " + many);
+    assertEquals(64, RecordRouter.blockRows(1 << 20, 1 << 20, RecordRouter.MAX_BLOCK_ROWS));
+    assertEquals(5, RecordRouter.blockRows(2, 64L << 20, 5));
   }
 }

@@ -1,0 +1,104 @@
+package org.yarngnn.partition;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.Arrays;
+
+/**
+ * Edges of one table file routed to one owner partition, shuffled as a single record: each edge points into the
+ * owner's node {@code to} from {@code from}, with its weight and table row; the flag is 1 for the reverse of a
+ * table edge under --undirected. Weights are left out when all are 1 (unweighted tables). Wire form: int file,
+ * int count, byte weighted, int length, then {@code length} bytes: to ids, from ids (int64 big-endian), weights
+ * (float32) when weighted, then the rows ({@link RowBlock}).
+ */
+final class EdgeBlock extends RowBlock {
+  long[] to = new long[0];
+  long[] from = new long[0];
+  float[] weight = new float[0];
+  /** False while every weight is 1: the weights are then not written. */
+  boolean weighted;
+
+  @Override
+  void clear(int file) {
+    super.clear(file);
+    weighted = false;
+  }
+
+  @Override
+  void ensureCapacity(int n) {
+    super.ensureCapacity(n);
+    if (to.length < n) {
+      to = Arrays.copyOf(to, n);
+      from = Arrays.copyOf(from, n);
+      weight = Arrays.copyOf(weight, n);
+    }
+  }
+
+  /** Appends an edge; the caller keeps {@code count} within the capacity it ensured. */
+  void add(long to, long from, float weight, boolean reversed, long row) {
+    int i = count++;
+    this.to[i] = to;
+    this.from[i] = from;
+    this.weight[i] = weight;
+    this.rows[i] = row;
+    this.flags[i] = (byte) (reversed ? 1 : 0);
+    weighted |= weight != 1f;
+  }
+
+  float weight(int i) {
+    return weighted ? weight[i] : 1f;
+  }
+
+  boolean reversed(int i) {
+    return flag(i) == 1;
+  }
+
+  void write(DataOutput out) throws IOException {
+    int fixed = count * (weighted ? 20 : 16);
+    byte[] b = bytes(fixed + maxRowBytes());
+    int pos = 0;
+    for (int i = 0; i < count; i++, pos += 8) {
+      LONGS.set(b, pos, to[i]);
+    }
+    for (int i = 0; i < count; i++, pos += 8) {
+      LONGS.set(b, pos, from[i]);
+    }
+    if (weighted) {
+      for (int i = 0; i < count; i++, pos += 4) {
+        FLOATS.set(b, pos, weight[i]);
+      }
+    }
+    int end = encodeRows(pos);
+    out.writeInt(file);
+    out.writeInt(count);
+    out.writeByte(weighted ? 1 : 0);
+    out.writeInt(end);
+    out.write(b, 0, end);
+  }
+
+  void readFields(DataInput in) throws IOException {
+    file = in.readInt();
+    int n = in.readInt();
+    checkCount(n, "edge");
+    weighted = in.readByte() != 0;
+    int length = in.readInt();
+    count = n;
+    ensureCapacity(n);
+    int fixed = n * (weighted ? 20 : 16);
+    readBytes(in, length, fixed);
+    byte[] b = bytes;
+    int pos = 0;
+    for (int i = 0; i < n; i++, pos += 8) {
+      to[i] = (long) LONGS.get(b, pos);
+    }
+    for (int i = 0; i < n; i++, pos += 8) {
+      from[i] = (long) LONGS.get(b, pos);
+    }
+    if (weighted) {
+      for (int i = 0; i < n; i++, pos += 4) {
+        weight[i] = (float) FLOATS.get(b, pos);
+      }
+    }
+  }
+}
