@@ -22,8 +22,8 @@ final class RecordRouter implements EdgeSink, NodeSink {
   static final int MAX_BLOCK_ROWS = 1 << 16;
   /** Map-side buffer for all owners' blocks together, by default. */
   static final long DEFAULT_BUFFER_BYTES = 64L << 20;
-  /** Buffered bytes per entry of an edge block and a reference block (columns plus the reference hash slots). */
-  private static final int BYTES_PER_ROW = 29 + 25;
+  /** Buffered bytes per entry of an edge block and a reference block. */
+  private static final int BYTES_PER_ROW = 29 + 17;
   private static final int MIN_BLOCK_ROWS = 64;
 
   private final Ownership ownership;
@@ -106,8 +106,7 @@ final class RecordRouter implements EdgeSink, NodeSink {
     EdgeBlock b = edgeBlocks[toOwner];
     if (b == null) {
       b = edgeBlocks[toOwner] = new EdgeBlock();
-      b.ensureCapacity(blockRows);
-      b.clear(file);
+      b.reserve(blockRows, file);
     }
     b.add(to, from, weight, reversed, row);
     if (b.count == blockRows) {

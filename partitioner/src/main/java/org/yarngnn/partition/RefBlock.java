@@ -6,22 +6,24 @@ import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * Node ids that edges of one table file need checked by their owner partition, shuffled as a single record.
- * Each id is kept once per block, with the smallest (row, column) it was seen at, so the owner can still name
- * the first offending row in table order; the flag is the column (0 src, 1 dst). Ids stay in first-seen order.
- * Wire form: int file, int count, int length, then {@code length} bytes: ids (int64 big-endian), then the rows
- * ({@link RowBlock}).
+ * Node ids that edges of one table file need checked by their owner partition, shuffled as a single record. A
+ * small direct-mapped cache of recent ids folds repeats (hubs repeat often) into one entry that keeps the smallest
+ * (row, column) it was seen at, so the owner can still name the first offending row in table order; an id the
+ * cache forgot is simply entered again. The flag is the column (0 src, 1 dst). Wire form: int file, int count,
+ * int length, then {@code length} bytes: ids (int64 big-endian), then the rows ({@link RowBlock}).
  */
 final class RefBlock extends RowBlock {
+  /** Recent-id cache slots: cached id and its entry index + 1 (0 for empty); small enough to stay in L1/L2. */
+  private static final int CACHE_SLOTS = 1 << 12;
+
   long[] ids = new long[0];
-  /** Open addressing over {@code ids}: entry index + 1, 0 for empty; sized for the block's capacity. */
-  private int[] slots = new int[0];
-  private int mask;
+  private final long[] cachedIds = new long[CACHE_SLOTS];
+  private final int[] cachedEntries = new int[CACHE_SLOTS];
 
   @Override
   void clear(int file) {
     super.clear(file);
-    Arrays.fill(slots, 0);
+    Arrays.fill(cachedEntries, 0);
   }
 
   @Override
@@ -32,32 +34,21 @@ final class RefBlock extends RowBlock {
     }
   }
 
-  /** Sizes the block for {@code capacity} distinct ids, empty, for rows of {@code file}. */
-  void reserve(int capacity, int file) {
-    ensureCapacity(capacity);
-    int size = Integer.highestOneBit(Math.max(2, capacity) * 2 - 1) * 2;
-    if (slots.length < size) {
-      slots = new int[size];
-      mask = size - 1;
-    }
-    clear(file);
-  }
-
-  /** Records {@code id} seen at (row, column); the caller keeps distinct ids within the reserved capacity. */
+  /** Records {@code id} seen at (row, column); the caller keeps {@code count} within the capacity it ensured. */
   void add(long id, int column, long row) {
-    int h = (int) Mixing.mix64(id) & mask;
-    for (int s; (s = slots[h]) != 0; h = (h + 1) & mask) {
-      int i = s - 1;
-      if (ids[i] == id) {
-        if (row < rows[i] || (row == rows[i] && column < flags[i])) {
-          rows[i] = row;
-          flags[i] = (byte) column;
-        }
-        return;
+    int h = (int) (Mixing.mix64(id) >>> 52);
+    int e = cachedEntries[h];
+    if (e != 0 && cachedIds[h] == id) {
+      int i = e - 1;
+      if (row < rows[i] || (row == rows[i] && column < flags[i])) {
+        rows[i] = row;
+        flags[i] = (byte) column;
       }
+      return;
     }
     int i = count++;
-    slots[h] = i + 1;
+    cachedIds[h] = id;
+    cachedEntries[h] = i + 1;
     ids[i] = id;
     rows[i] = row;
     flags[i] = (byte) column;

@@ -36,6 +36,12 @@ abstract class RowBlock {
     this.rowsDecoded = true;
   }
 
+  /** Sizes the block for {@code capacity} entries and empties it for rows of {@code file}. */
+  final void reserve(int capacity, int file) {
+    ensureCapacity(capacity);
+    clear(file);
+  }
+
   /** Table row of entry {@code i}. */
   final long row(int i) {
     decodeRows();
