@@ -8,9 +8,10 @@ import org.yarngnn.compute.kernel.RowRanges;
  * memory-bound, so the work is split to keep writes in cache:
  * <ol>
  *   <li>Count and scatter (parallel over edge chunks, stable): each edge goes to the bucket of
- *       {@code 2^L} consecutive destination rows it ends at, packed as one long
- *       {@code (destination - bucketStart) << keyBits | sourceKey}. There are only a few thousand buckets, so
- *       every bucket's write position stays in cache.</li>
+ *       {@code 2^L} consecutive destination rows it ends at, packed as one int
+ *       {@code (destination - bucketStart) << keyBits | sourceKey} (half the traffic of a long; very large key
+ *       spaces get buckets of fewer rows to fit). There are only a few thousand buckets, so every bucket's write
+ *       position stays in cache.</li>
  *   <li>Per bucket (parallel over buckets; a bucket holds about {@value #TARGET_BUCKET_EDGES} edges on average,
  *       so it sits in L2): LSD radix passes over the source key digits, then a counting pass over the row
  *       offset that writes the bucket's rows straight into {@code colIdx} and sets their row pointers.</li>
@@ -19,11 +20,11 @@ import org.yarngnn.compute.kernel.RowRanges;
  * the global id rank as the key, rows come out ordered by source id, as the sampler requires. Weighted parallel
  * edges are then ordered by weight, so the result never depends on the order the edges arrived in. When the
  * edges already arrive ordered by source key, or by (destination, source key), the key passes are skipped.
- * Transient memory: 8 bytes per edge (12 weighted) plus the same again for the largest bucket per thread,
+ * Transient memory: 4 bytes per edge (8 weighted) plus the same again for the largest bucket per thread,
  * besides the output.
  */
 public final class CsrBuilder {
-  /** Edges per bucket aimed at: bucket plus ping-pong copy (16 bytes an edge) fit in a 1 MiB L2. */
+  /** Edges per bucket aimed at: bucket plus ping-pong copy (8 bytes an edge) sit in a 512 KiB L2. */
   static final int TARGET_BUCKET_EDGES = 16 << 10;
   /** Widest radix digit: 2^11 counters (8 KiB) stay in L1. */
   private static final int MAX_DIGIT_BITS = 11;
@@ -72,7 +73,7 @@ public final class CsrBuilder {
       }
     });
     int[] bucketStart = lay.prefixSums(offsets);
-    long[] packed = new long[numEdges];
+    int[] packed = new int[numEdges];
     float[] packedW = weights == null ? null : new float[numEdges];
     int[] key = lay.identityKey ? null : sourceKey;
     Order[] order = new Order[lay.chunks];
@@ -102,7 +103,7 @@ public final class CsrBuilder {
     final int rowBits;
     final int buckets;
     final int keyBits;
-    final long keyMask;
+    final int keyMask;
     final boolean identityKey;
     final int chunks;
     final boolean parallel;
@@ -115,10 +116,11 @@ public final class CsrBuilder {
       // Rows per bucket so that an average bucket holds about TARGET_BUCKET_EDGES edges, at most one digit.
       double rowsPerBucket = (double) TARGET_BUCKET_EDGES * numRows / Math.max(1, numEdges);
       int bits = rowsPerBucket < 2 ? 0 : 63 - Long.numberOfLeadingZeros((long) rowsPerBucket);
-      this.rowBits = Math.min(MAX_DIGIT_BITS, bits);
-      this.buckets = (int) (((long) numRows + (1L << rowBits) - 1) >>> rowBits);
       this.keyBits = numCols <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(numCols - 1);
-      this.keyMask = (1L << keyBits) - 1;
+      this.keyMask = (int) ((1L << keyBits) - 1);
+      // The row offset shares the packed int with the key.
+      this.rowBits = Math.min(Math.min(MAX_DIGIT_BITS, bits), 32 - keyBits);
+      this.buckets = (int) (((long) numRows + (1L << rowBits) - 1) >>> rowBits);
       this.identityKey = sourceKey == null || isIdentity(sourceKey, numCols);
       int threads = parallel ? Math.max(1, Runtime.getRuntime().availableProcessors()) : 1;
       // A few chunks per thread even out a noisy machine; the order of edges never depends on the count.
@@ -189,7 +191,7 @@ public final class CsrBuilder {
    * is written at {@code pos[bucket]++}.
    */
   private static Order scatterChunk(Layout lay, int k, int[] pos, int[] dst, int[] src, float[] weights,
-      int[] key, long[] packed, float[] packedW) {
+      int[] key, int[] packed, float[] packedW) {
     int shift = lay.rowBits;
     int lowMask = (1 << shift) - 1;
     int keyBits = lay.keyBits;
@@ -202,7 +204,7 @@ public final class CsrBuilder {
       int d = dst[e];
       int s = key == null ? src[e] : key[src[e]];
       int q = pos[d >>> shift]++;
-      packed[q] = ((long) (d & lowMask) << keyBits) | s;
+      packed[q] = ((d & lowMask) << keyBits) | s;
       if (packedW != null) {
         packedW[q] = weights[e];
       }
@@ -241,7 +243,7 @@ public final class CsrBuilder {
   /** Sorts buckets by (row offset, key) and writes their rows; one per worker, reusing its scratch. */
   private static final class BucketSorter {
     private final Layout lay;
-    private final long[] packed;
+    private final int[] packed;
     private final float[] packedW;
     private final int[] slotOfKey;
     private final boolean sortKeys;
@@ -252,10 +254,10 @@ public final class CsrBuilder {
     private final int digitBits;
     private final int[][] keyCount;
     private final int[] rowCount;
-    private long[] scratch = new long[0];
+    private int[] scratch = new int[0];
     private float[] scratchW;
 
-    BucketSorter(Layout lay, long[] packed, float[] packedW, int[] slotOfKey, boolean sortKeys, int[] rowPtr,
+    BucketSorter(Layout lay, int[] packed, float[] packedW, int[] slotOfKey, boolean sortKeys, int[] rowPtr,
         int[] colIdx, float[] w) {
       this.lay = lay;
       this.packed = packed;
@@ -280,18 +282,18 @@ public final class CsrBuilder {
         insertionSort(lo, hi);
         writeRows(packed, packedW, lo, lo, n, row0, rows, false);
       } else {
-        long[] from = packed;
+        int[] from = packed;
         float[] fromW = packedW;
         int fromOff = lo;
         if (sortKeys) {
           count(lo, hi);
           ensureScratch(n);
-          long[] to = scratch;
+          int[] to = scratch;
           float[] toW = scratchW;
           int toOff = 0;
           for (int d = 0; d < digits; d++) {
             if (keyPass(d, from, fromW, fromOff, to, toW, toOff, n)) {
-              long[] t = from;
+              int[] t = from;
               from = to;
               to = t;
               float[] tw = fromW;
@@ -319,38 +321,39 @@ public final class CsrBuilder {
       int keyBits = lay.keyBits;
       int bits = digitBits;
       int mask = (1 << bits) - 1;
-      int keyMask = (int) lay.keyMask;
+      int keyMask = lay.keyMask;
       int[] rc = rowCount;
+      int[] v = packed;
       if (digits == 2) {
         int[] c0 = keyCount[0];
         int[] c1 = keyCount[1];
         for (int i = lo; i < hi; i++) {
-          long v = packed[i];
-          int k = (int) v & keyMask;
+          int x = v[i];
+          int k = x & keyMask;
           c0[k & mask]++;
-          c1[(k >>> bits) & mask]++;
-          rc[(int) (v >>> keyBits)]++;
+          c1[k >>> bits]++;
+          rc[x >>> keyBits]++;
         }
         return;
       }
       for (int i = lo; i < hi; i++) {
-        long v = packed[i];
-        int k = (int) v & keyMask;
+        int x = v[i];
+        int k = x & keyMask;
         for (int d = 0; d < digits; d++) {
           keyCount[d][(k >>> (d * bits)) & mask]++;
         }
-        rc[(int) (v >>> keyBits)]++;
+        rc[x >>> keyBits]++;
       }
     }
 
     /** Stable scatter by key digit {@code d}; false (nothing moved) when every edge has the same digit. */
-    private boolean keyPass(int d, long[] from, float[] fromW, int fromOff, long[] to, float[] toW, int toOff,
+    private boolean keyPass(int d, int[] from, float[] fromW, int fromOff, int[] to, float[] toW, int toOff,
         int n) {
       int shift = d * digitBits;
       int mask = (1 << digitBits) - 1;
-      int keyMask = (int) lay.keyMask;
+      int keyMask = lay.keyMask;
       int[] c = keyCount[d];
-      if (c[(((int) from[fromOff] & keyMask) >>> shift) & mask] == n) {
+      if (c[((from[fromOff] & keyMask) >>> shift) & mask] == n) {
         return false;
       }
       int pos = toOff;
@@ -361,13 +364,13 @@ public final class CsrBuilder {
       }
       if (fromW == null) {
         for (int i = fromOff, end = fromOff + n; i < end; i++) {
-          long v = from[i];
-          to[c[(((int) v & keyMask) >>> shift) & mask]++] = v;
+          int v = from[i];
+          to[c[((v & keyMask) >>> shift) & mask]++] = v;
         }
       } else {
         for (int i = fromOff, end = fromOff + n; i < end; i++) {
-          long v = from[i];
-          int q = c[(((int) v & keyMask) >>> shift) & mask]++;
+          int v = from[i];
+          int q = c[((v & keyMask) >>> shift) & mask]++;
           to[q] = v;
           toW[q] = fromW[i];
         }
@@ -379,15 +382,15 @@ public final class CsrBuilder {
      * Stable counting pass by row offset from {@code from[fromOff, fromOff + n)} into {@code colIdx[lo, lo + n)},
      * setting the bucket's row pointers. {@code counted}: {@link #count} already counted the rows.
      */
-    private void writeRows(long[] from, float[] fromW, int fromOff, int lo, int n, int row0, int rows,
+    private void writeRows(int[] from, float[] fromW, int fromOff, int lo, int n, int row0, int rows,
         boolean counted) {
       int keyBits = lay.keyBits;
-      int keyMask = (int) lay.keyMask;
+      int keyMask = lay.keyMask;
       int[] rc = rowCount;
       if (!counted) {
         java.util.Arrays.fill(rc, 0, rows, 0);
         for (int i = fromOff, end = fromOff + n; i < end; i++) {
-          rc[(int) (from[i] >>> keyBits)]++;
+          rc[from[i] >>> keyBits]++;
         }
       }
       int pos = lo;
@@ -398,10 +401,18 @@ public final class CsrBuilder {
         rowPtr[row0 + r + 1] = pos;
       }
       int[] slot = slotOfKey;
+      int[] out = colIdx;
+      if (slot == null && fromW == null) {
+        for (int i = fromOff, end = fromOff + n; i < end; i++) {
+          int v = from[i];
+          out[rc[v >>> keyBits]++] = v & keyMask;
+        }
+        return;
+      }
       for (int i = fromOff, end = fromOff + n; i < end; i++) {
-        long v = from[i];
-        int q = rc[(int) (v >>> keyBits)]++;
-        int k = (int) v & keyMask;
+        int v = from[i];
+        int q = rc[v >>> keyBits]++;
+        int k = v & keyMask;
         colIdx[q] = slot == null ? k : slot[k];
         if (fromW != null) {
           w[q] = fromW[i];
@@ -409,13 +420,13 @@ public final class CsrBuilder {
       }
     }
 
-    /** Stable insertion sort of {@code packed[lo, hi)} (with weights). */
+    /** Stable insertion sort of {@code packed[lo, hi)} as unsigned values (with weights). */
     private void insertionSort(int lo, int hi) {
       for (int i = lo + 1; i < hi; i++) {
-        long v = packed[i];
+        int v = packed[i];
         float x = packedW == null ? 0 : packedW[i];
         int j = i - 1;
-        while (j >= lo && packed[j] > v) {
+        while (j >= lo && Integer.compareUnsigned(packed[j], v) > 0) {
           packed[j + 1] = packed[j];
           if (packedW != null) {
             packedW[j + 1] = packedW[j];
@@ -431,7 +442,7 @@ public final class CsrBuilder {
 
     private void ensureScratch(int n) {
       if (scratch.length < n) {
-        scratch = new long[n];
+        scratch = new int[n];
         if (packedW != null) {
           scratchW = new float[n];
         }

@@ -169,6 +169,22 @@ class CsrBuilderTest {
   }
 
   @Test
+  void keysUsingAll31BitsSqueezeTheRowOffsetIntoTheSignBit() {
+    // 2^30 + 7 source slots: 31 key bits leave one bit of the packed int for the row offset (its sign bit), so
+    // buckets hold two rows and packed values of odd rows are negative ints that must still sort unsigned.
+    int cols = (1 << 30) + 7;
+    for (boolean weighted : new boolean[] {false, true}) {
+      Edges g = Edges.random(3000, cols, 200_000, weighted, 21);
+      for (int e = 0; e < g.src.length; e += 3) {
+        g.src[e] = cols - 1 - (e % 50); // near the top of the key space
+      }
+      Csr expected = reference(g, null);
+      assertCsrEquals(expected, g.build(null, true));
+      assertCsrEquals(expected, g.build(null, false));
+    }
+  }
+
+  @Test
   void emptyAndOutOfRange() {
     Csr empty = CsrBuilder.build(3, 4, new int[0], new int[0], null, 0, null);
     assertArrayEquals(new int[4], empty.rowPtr());
