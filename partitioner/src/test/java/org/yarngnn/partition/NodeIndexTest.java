@@ -1,0 +1,61 @@
+package org.yarngnn.partition;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class NodeIndexTest {
+  @Test
+  void denseIdsInOrderNeedNoTable() {
+    NodeIndex index = new NodeIndex(1000);
+    for (int i = 0; i < 1000; i++) {
+      assertEquals(i, index.add(i));
+    }
+    assertTrue(index.isIdentity());
+    assertEquals(0, index.sizeInBytes());
+    assertEquals(-1 - 17, index.add(17), "a duplicate names the existing index");
+    assertEquals(999, index.get(999));
+    assertEquals(-1, index.get(1000));
+    assertEquals(-1, index.get(-1));
+    assertEquals(1000, index.keysInOrder().length);
+    assertEquals(999, index.keysInOrder()[999]);
+  }
+
+  @Test
+  void anIdBreakingTheIdentityMovesEverythingIntoTheTable() {
+    NodeIndex index = new NodeIndex(4);
+    for (int i = 0; i < 100; i++) {
+      index.add(i);
+    }
+    assertEquals(100, index.add(5_000_000_000L));
+    assertFalse(index.isIdentity());
+    assertEquals(101, index.add(-7));
+    assertEquals(-1 - 42, index.add(42));
+    assertEquals(-1 - 100, index.add(5_000_000_000L));
+    for (int i = 0; i < 100; i++) {
+      assertEquals(i, index.get(i));
+    }
+    assertEquals(100, index.get(5_000_000_000L));
+    assertEquals(101, index.get(-7));
+    assertEquals(-1, index.get(100));
+    long[] keys = index.keysInOrder();
+    assertEquals(102, keys.length);
+    assertEquals(-7, keys[101]);
+    assertTrue(index.sizeInBytes() > 0);
+  }
+
+  @Test
+  void sparseIdsFromTheStart() {
+    NodeIndex index = new NodeIndex(0);
+    long[] ids = {10, 3, 7, Long.MAX_VALUE, -2};
+    for (int i = 0; i < ids.length; i++) {
+      assertEquals(i, index.add(ids[i]));
+    }
+    assertArrayEquals(ids, index.keysInOrder());
+    assertEquals(-1 - 1, index.add(3));
+    assertEquals(-1, index.get(0));
+  }
+}
