@@ -6,37 +6,22 @@ import java.io.IOException;
 import org.apache.hadoop.io.Writable;
 
 /**
- * Map output value of the partition job, one of three kinds (the key's kind says which): a node row (id, label,
- * split, features, with its table file and row for error messages); a block of source references
- * ({@link RefBlock}: node ids edges elsewhere need, checked by their owner); a block of edges into the owner's
- * nodes ({@link EdgeBlock}). Edges and references travel in blocks of many rows, so the shuffle sorts, spills and
- * merges a few records per thousand edges instead of one or two per edge.
+ * Map output value of the partition job: a block of one kind (the key's kind says which), rows of one table file
+ * for one owner partition. Node rows ({@link NodeBlock}); source references ({@link RefBlock}: node ids edges
+ * elsewhere need, checked by their owner); edges into the owner's nodes ({@link EdgeBlock}). Rows travel in
+ * blocks of many, so the shuffle sorts, spills and merges a few records per thousand rows instead of one or two
+ * per edge.
  */
 public final class GraphRecord implements Writable {
   byte kind;
-  long id;
-  int label = -1;
-  byte split;
-  int file;
-  long row;
-  float[] features = new float[0];
-  int width;
-  /** The block of a REF or EDGE record: the router's own buffer when writing, reused when reading. */
+  /** The block of the record's kind: the router's own buffer when writing, reused when reading. */
+  NodeBlock nodes;
   RefBlock refs;
   EdgeBlock edges;
 
-  GraphRecord node(long id, int label, byte split, float[] f, int width, int file, long row) {
+  GraphRecord nodes(NodeBlock block) {
     this.kind = PartitionKey.NODE;
-    this.id = id;
-    this.label = label;
-    this.split = split;
-    if (features.length < width) {
-      features = new float[width];
-    }
-    System.arraycopy(f, 0, features, 0, width);
-    this.width = width;
-    this.file = file;
-    this.row = row;
+    this.nodes = block;
     return this;
   }
 
@@ -52,20 +37,17 @@ public final class GraphRecord implements Writable {
     return this;
   }
 
+  /** Rows in the block (progress reporting). */
+  int count() {
+    return kind == PartitionKey.NODE ? nodes.count : kind == PartitionKey.REF ? refs.count : edges.count;
+  }
+
   @Override
   public void write(DataOutput out) throws IOException {
     out.writeByte(kind);
     switch (kind) {
       case PartitionKey.NODE:
-        out.writeLong(id);
-        out.writeInt(file);
-        out.writeLong(row);
-        out.writeInt(label);
-        out.writeByte(split);
-        out.writeInt(width);
-        for (int i = 0; i < width; i++) {
-          out.writeFloat(features[i]);
-        }
+        nodes.write(out);
         break;
       case PartitionKey.REF:
         refs.write(out);
@@ -81,18 +63,10 @@ public final class GraphRecord implements Writable {
     kind = in.readByte();
     switch (kind) {
       case PartitionKey.NODE:
-        id = in.readLong();
-        file = in.readInt();
-        row = in.readLong();
-        label = in.readInt();
-        split = in.readByte();
-        width = in.readInt();
-        if (features.length < width) {
-          features = new float[width];
+        if (nodes == null) {
+          nodes = new NodeBlock(0);
         }
-        for (int i = 0; i < width; i++) {
-          features[i] = in.readFloat();
-        }
+        nodes.readFields(in);
         break;
       case PartitionKey.REF:
         if (refs == null) {

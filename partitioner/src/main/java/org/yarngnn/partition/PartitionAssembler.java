@@ -19,12 +19,20 @@ final class PartitionAssembler {
   private final boolean weighted;
   private final boolean zeroMissing;
   private final FeatureRows features;
+  private final float[] featureRow;
+  /** Table node rows as they arrive, each id once (its first arrival), with the (file, row) of its first row. */
   private long[] ids = new long[1024];
   private int[] labels;
   private byte[] splits;
+  private int[] nodeFile = new int[1024];
+  private long[] nodeRow = new long[1024];
   private int tableNodes;
-  /** After the node phase: final ids (table nodes merged with added missing ones) and their table rows. */
+  private boolean ascending = true;
+  /** Id to arrival index, built as the rows arrive (duplicates are found here). */
+  private NodeIndex arrived = new NodeIndex(1024);
+  /** After the node phase: final ids ascending (table nodes merged with added missing ones) and their rows. */
   private long[] finalIds;
+  /** Arrival index of each final id, -1 for an added missing node; null while that is the identity. */
   private int[] tableRowOf;
   private long[] missing = new long[16];
   private int numMissing;
@@ -35,10 +43,6 @@ final class PartitionAssembler {
   private int edges;
   private int phase = PartitionKey.NODE;
   private InputError error;
-  // The run of equal ids in the node phase: its smallest and second smallest (file, row).
-  private long runId;
-  private InputError runFirst;
-  private InputError runSecond;
 
   PartitionAssembler(int partition, Ownership ownership, int width, boolean weighted, boolean hasLabels,
       boolean hasSplits, MissingFeatures missing) {
@@ -47,6 +51,7 @@ final class PartitionAssembler {
     this.weighted = weighted;
     this.zeroMissing = missing == MissingFeatures.ZERO;
     this.features = new FeatureRows(width);
+    this.featureRow = new float[width];
     this.labels = hasLabels ? new int[ids.length] : null;
     this.splits = hasSplits ? new byte[ids.length] : null;
     this.w = weighted ? new float[dst.length] : null;
@@ -65,57 +70,80 @@ final class PartitionAssembler {
     }
     phase = r.kind;
     switch (r.kind) {
-      case PartitionKey.NODE: node(r); break;
+      case PartitionKey.NODE: nodes(r.nodes); break;
       case PartitionKey.REF: references(r.refs); break;
       default: edges(r.edges); break;
     }
   }
 
-  private void node(GraphRecord r) {
-    InputError here = new InputError(InputError.NODES, r.file, r.row, 0, "duplicate node id " + r.id, false);
-    if (tableNodes > 0 && r.id == runId) {
-      // Several rows with one id: the second in table order is the first offending row.
-      if (here.compareTo(runFirst) < 0) {
-        runSecond = runFirst;
-        runFirst = here;
-      } else {
-        runSecond = InputError.min(runSecond, here);
+  private void nodes(NodeBlock b) {
+    int width = features.width();
+    for (int i = 0; i < b.count; i++) {
+      long id = b.ids[i];
+      int k = arrived.add(id);
+      if (k < 0) {
+        duplicate(-1 - k, id, b.file, b.row(i));
+        continue;
       }
-      return;
+      if (k == ids.length) {
+        int cap = ids.length * 2;
+        ids = Arrays.copyOf(ids, cap);
+        nodeFile = Arrays.copyOf(nodeFile, cap);
+        nodeRow = Arrays.copyOf(nodeRow, cap);
+        labels = labels == null ? null : Arrays.copyOf(labels, cap);
+        splits = splits == null ? null : Arrays.copyOf(splits, cap);
+      }
+      ascending &= k == 0 || ids[k - 1] < id;
+      ids[k] = id;
+      nodeFile[k] = b.file;
+      nodeRow[k] = b.row(i);
+      if (labels != null) {
+        labels[k] = b.label(i);
+      }
+      if (splits != null) {
+        splits[k] = b.split(i);
+      }
+      System.arraycopy(b.features, i * width, featureRow, 0, width);
+      features.add(featureRow);
+      tableNodes++;
     }
-    closeRun();
-    runId = r.id;
-    runFirst = here;
-    if (tableNodes == ids.length) {
-      int cap = ids.length * 2;
-      ids = Arrays.copyOf(ids, cap);
-      labels = labels == null ? null : Arrays.copyOf(labels, cap);
-      splits = splits == null ? null : Arrays.copyOf(splits, cap);
-    }
-    ids[tableNodes] = r.id;
-    if (labels != null) {
-      labels[tableNodes] = r.label;
-    }
-    if (splits != null) {
-      splits[tableNodes] = r.split;
-    }
-    features.add(r.features);
-    tableNodes++;
   }
 
-  private void closeRun() {
-    if (runSecond != null) {
-      error = InputError.min(error, runSecond);
+  /**
+   * Another row of the id first kept at arrival index {@code k}. Of all rows with one id, the second in table
+   * order is the offending one: each repeat offers the later of itself and the earliest row seen so far, and the
+   * smallest offer is that second row, whatever order the blocks arrive in.
+   */
+  private void duplicate(int k, long id, int file, long row) {
+    boolean earlier = file < nodeFile[k] || (file == nodeFile[k] && row < nodeRow[k]);
+    InputError offer = earlier
+        ? new InputError(InputError.NODES, nodeFile[k], nodeRow[k], 0, "duplicate node id " + id, false)
+        : new InputError(InputError.NODES, file, row, 0, "duplicate node id " + id, false);
+    if (earlier) {
+      nodeFile[k] = file;
+      nodeRow[k] = row;
     }
-    runSecond = null;
+    error = InputError.min(error, offer);
   }
 
   private void endNodes() {
-    closeRun();
     finalIds = Arrays.copyOf(ids, tableNodes);
-    if (!zeroMissing) {
-      index = null;
+    if (ascending) {
+      // Arrival order is id order (one sorted node file, say): the arrival index is already the local index.
+      index = arrived;
+    } else {
+      Arrays.sort(finalIds);
+      tableRowOf = new int[tableNodes];
+      for (int k = 0; k < tableNodes; k++) {
+        tableRowOf[k] = arrived.get(finalIds[k]);
+      }
       buildIndex();
+    }
+    arrived = null;
+    nodeFile = null;
+    nodeRow = null;
+    if (zeroMissing) {
+      index = null;
     }
   }
 
@@ -160,19 +188,20 @@ final class PartitionAssembler {
       numMissing = distinct;
       int n = tableNodes + numMissing;
       long[] merged = new long[n];
-      tableRowOf = new int[n];
       int i = 0;
       int j = 0;
+      int[] rowOf = new int[n];
       for (int k = 0; k < n; k++) {
         if (j == numMissing || (i < tableNodes && finalIds[i] < missing[j])) {
-          tableRowOf[k] = i;
+          rowOf[k] = tableRowOf == null ? i : tableRowOf[i];
           merged[k] = finalIds[i++];
         } else {
-          tableRowOf[k] = -1;
+          rowOf[k] = -1;
           merged[k] = missing[j++];
         }
       }
       finalIds = merged;
+      tableRowOf = rowOf;
       buildIndex();
     } else if (index == null) {
       buildIndex();
@@ -228,9 +257,6 @@ final class PartitionAssembler {
 
   /** The first bad-input finding, or null. */
   InputError error() {
-    if (finalIds == null) {
-      closeRun();
-    }
     return error;
   }
 

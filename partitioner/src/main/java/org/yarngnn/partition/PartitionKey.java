@@ -7,11 +7,10 @@ import org.apache.hadoop.io.WritableComparable;
 import org.apache.hadoop.io.WritableComparator;
 
 /**
- * Map output key of the partition job: (owner partition, record kind, id). For a node row the id is the node's
- * id; for a block of references or edges it is (table file, block number within the file's map task), see
- * {@link #block}, unique and independent of map timing. Sorting by all three hands each reducer its nodes first
- * in ascending id order, then the reference blocks, then the edge blocks, always in the same order; the grouping
- * comparator groups by partition only, so one reduce call sees the whole partition.
+ * Map output key of the partition job: (owner partition, record kind, id), where the id is (table file, block
+ * number within the file's map task), see {@link #block}: unique and independent of map timing. Sorting by all
+ * three hands each reducer its node blocks first, then the reference blocks, then the edge blocks, each kind in
+ * table order; the grouping comparator groups by partition only, so one reduce call sees the whole partition.
  */
 public final class PartitionKey implements WritableComparable<PartitionKey> {
   public static final byte NODE = 0;
@@ -33,7 +32,7 @@ public final class PartitionKey implements WritableComparable<PartitionKey> {
     return this;
   }
 
-  /** The key of block {@code seq} of {@code kind} (REF or EDGE) from table file {@code file}. */
+  /** The key of block {@code seq} of {@code kind} from table file {@code file}. */
   public PartitionKey block(int partition, byte kind, int file, int seq) {
     return set(partition, kind, ((long) file << 32) | (seq & 0xffffffffL));
   }

@@ -32,7 +32,7 @@ public final class PartitionReducer extends Reducer<PartitionKey, GraphRecord, N
     long seen = 0;
     for (GraphRecord r : values) {
       a.accept(r);
-      seen += r.kind == PartitionKey.NODE ? 1 : r.kind == PartitionKey.REF ? r.refs.count : r.edges.count;
+      seen += r.count();
       if (seen >= 1 << 20) {
         seen = 0;
         context.progress();

@@ -5,12 +5,13 @@ import org.yarngnn.io.NodeSink;
 
 /**
  * The partition job's map logic, free of Hadoop: turns table rows into keyed records for their owners. A node
- * row goes to its owner as one record. An edge goes to its destination's owner; its source is checked by the
+ * row goes to its owner. An edge goes to its destination's owner; its source is checked by the
  * source's owner through a reference when that is another partition (the destination's owner checks a local
  * source itself). Under --missing-features zero both endpoints are referenced, so owners can add missing nodes
- * before their edges arrive. Under --undirected the reverse edge is routed the same way. Edges and references are
- * buffered per owner and emitted as blocks ({@link EdgeBlock}, {@link RefBlock}) of up to {@code blockRows}
- * entries; {@link #finish} emits the partly filled ones, so map-side memory stays at one block per owner and kind.
+ * before their edges arrive. Under --undirected the reverse edge is routed the same way. Rows are buffered per
+ * owner and kind and emitted as blocks ({@link NodeBlock}, {@link RefBlock}, {@link EdgeBlock}) of up to
+ * {@code blockRows} entries (fewer nodes when their feature rows are wide); {@link #finish} emits the partly
+ * filled ones, so map-side memory stays at one block per owner and kind.
  */
 final class RecordRouter implements EdgeSink, NodeSink {
   /** Receives each routed record; the key and record objects are reused. */
@@ -22,8 +23,9 @@ final class RecordRouter implements EdgeSink, NodeSink {
   static final int MAX_BLOCK_ROWS = 1 << 16;
   /** Map-side buffer for all owners' blocks together, by default. */
   static final long DEFAULT_BUFFER_BYTES = 64L << 20;
-  /** Buffered bytes per entry of an edge block and a reference block. */
-  private static final int BYTES_PER_ROW = 29 + 17;
+  /** Buffered bytes per entry of an edge block and a reference block, and per node block entry's budget. */
+  private static final int EDGE_ROW_BYTES = 29;
+  private static final int BYTES_PER_ROW = EDGE_ROW_BYTES + 17 + EDGE_ROW_BYTES;
   private static final int MIN_BLOCK_ROWS = 64;
 
   private final Ownership ownership;
@@ -32,9 +34,11 @@ final class RecordRouter implements EdgeSink, NodeSink {
   private final int width;
   private final int file;
   private final int blockRows;
+  private final int nodeRows;
   private final Emitter out;
   private final PartitionKey key = new PartitionKey();
   private final GraphRecord rec = new GraphRecord();
+  private final NodeBlock[] nodeBlocks;
   private final EdgeBlock[] edgeBlocks;
   private final RefBlock[] refBlocks;
   private int blocks;
@@ -56,7 +60,10 @@ final class RecordRouter implements EdgeSink, NodeSink {
     this.width = width;
     this.file = file;
     this.blockRows = blockRows;
+    // A node block may take as many bytes as an edge block: ids, labels, splits, features and rows.
+    this.nodeRows = (int) Math.max(1, Math.min(blockRows, (long) blockRows * EDGE_ROW_BYTES / (22L + 4L * width)));
     this.out = out;
+    this.nodeBlocks = new NodeBlock[ownership.parts()];
     this.edgeBlocks = new EdgeBlock[ownership.parts()];
     this.refBlocks = new RefBlock[ownership.parts()];
   }
@@ -74,8 +81,16 @@ final class RecordRouter implements EdgeSink, NodeSink {
 
   @Override
   public void node(long id, int label, byte split, float[] features, long row) {
-    out.emit(key.set(ownership.owner(id), PartitionKey.NODE, id),
-        rec.node(id, label, split, features, width, file, row));
+    int owner = ownership.owner(id);
+    NodeBlock b = nodeBlocks[owner];
+    if (b == null) {
+      b = nodeBlocks[owner] = new NodeBlock(width);
+      b.reserve(nodeRows, file);
+    }
+    b.add(id, label, split, features, row);
+    if (b.count == nodeRows) {
+      flushNodes(owner);
+    }
   }
 
   @Override
@@ -126,6 +141,12 @@ final class RecordRouter implements EdgeSink, NodeSink {
     }
   }
 
+  private void flushNodes(int owner) {
+    NodeBlock b = nodeBlocks[owner];
+    out.emit(key.block(owner, PartitionKey.NODE, file, blocks++), rec.nodes(b));
+    b.clear(file);
+  }
+
   private void flushEdges(int owner) {
     EdgeBlock b = edgeBlocks[owner];
     out.emit(key.block(owner, PartitionKey.EDGE, file, blocks++), rec.edges(b));
@@ -141,6 +162,9 @@ final class RecordRouter implements EdgeSink, NodeSink {
   /** Emits every partly filled block; call after the file's last row (also after a malformed row). */
   void finish() {
     for (int p = 0; p < refBlocks.length; p++) {
+      if (nodeBlocks[p] != null && nodeBlocks[p].count > 0) {
+        flushNodes(p);
+      }
       if (refBlocks[p] != null && refBlocks[p].count > 0) {
         flushReferences(p);
       }

@@ -16,6 +16,7 @@ import java.util.Arrays;
  */
 abstract class RowBlock {
   static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
   static final VarHandle FLOATS = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.BIG_ENDIAN);
   /** Most bytes a zigzag varint of a long takes. */
   static final int MAX_VARINT = 10;

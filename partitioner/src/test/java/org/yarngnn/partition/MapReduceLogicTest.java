@@ -170,14 +170,38 @@ class MapReduceLogicTest {
 
   @Test
   void recordsRoundTrip() throws Exception {
-    GraphRecord n = new GraphRecord().node(5, 2, (byte) 1, new float[] {1, 2, 3}, 3, 1, 7);
+    NodeBlock n = new NodeBlock(3);
+    n.reserve(2, 1);
+    n.add(5, 2, (byte) 1, new float[] {1, 2, 3}, 7);
+    n.add(-6, -1, (byte) 0, new float[] {4, 5, 6}, 9);
     GraphRecord back = new GraphRecord();
-    back.readFields(new DataInputStream(new java.io.ByteArrayInputStream(bytes(n))));
+    back.readFields(new DataInputStream(new java.io.ByteArrayInputStream(bytes(new GraphRecord().nodes(n)))));
     assertEquals(PartitionKey.NODE, back.kind);
-    assertEquals(5, back.id);
-    assertEquals(3, back.width);
-    assertEquals(3f, back.features[2]);
-    assertEquals(7, back.row);
+    assertEquals(1, back.nodes.file);
+    assertEquals(2, back.nodes.count);
+    assertEquals(3, back.nodes.width);
+    assertEquals(-6, back.nodes.ids[1]);
+    assertEquals(2, back.nodes.label(0));
+    assertEquals(-1, back.nodes.label(1));
+    assertEquals(1, back.nodes.split(0));
+    assertEquals(3f, back.nodes.features[2]);
+    assertEquals(6f, back.nodes.features[5]);
+    assertEquals(9, back.nodes.row(1));
+    NodeBlock plain = new NodeBlock(0);
+    plain.reserve(1, 0);
+    plain.add(8, -1, (byte) 0, new float[0], 3);
+    byte[] wire = bytes(new GraphRecord().nodes(plain));
+    // No labels, splits or features: only the id and the row's varint and flag byte.
+    assertEquals(1 + 17 + 8 + 2, wire.length);
+    back.readFields(new DataInputStream(new java.io.ByteArrayInputStream(wire)));
+    assertEquals(8, back.nodes.ids[0]);
+    assertEquals(-1, back.nodes.label(0));
+    assertEquals(0, back.nodes.split(0));
+    NodeBlock empty = new NodeBlock(4);
+    empty.reserve(3, 2);
+    back.readFields(new DataInputStream(new java.io.ByteArrayInputStream(bytes(new GraphRecord().nodes(empty)))));
+    assertEquals(0, back.nodes.count);
+    assertEquals(2, back.nodes.file);
     EdgeBlock e = new EdgeBlock();
     e.ensureCapacity(1);
     e.clear(3);
@@ -330,8 +354,10 @@ class MapReduceLogicTest {
     // Whatever order the blocks reach the reducer in, the earlier row is named.
     PartitionAssembler a = new PartitionAssembler(0, Ownership.hash(1), 0, false, false, false,
         MissingFeatures.ERROR);
-    GraphRecord node = new GraphRecord();
-    a.accept(node.node(1, -1, (byte) 0, new float[0], 0, 0, 1));
+    NodeBlock one = new NodeBlock(0);
+    one.reserve(1, 0);
+    one.add(1, -1, (byte) 0, new float[0], 1);
+    a.accept(new GraphRecord().nodes(one));
     RefBlock late = new RefBlock();
     late.reserve(2, 0);
     late.add(40, 0, 6);
@@ -344,10 +370,32 @@ class MapReduceLogicTest {
   }
 
   @Test
+  void duplicateNodeNamesItsSecondRowWhateverTheBlockOrder() {
+    // Id 7 at rows (file 0, 9), (file 1, 2) and (file 0, 4): the second in table order is (file 0, 9).
+    long[][] rows = {{0, 9}, {1, 2}, {0, 4}};
+    int[][] orders = {{0, 1, 2}, {2, 1, 0}, {1, 0, 2}, {1, 2, 0}};
+    for (int[] order : orders) {
+      PartitionAssembler a = new PartitionAssembler(0, Ownership.hash(1), 1, false, false, false,
+          MissingFeatures.ERROR);
+      for (int k : order) {
+        NodeBlock b = new NodeBlock(1);
+        b.reserve(2, (int) rows[k][0]);
+        b.add(3 + k, -1, (byte) 0, new float[] {k}, 1);
+        b.add(7, -1, (byte) 0, new float[] {k}, rows[k][1]);
+        a.accept(new GraphRecord().nodes(b));
+      }
+      InputError e = a.error();
+      assertEquals(0, e.file(), java.util.Arrays.toString(order));
+      assertEquals(9, e.row(), java.util.Arrays.toString(order));
+      assertEquals("duplicate node id 7", e.message());
+    }
+  }
+
+  @Test
   void blockRowsFitTheMapBuffer() {
     assertEquals(RecordRouter.MAX_BLOCK_ROWS, RecordRouter.blockRows(2, 64L << 20, RecordRouter.MAX_BLOCK_ROWS));
     int many = RecordRouter.blockRows(1000, 64L << 20, RecordRouter.MAX_BLOCK_ROWS);
-    assertTrue(many < RecordRouter.MAX_BLOCK_ROWS && many * 1000L * 46 <= 64L << 20, "rows " + many);
+    assertTrue(many < RecordRouter.MAX_BLOCK_ROWS && many * 1000L * 75 <= 64L << 20, "rows " + many);
     assertEquals(64, RecordRouter.blockRows(1 << 20, 1 << 20, RecordRouter.MAX_BLOCK_ROWS));
     assertEquals(5, RecordRouter.blockRows(2, 64L << 20, 5));
   }

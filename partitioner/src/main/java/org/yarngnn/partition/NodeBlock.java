@@ -1,0 +1,129 @@
+package org.yarngnn.partition;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.Arrays;
+import org.yarngnn.io.NodeSplit;
+
+/**
+ * Node rows of one table file owned by one partition, shuffled as a single record, in table order: ids, labels,
+ * splits and feature rows (row-major, {@code width} floats each), with their table rows for error messages.
+ * Labels and splits are left out while all are absent (-1, {@link NodeSplit#NONE}). Wire form: int file, int
+ * count, int width, byte (1 labels, 2 splits), int length, then {@code length} bytes: ids (int64 big-endian),
+ * labels (int32) and splits (int8) when present, features (float32), then the rows ({@link RowBlock}).
+ */
+final class NodeBlock extends RowBlock {
+  private static final int LABELS = 1;
+  private static final int SPLITS = 2;
+
+  int width;
+  long[] ids = new long[0];
+  int[] labels = new int[0];
+  byte[] splits = new byte[0];
+  float[] features = new float[0];
+  private int present;
+
+  NodeBlock(int width) {
+    this.width = width;
+  }
+
+  @Override
+  void clear(int file) {
+    super.clear(file);
+    present = 0;
+  }
+
+  @Override
+  void ensureCapacity(int n) {
+    super.ensureCapacity(n);
+    if (ids.length < n) {
+      ids = Arrays.copyOf(ids, n);
+      labels = Arrays.copyOf(labels, n);
+      splits = Arrays.copyOf(splits, n);
+    }
+    if (features.length < (long) n * width) {
+      features = Arrays.copyOf(features, Math.multiplyExact(n, width));
+    }
+  }
+
+  /** Appends a node row; the caller keeps {@code count} within the capacity it ensured. */
+  void add(long id, int label, byte split, float[] f, long row) {
+    int i = count++;
+    ids[i] = id;
+    labels[i] = label;
+    splits[i] = split;
+    System.arraycopy(f, 0, features, i * width, width);
+    rows[i] = row;
+    flags[i] = 0;
+    present |= (label != -1 ? LABELS : 0) | (split != NodeSplit.NONE ? SPLITS : 0);
+  }
+
+  int label(int i) {
+    return (present & LABELS) != 0 ? labels[i] : -1;
+  }
+
+  byte split(int i) {
+    return (present & SPLITS) != 0 ? splits[i] : NodeSplit.NONE;
+  }
+
+  private int fixedBytes() {
+    return count * (8 + ((present & LABELS) != 0 ? 4 : 0) + ((present & SPLITS) != 0 ? 1 : 0) + 4 * width);
+  }
+
+  void write(DataOutput out) throws IOException {
+    byte[] b = bytes(fixedBytes() + maxRowBytes());
+    int pos = 0;
+    for (int i = 0; i < count; i++, pos += 8) {
+      LONGS.set(b, pos, ids[i]);
+    }
+    if ((present & LABELS) != 0) {
+      for (int i = 0; i < count; i++, pos += 4) {
+        INTS.set(b, pos, labels[i]);
+      }
+    }
+    if ((present & SPLITS) != 0) {
+      System.arraycopy(splits, 0, b, pos, count);
+      pos += count;
+    }
+    for (int i = 0, n = count * width; i < n; i++, pos += 4) {
+      FLOATS.set(b, pos, features[i]);
+    }
+    int end = encodeRows(pos);
+    out.writeInt(file);
+    out.writeInt(count);
+    out.writeInt(width);
+    out.writeByte(present);
+    out.writeInt(end);
+    out.write(b, 0, end);
+  }
+
+  void readFields(DataInput in) throws IOException {
+    file = in.readInt();
+    int n = in.readInt();
+    checkCount(n, "node");
+    width = in.readInt();
+    present = in.readByte();
+    int length = in.readInt();
+    count = n;
+    ensureCapacity(n);
+    readBytes(in, length, fixedBytes());
+    byte[] b = bytes;
+    int pos = 0;
+    for (int i = 0; i < n; i++, pos += 8) {
+      ids[i] = (long) LONGS.get(b, pos);
+    }
+    if ((present & LABELS) != 0) {
+      for (int i = 0; i < n; i++, pos += 4) {
+        labels[i] = (int) INTS.get(b, pos);
+      }
+    }
+    if ((present & SPLITS) != 0) {
+      System.arraycopy(b, pos, splits, 0, n);
+      pos += n;
+    }
+    for (int i = 0, m = n * width; i < m; i++, pos += 4) {
+      features[i] = (float) FLOATS.get(b, pos);
+    }
+  }
+}
