@@ -4,22 +4,24 @@ import java.util.Arrays;
 
 /**
  * Maps global int64 node ids to dense local indices {@code 0..size-1}. Open addressing over primitive arrays
- * (no boxing: graphs have hundreds of millions of ids), with an identity fast path when the ids are exactly
- * {@code 0..n-1} in order: then no table exists at all (it is built from the identity the first time an id
- * breaks it), so dense tables cost neither the table's memory nor a cache miss per id. Built single-threaded,
+ * (no boxing: graphs have hundreds of millions of ids), with a fast path when the ids are consecutive in
+ * insertion order ({@code b..b+n-1}: a dense table, or a range owner's share of one): then no table exists at
+ * all (it is built from the run the first time an id breaks it), so such ids cost neither the table's memory nor
+ * a cache miss per lookup. Built single-threaded,
  * then read-only and safe for concurrent lookups.
  */
 public final class NodeIndex {
   private static final long EMPTY = Long.MIN_VALUE;
 
   private final int expected;
-  /** Null while {@link #identity} holds. */
+  /** Null while {@link #run} holds. */
   private long[] keys;
   private int[] values;
   private int mask;
   private int size;
-  /** While true, every id inserted so far equals its index: lookups and inserts need no table. */
-  private boolean identity = true;
+  /** While true, the id of index i is {@code base + i}: lookups and inserts need no table. */
+  private boolean run = true;
+  private long base;
 
   public NodeIndex(int expected) {
     this.expected = Math.max(0, expected);
@@ -31,7 +33,7 @@ public final class NodeIndex {
 
   /** True when ids are exactly 0..size-1 in insertion order (the dense case). */
   public boolean isIdentity() {
-    return identity;
+    return run && (base == 0 || size == 0);
   }
 
   /**
@@ -39,14 +41,18 @@ public final class NodeIndex {
    * already present (the caller reports the duplicate).
    */
   public int add(long id) {
-    if (identity) {
-      if (id == size) {
+    if (run) {
+      if (size == 0 && id != EMPTY) {
+        base = id;
+      }
+      long i = id - base;
+      if (i == size && id >= base) {
         return size++;
       }
-      if (id >= 0 && id < size) {
-        return -1 - (int) id;
+      if (i >= 0 && i < size && id >= base) {
+        return -1 - (int) i;
       }
-      tableFromIdentity();
+      tableFromRun();
     }
     if (id == EMPTY) {
       throw new IllegalArgumentException("node id " + id + " is reserved");
@@ -66,25 +72,26 @@ public final class NodeIndex {
     return size++;
   }
 
-  /** Ids 0..size-1 were added in order; from now on a table is needed. */
-  private void tableFromIdentity() {
+  /** Ids base..base+size-1 were added in order; from now on a table is needed. */
+  private void tableFromRun() {
     int cap = Integer.highestOneBit(Math.max(4, (int) Math.min(1 << 30, Math.max(expected, size + 1) * 2L)) - 1) << 1;
     keys = new long[cap];
     values = new int[cap];
     Arrays.fill(keys, EMPTY);
     mask = cap - 1;
-    identity = false;
+    run = false;
     int n = size;
     size = 0;
-    for (long id = 0; id < n; id++) {
-      add(id);
+    for (long i = 0; i < n; i++) {
+      add(base + i);
     }
   }
 
   /** The index of {@code id}, or -1 when absent. */
   public int get(long id) {
-    if (identity) {
-      return id >= 0 && id < size ? (int) id : -1;
+    if (run) {
+      long i = id - base;
+      return i >= 0 && i < size && id >= base ? (int) i : -1;
     }
     if (id == EMPTY) {
       return -1;
@@ -128,8 +135,8 @@ public final class NodeIndex {
   /** The ids in index order: element {@code i} is the id whose index is {@code i}. */
   public long[] keysInOrder() {
     long[] ids = new long[size];
-    if (identity) {
-      Arrays.setAll(ids, i -> i);
+    if (run) {
+      Arrays.setAll(ids, i -> base + i);
       return ids;
     }
     for (int slot = 0; slot < keys.length; slot++) {

@@ -48,6 +48,31 @@ class NodeIndexTest {
   }
 
   @Test
+  void aRangeOwnersConsecutiveIdsNeedNoTableEither() {
+    NodeIndex index = new NodeIndex(500);
+    for (int i = 0; i < 500; i++) {
+      assertEquals(i, index.add(500 + i));
+    }
+    assertFalse(index.isIdentity(), "ids do not start at 0");
+    assertEquals(0, index.sizeInBytes());
+    assertEquals(-1 - 10, index.add(510));
+    assertEquals(-1, index.get(499));
+    assertEquals(-1, index.get(1000));
+    assertEquals(-1, index.get(Long.MIN_VALUE));
+    assertEquals(250, index.get(750));
+    assertEquals(500, index.add(3));
+    assertTrue(index.sizeInBytes() > 0);
+    assertEquals(250, index.get(750));
+    assertEquals(500, index.get(3));
+    assertEquals(3, index.keysInOrder()[500]);
+    assertEquals(999, index.keysInOrder()[499]);
+    NodeIndex negative = new NodeIndex(0);
+    assertEquals(0, negative.add(Long.MIN_VALUE + 1));
+    assertEquals(1, negative.add(Long.MAX_VALUE));
+    assertEquals(1, negative.get(Long.MAX_VALUE));
+  }
+
+  @Test
   void sparseIdsFromTheStart() {
     NodeIndex index = new NodeIndex(0);
     long[] ids = {10, 3, 7, Long.MAX_VALUE, -2};
