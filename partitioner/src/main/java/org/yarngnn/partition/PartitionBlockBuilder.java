@@ -30,18 +30,33 @@ public final class PartitionBlockBuilder {
     return build(nodeIds, indexOf(nodeIds), dst, srcIds, weights, numEdges);
   }
 
-  /** As {@link #build(long[], int[], long[], float[], int)} with the caller's index of {@code nodeIds}. */
+  /**
+   * As {@link #build(long[], int[], long[], float[], int)} with the caller's index of {@code nodeIds}. When the
+   * source ids span a range not much wider than the edge count (dense ids, as with range ownership), remote
+   * sources are found with a bitmap over that range, which also lists them in id order: nothing is hashed or
+   * sorted. Otherwise they are collected in a hash index and sorted.
+   */
   public static GraphBlock build(long[] nodeIds, NodeIndex index, int[] dst, long[] srcIds, float[] weights,
       int numEdges) {
     int n = nodeIds.length;
-    int[] slot = new int[numEdges];
-    // Remote sources get provisional halo numbers in first-seen order, renumbered by id once all are known.
-    NodeIndex halo = new NodeIndex(1 << 10);
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
     for (int e = 0; e < numEdges; e++) {
       int d = dst[e];
       if (d < 0 || d >= n) {
         throw new IllegalArgumentException("edge " + e + " has destination " + d + " outside 0.." + (n - 1));
       }
+      min = Math.min(min, srcIds[e]);
+      max = Math.max(max, srcIds[e]);
+    }
+    long span = max - min + 1;
+    if (numEdges > 0 && max - min >= 0 && span <= Math.max(1L << 22, 8L * numEdges)) {
+      return buildWithBitmap(nodeIds, index, dst, srcIds, weights, numEdges, min, (int) span);
+    }
+    int[] slot = new int[numEdges];
+    // Remote sources get provisional halo numbers in first-seen order, renumbered by id once all are known.
+    NodeIndex halo = new NodeIndex(1 << 10);
+    for (int e = 0; e < numEdges; e++) {
       long id = srcIds[e];
       int s = index.get(id);
       if (s < 0) {
@@ -63,6 +78,60 @@ public final class PartitionBlockBuilder {
       }
     }
     return finish(nodeIds, haloSorted, dst, slot, weights, numEdges);
+  }
+
+  /** Source ids all in {@code [min, min + span)}: remote ones marked in a bitmap over that range. */
+  private static GraphBlock buildWithBitmap(long[] nodeIds, NodeIndex index, int[] dst, long[] srcIds,
+      float[] weights, int numEdges, long min, int span) {
+    int n = nodeIds.length;
+    int words = (span + 63) >>> 6;
+    int[] slot = new int[numEdges];
+    int shares = (int) Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(),
+        numEdges / (long) EDGE_GRAIN));
+    long[][] maps = new long[shares][];
+    RowRanges.parallel(shares, 1, (a, z) -> {
+      for (int t = a; t < z; t++) {
+        long[] bits = new long[words];
+        int end = (int) ((long) numEdges * (t + 1) / shares);
+        for (int e = (int) ((long) numEdges * t / shares); e < end; e++) {
+          int s = index.get(srcIds[e]);
+          if (s < 0) {
+            int r = (int) (srcIds[e] - min);
+            bits[r >>> 6] |= 1L << r;
+          }
+          slot[e] = s;
+        }
+        maps[t] = bits;
+      }
+    });
+    long[] bits = maps[0];
+    for (int t = 1; t < shares; t++) {
+      for (int w = 0; w < words; w++) {
+        bits[w] |= maps[t][w];
+      }
+    }
+    int[] before = new int[words];
+    int h = 0;
+    for (int w = 0; w < words; w++) {
+      before[w] = h;
+      h += Long.bitCount(bits[w]);
+    }
+    long[] halo = new long[h];
+    int j = 0;
+    for (int w = 0; w < words; w++) {
+      for (long b = bits[w]; b != 0; b &= b - 1) {
+        halo[j++] = min + (w << 6) + Long.numberOfTrailingZeros(b);
+      }
+    }
+    RowRanges.parallel(numEdges, EDGE_GRAIN, (from, to) -> {
+      for (int e = from; e < to; e++) {
+        if (slot[e] < 0) {
+          int r = (int) (srcIds[e] - min);
+          slot[e] = n + before[r >>> 6] + Long.bitCount(bits[r >>> 6] & ((1L << r) - 1));
+        }
+      }
+    });
+    return finish(nodeIds, halo, dst, slot, weights, numEdges);
   }
 
   /** The index of distinct ids; a duplicate is the caller's error. */

@@ -60,28 +60,72 @@ class PartitionBlockBuilderTest {
         src[e] = rnd.nextBoolean() ? nodes[rnd.nextInt(n)] : rnd.nextLong() >> rnd.nextInt(60);
         w[e] = e;
       }
-      GraphBlock b = PartitionBlockBuilder.build(nodes, dst, src, w, m);
-      Csr csr = b.inEdges();
-      for (int r = 0; r < n; r++) {
-        List<long[]> expected = new ArrayList<>();
-        for (int e = 0; e < m; e++) {
-          if (dst[e] == r) {
-            expected.add(new long[] {src[e], e});
-          }
-        }
-        // Stable by id: parallel edges keep their input order.
-        expected.sort(Comparator.comparingLong(x -> x[0]));
-        assertEquals(expected.size(), csr.degree(r));
-        for (int k = 0; k < expected.size(); k++) {
-          int e = csr.rowPtr()[r] + k;
-          assertEquals(expected.get(k)[0], b.slotId(csr.colIdx()[e]));
-          assertEquals((float) expected.get(k)[1], csr.weights()[e]);
+      assertMatchesReference(nodes, dst, src, w, m);
+    }
+  }
+
+  /** Ids from a narrow range (range ownership): remote sources found through the bitmap path. */
+  @Test
+  void denseIdRangesMatchASortedReference() {
+    SplittableRandom rnd = new SplittableRandom(11);
+    for (int round = 0; round < 6; round++) {
+      long base = round % 2 == 0 ? 0 : 5_000_000_000L - 77;
+      int span = 100 + rnd.nextInt(5000);
+      int n = 1 + rnd.nextInt(span / 2);
+      long first = base + rnd.nextInt(span - n + 1);
+      long[] nodes = new long[n];
+      for (int i = 0; i < n; i++) {
+        nodes[i] = first + i;
+      }
+      if (round == 5) {
+        // Not in id order: local order is the caller's.
+        for (int i = 0; i < n / 2; i++) {
+          long t = nodes[i];
+          nodes[i] = nodes[n - 1 - i];
+          nodes[n - 1 - i] = t;
         }
       }
-      long[] halo = b.haloIds();
-      for (int j = 1; j < halo.length; j++) {
-        assertEquals(true, halo[j - 1] < halo[j]);
+      int m = round < 3 ? rnd.nextInt(3000) : 150_000 + rnd.nextInt(100_000);
+      int[] dst = new int[m];
+      long[] src = new long[m];
+      float[] w = new float[m];
+      for (int e = 0; e < m; e++) {
+        dst[e] = rnd.nextInt(n);
+        src[e] = base + rnd.nextInt(span);
+        w[e] = e;
       }
+      assertMatchesReference(nodes, dst, src, w, m);
+    }
+  }
+
+  private static void assertMatchesReference(long[] nodes, int[] dst, long[] src, float[] w, int m) {
+    int n = nodes.length;
+    GraphBlock b = PartitionBlockBuilder.build(nodes, dst, src, w, m);
+    Csr csr = b.inEdges();
+    java.util.Map<Integer, List<long[]>> byRow = new java.util.HashMap<>();
+    for (int e = 0; e < m; e++) {
+      byRow.computeIfAbsent(dst[e], k -> new ArrayList<>()).add(new long[] {src[e], e});
+    }
+    for (int r = 0; r < n; r++) {
+      List<long[]> expected = byRow.getOrDefault(r, new ArrayList<>());
+      // Stable by id: parallel edges keep their input order.
+      expected.sort(Comparator.comparingLong(x -> x[0]));
+      assertEquals(expected.size(), csr.degree(r));
+      for (int k = 0; k < expected.size(); k++) {
+        int e = csr.rowPtr()[r] + k;
+        assertEquals(expected.get(k)[0], b.slotId(csr.colIdx()[e]));
+        assertEquals((float) expected.get(k)[1], csr.weights()[e]);
+      }
+    }
+    long[] halo = b.haloIds();
+    java.util.Set<Long> local = new java.util.HashSet<>();
+    for (long id : nodes) {
+      local.add(id);
+    }
+    long remote = java.util.Arrays.stream(src, 0, m).filter(id -> !local.contains(id)).distinct().count();
+    assertEquals(remote, halo.length, "halo = distinct remote sources");
+    for (int j = 1; j < halo.length; j++) {
+      assertEquals(true, halo[j - 1] < halo[j]);
     }
   }
 
