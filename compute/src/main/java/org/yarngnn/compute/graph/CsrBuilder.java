@@ -76,17 +76,15 @@ public final class CsrBuilder {
     int[] packed = new int[numEdges];
     float[] packedW = weights == null ? null : new float[numEdges];
     int[] key = lay.identityKey ? null : sourceKey;
-    Order[] order = new Order[lay.chunks];
     run(lay.chunks, parallel, (from, to) -> {
       for (int k = from; k < to; k++) {
-        order[k] = scatterChunk(lay, k, offsets[k], dst, src, weights, key, packed, packedW);
+        scatterChunk(lay, k, offsets[k], dst, src, weights, key, packed, packedW);
       }
     });
-    boolean keysInOrder = Order.inputSorted(order, lay, dst, src, key);
     int[] slotOfKey = lay.identityKey ? null : inverse(sourceKey, numCols);
     int[] unitStart = lay.units(bucketStart);
     run(unitStart.length - 1, parallel, (from, to) -> {
-      BucketSorter s = new BucketSorter(lay, packed, packedW, slotOfKey, !keysInOrder, rowPtr, colIdx, w);
+      BucketSorter s = new BucketSorter(lay, packed, packedW, slotOfKey, rowPtr, colIdx, w);
       for (int b = unitStart[from]; b < unitStart[to]; b++) {
         s.sort(b, bucketStart[b], bucketStart[b + 1]);
       }
@@ -186,20 +184,20 @@ public final class CsrBuilder {
     return count;
   }
 
-  /**
-   * Whether a chunk's edges arrived ordered by source key, and by (destination, source key); the packed value
-   * is written at {@code pos[bucket]++}.
-   */
-  private static Order scatterChunk(Layout lay, int k, int[] pos, int[] dst, int[] src, float[] weights,
+  /** Scatters a chunk's edges, each packed value written at {@code pos[bucket]++} (stable). */
+  private static void scatterChunk(Layout lay, int k, int[] pos, int[] dst, int[] src, float[] weights,
       int[] key, int[] packed, float[] packedW) {
     int shift = lay.rowBits;
     int lowMask = (1 << shift) - 1;
     int keyBits = lay.keyBits;
-    boolean byKey = true;
-    boolean byDst = true;
-    int prevKey = Integer.MIN_VALUE;
-    long prevDstKey = Long.MIN_VALUE;
     int end = lay.chunkStart(k + 1);
+    if (key == null && packedW == null) {
+      for (int e = lay.chunkStart(k); e < end; e++) {
+        int d = dst[e];
+        packed[pos[d >>> shift]++] = ((d & lowMask) << keyBits) | src[e];
+      }
+      return;
+    }
     for (int e = lay.chunkStart(k); e < end; e++) {
       int d = dst[e];
       int s = key == null ? src[e] : key[src[e]];
@@ -208,35 +206,6 @@ public final class CsrBuilder {
       if (packedW != null) {
         packedW[q] = weights[e];
       }
-      byKey &= s >= prevKey;
-      prevKey = s;
-      long dk = ((long) d << 32) | s;
-      byDst &= dk >= prevDstKey;
-      prevDstKey = dk;
-    }
-    return new Order(byKey, byDst);
-  }
-
-  /** Input order facts of one chunk. */
-  private record Order(boolean byKey, boolean byDstThenKey) {
-    /** True when the whole input is ordered by source key or by (destination, source key). */
-    static boolean inputSorted(Order[] chunks, Layout lay, int[] dst, int[] src, int[] key) {
-      boolean byKey = true;
-      boolean byDst = true;
-      for (int k = 0; k < chunks.length; k++) {
-        byKey &= chunks[k].byKey;
-        byDst &= chunks[k].byDstThenKey;
-        if (k > 0) {
-          // The chunks' seams: last edge of chunk k-1 against the first of chunk k.
-          int a = lay.chunkStart(k) - 1;
-          int b = a + 1;
-          int ka = key == null ? src[a] : key[src[a]];
-          int kb = key == null ? src[b] : key[src[b]];
-          byKey &= ka <= kb;
-          byDst &= dst[a] < dst[b] || (dst[a] == dst[b] && ka <= kb);
-        }
-      }
-      return byKey || byDst;
     }
   }
 
@@ -246,7 +215,6 @@ public final class CsrBuilder {
     private final int[] packed;
     private final float[] packedW;
     private final int[] slotOfKey;
-    private final boolean sortKeys;
     private final int[] rowPtr;
     private final int[] colIdx;
     private final float[] w;
@@ -257,17 +225,16 @@ public final class CsrBuilder {
     private int[] scratch = new int[0];
     private float[] scratchW;
 
-    BucketSorter(Layout lay, int[] packed, float[] packedW, int[] slotOfKey, boolean sortKeys, int[] rowPtr,
-        int[] colIdx, float[] w) {
+    BucketSorter(Layout lay, int[] packed, float[] packedW, int[] slotOfKey, int[] rowPtr, int[] colIdx,
+        float[] w) {
       this.lay = lay;
       this.packed = packed;
       this.packedW = packedW;
       this.slotOfKey = slotOfKey;
-      this.sortKeys = sortKeys;
       this.rowPtr = rowPtr;
       this.colIdx = colIdx;
       this.w = w;
-      this.digits = sortKeys ? (lay.keyBits + MAX_DIGIT_BITS - 1) / MAX_DIGIT_BITS : 0;
+      this.digits = (lay.keyBits + MAX_DIGIT_BITS - 1) / MAX_DIGIT_BITS;
       this.digitBits = digits == 0 ? 0 : (lay.keyBits + digits - 1) / digits;
       this.keyCount = new int[digits][1 << digitBits];
       this.rowCount = new int[(1 << lay.rowBits) + 1];
@@ -285,8 +252,8 @@ public final class CsrBuilder {
         int[] from = packed;
         float[] fromW = packedW;
         int fromOff = lo;
-        if (sortKeys) {
-          count(lo, hi);
+        // Input ordered by source key (or by destination, then key) leaves every bucket's keys ascending.
+        if (!count(lo, hi)) {
           ensureScratch(n);
           int[] to = scratch;
           float[] toW = scratchW;
@@ -305,15 +272,18 @@ public final class CsrBuilder {
             }
           }
         }
-        writeRows(from, fromW, fromOff, lo, n, row0, rows, sortKeys);
+        writeRows(from, fromW, fromOff, lo, n, row0, rows, true);
       }
       if (w != null) {
         orderParallelEdgesByWeight(rowPtr, colIdx, w, row0, row0 + rows, lo);
       }
     }
 
-    /** One sweep counting every key digit and the row offsets. */
-    private void count(int lo, int hi) {
+    /**
+     * One sweep counting every key digit and the row offsets; true when the keys already ascend (within each
+     * row, once stably split by row) and the key passes can be skipped.
+     */
+    private boolean count(int lo, int hi) {
       for (int[] c : keyCount) {
         java.util.Arrays.fill(c, 0);
       }
@@ -324,6 +294,10 @@ public final class CsrBuilder {
       int keyMask = lay.keyMask;
       int[] rc = rowCount;
       int[] v = packed;
+      // Keys ascending, or whole packed values ascending (unsigned: rows in order, keys in order within them).
+      boolean keys = true;
+      boolean packedUp = true;
+      int prev = v[lo];
       if (digits == 2) {
         int[] c0 = keyCount[0];
         int[] c1 = keyCount[1];
@@ -333,8 +307,11 @@ public final class CsrBuilder {
           c0[k & mask]++;
           c1[k >>> bits]++;
           rc[x >>> keyBits]++;
+          keys &= (prev & keyMask) <= k;
+          packedUp &= Integer.compareUnsigned(prev, x) <= 0;
+          prev = x;
         }
-        return;
+        return keys || packedUp;
       }
       for (int i = lo; i < hi; i++) {
         int x = v[i];
@@ -343,7 +320,11 @@ public final class CsrBuilder {
           keyCount[d][(k >>> (d * bits)) & mask]++;
         }
         rc[x >>> keyBits]++;
+        keys &= (prev & keyMask) <= k;
+        packedUp &= Integer.compareUnsigned(prev, x) <= 0;
+        prev = x;
       }
+      return keys || packedUp;
     }
 
     /** Stable scatter by key digit {@code d}; false (nothing moved) when every edge has the same digit. */
