@@ -23,9 +23,12 @@ final class RecordRouter implements EdgeSink, NodeSink {
   static final int MAX_BLOCK_ROWS = 1 << 16;
   /** Map-side buffer for all owners' blocks together, by default. */
   static final long DEFAULT_BUFFER_BYTES = 64L << 20;
-  /** Buffered bytes per entry of an edge block and a reference block, and per node block entry's budget. */
+  /**
+   * Buffered bytes per entry of an edge block, of a reference block (with its recent-id cache at worst), and the
+   * budget of a node block per entry.
+   */
   private static final int EDGE_ROW_BYTES = 29;
-  private static final int BYTES_PER_ROW = EDGE_ROW_BYTES + 17 + EDGE_ROW_BYTES;
+  private static final int BYTES_PER_ROW = EDGE_ROW_BYTES + 17 + 24 + EDGE_ROW_BYTES;
   private static final int MIN_BLOCK_ROWS = 64;
 
   private final Ownership ownership;

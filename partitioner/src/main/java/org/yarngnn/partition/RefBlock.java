@@ -13,12 +13,14 @@ import java.util.Arrays;
  * int length, then {@code length} bytes: ids (int64 big-endian), then the rows ({@link RowBlock}).
  */
 final class RefBlock extends RowBlock {
-  /** Recent-id cache slots: cached id and its entry index + 1 (0 for empty); small enough to stay in L1/L2. */
-  private static final int CACHE_SLOTS = 1 << 12;
+  /** Recent-id cache slots at most: 192 KiB stays in L2; fewer for small blocks, so many owners stay cheap. */
+  private static final int MAX_CACHE_BITS = 14;
 
   long[] ids = new long[0];
-  private final long[] cachedIds = new long[CACHE_SLOTS];
-  private final int[] cachedEntries = new int[CACHE_SLOTS];
+  /** Cached ids and their entry index + 1 (0 for empty), direct-mapped by the id's top hash bits. */
+  private long[] cachedIds = new long[2];
+  private int[] cachedEntries = new int[2];
+  private int cacheShift = 63;
 
   @Override
   void clear(int file) {
@@ -32,11 +34,17 @@ final class RefBlock extends RowBlock {
     if (ids.length < n) {
       ids = Arrays.copyOf(ids, n);
     }
+    int bits = Math.max(1, Math.min(MAX_CACHE_BITS, 32 - Integer.numberOfLeadingZeros(Math.max(1, n - 1))));
+    if (cachedIds.length < 1 << bits) {
+      cachedIds = new long[1 << bits];
+      cachedEntries = new int[1 << bits];
+      cacheShift = 64 - bits;
+    }
   }
 
   /** Records {@code id} seen at (row, column); the caller keeps {@code count} within the capacity it ensured. */
   void add(long id, int column, long row) {
-    int h = (int) (Mixing.mix64(id) >>> 52);
+    int h = (int) (Mixing.mix64(id) >>> cacheShift);
     int e = cachedEntries[h];
     if (e != 0 && cachedIds[h] == id) {
       int i = e - 1;

@@ -395,7 +395,7 @@ class MapReduceLogicTest {
   void blockRowsFitTheMapBuffer() {
     assertEquals(RecordRouter.MAX_BLOCK_ROWS, RecordRouter.blockRows(2, 64L << 20, RecordRouter.MAX_BLOCK_ROWS));
     int many = RecordRouter.blockRows(1000, 64L << 20, RecordRouter.MAX_BLOCK_ROWS);
-    assertTrue(many < RecordRouter.MAX_BLOCK_ROWS && many * 1000L * 75 <= 64L << 20, "rows " + many);
+    assertTrue(many < RecordRouter.MAX_BLOCK_ROWS && many * 1000L * 99 <= 64L << 20, "rows " + many);
     assertEquals(64, RecordRouter.blockRows(1 << 20, 1 << 20, RecordRouter.MAX_BLOCK_ROWS));
     assertEquals(5, RecordRouter.blockRows(2, 64L << 20, 5));
   }
