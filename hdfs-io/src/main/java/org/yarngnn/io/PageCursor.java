@@ -365,6 +365,39 @@ final class PageCursor implements LeafCursor {
     return done;
   }
 
+  /**
+   * Bulk read of one row of a repeated FLOAT/DOUBLE column: when the current entry starts a row whose elements
+   * all lie in this page, are all defined and number exactly {@code out.length}, copies them into {@code out},
+   * moves past the row and returns true. Otherwise (a null, another length, a row across pages) moves nothing and
+   * returns false: the caller steps through the row entry by entry and reports what it finds.
+   */
+  boolean readFullRow(float[] out) {
+    int w = out.length;
+    int end = index + w;
+    if (end > count || maxRep == 0 || rep[index] != 0 || (end < count && rep[end] != 0)) {
+      return false;
+    }
+    for (int i = index + 1; i < end; i++) {
+      if (rep[i] == 0) {
+        return false;
+      }
+    }
+    if (maxDef > 0) {
+      for (int i = index; i < end; i++) {
+        if (def[i] != maxDef) {
+          return false;
+        }
+      }
+    }
+    System.arraycopy(floats, valueIndex, out, 0, w);
+    valueIndex += w;
+    index = end;
+    if (index == count) {
+      loadPage();
+    }
+    return true;
+  }
+
   @Override
   public boolean hasNext() {
     return index < count;

@@ -70,7 +70,8 @@ final class ParquetNodeFile {
         LeafCursor feat = pf.column(featCol);
         LeafCursor lab = pf.column(labelCol);
         LeafCursor spl = pf.column(splitCol);
-        int featDef = featCol.maxDefinition;
+        // Rows whose features are all present are copied in bulk; anything else is stepped through and reported.
+        PageCursor bulk = feat instanceof PageCursor ? (PageCursor) feat : null;
         for (long r = 1; r <= rows; r++) {
           long row = base + r;
           if (idCol.maxDefinition > 0 && id.definitionLevel() < idCol.maxDefinition) {
@@ -78,28 +79,12 @@ final class ParquetNodeFile {
           }
           long nodeId = id.getLong();
           id.consume();
-          int n = 0;
-          do {
-            int def = feat.definitionLevel();
-            if (def == featDef) {
-              if (n < features.length) {
-                float v = feat.getFloat();
-                if (!allowNonFinite && !Float.isFinite(v)) {
-                  throw InputException.at(file, row, "feature " + (n + 1) + " is NaN or infinite");
-                }
-                features[n] = v;
-              }
-              n++;
-            } else if (def == featCol.nullElementLevel) {
-              throw InputException.at(file, row, "feature " + (n + 1) + " is null");
-            } else if (def == featCol.nullListLevel) {
-              throw InputException.at(file, row, "null features");
+          if (bulk != null && bulk.readFullRow(features)) {
+            if (!allowNonFinite) {
+              checkFinite(features, file, row);
             }
-            feat.consume();
-          } while (feat.hasNext() && feat.repetitionLevel() != 0);
-          if (n != features.length) {
-            throw InputException.at(file, row,
-                "expected " + features.length + " features (the width of the first row), found " + n);
+          } else {
+            readRow(feat, featCol, features, allowNonFinite, file, row);
           }
           int label = -1;
           if (lab != null) {
@@ -122,6 +107,43 @@ final class ParquetNodeFile {
           sink.node(nodeId, label, split, features, row);
         }
         base += rows;
+      }
+    }
+  }
+
+  /** Steps through one row's feature list, naming the first problem (null, non-finite, wrong length). */
+  private static void readRow(LeafCursor feat, ParquetColumn featCol, float[] features, boolean allowNonFinite,
+      Path file, long row) {
+    int featDef = featCol.maxDefinition;
+    int n = 0;
+    do {
+      int def = feat.definitionLevel();
+      if (def == featDef) {
+        if (n < features.length) {
+          float v = feat.getFloat();
+          if (!allowNonFinite && !Float.isFinite(v)) {
+            throw InputException.at(file, row, "feature " + (n + 1) + " is NaN or infinite");
+          }
+          features[n] = v;
+        }
+        n++;
+      } else if (def == featCol.nullElementLevel) {
+        throw InputException.at(file, row, "feature " + (n + 1) + " is null");
+      } else if (def == featCol.nullListLevel) {
+        throw InputException.at(file, row, "null features");
+      }
+      feat.consume();
+    } while (feat.hasNext() && feat.repetitionLevel() != 0);
+    if (n != features.length) {
+      throw InputException.at(file, row,
+          "expected " + features.length + " features (the width of the first row), found " + n);
+    }
+  }
+
+  private static void checkFinite(float[] features, Path file, long row) {
+    for (int i = 0; i < features.length; i++) {
+      if (!Float.isFinite(features[i])) {
+        throw InputException.at(file, row, "feature " + (i + 1) + " is NaN or infinite");
       }
     }
   }
