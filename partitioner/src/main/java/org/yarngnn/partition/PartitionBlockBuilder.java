@@ -86,30 +86,16 @@ public final class PartitionBlockBuilder {
     int n = nodeIds.length;
     int words = (span + 63) >>> 6;
     int[] slot = new int[numEdges];
-    int shares = (int) Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(),
-        numEdges / (long) EDGE_GRAIN));
-    long[][] maps = new long[shares][];
-    RowRanges.parallel(shares, 1, (a, z) -> {
-      for (int t = a; t < z; t++) {
-        long[] bits = new long[words];
-        int end = (int) ((long) numEdges * (t + 1) / shares);
-        for (int e = (int) ((long) numEdges * t / shares); e < end; e++) {
-          int s = index.get(srcIds[e]);
-          if (s < 0) {
-            int r = (int) (srcIds[e] - min);
-            bits[r >>> 6] |= 1L << r;
-          }
-          slot[e] = s;
+    long[] bits = edgeBitmap(numEdges, words, (from, to, map) -> {
+      for (int e = from; e < to; e++) {
+        int s = index.get(srcIds[e]);
+        if (s < 0) {
+          int r = (int) (srcIds[e] - min);
+          map[r >>> 6] |= 1L << r;
         }
-        maps[t] = bits;
+        slot[e] = s;
       }
     });
-    long[] bits = maps[0];
-    for (int t = 1; t < shares; t++) {
-      for (int w = 0; w < words; w++) {
-        bits[w] |= maps[t][w];
-      }
-    }
     int[] before = new int[words];
     int h = 0;
     for (int w = 0; w < words; w++) {
@@ -233,23 +219,32 @@ public final class PartitionBlockBuilder {
     return finish(nodeIds, halo, dst, srcRank, weights, numEdges);
   }
 
-  /** Bitmap over ranks of the sources not owned by {@code p}: one bitmap per thread's share, then OR-ed. */
+  /** Bitmap over ranks of the sources not owned by {@code p}. */
   private static long[] remoteSources(int[] owner, int p, int[] srcRank, int numEdges, int ranks) {
-    int words = (ranks + 63) >>> 6;
+    return edgeBitmap(numEdges, (ranks + 63) >>> 6, (from, to, bits) -> {
+      for (int e = from; e < to; e++) {
+        int r = srcRank[e];
+        if (owner[r] != p) {
+          bits[r >>> 6] |= 1L << r;
+        }
+      }
+    });
+  }
+
+  /** Marks bits for the edges {@code [from, to)} in {@code bits}. */
+  private interface EdgeMarker {
+    void mark(int from, int to, long[] bits);
+  }
+
+  /** A bitmap of {@code words} words marked over all edges: one bitmap per thread's share, then OR-ed. */
+  private static long[] edgeBitmap(int numEdges, int words, EdgeMarker marker) {
     int shares = (int) Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(),
         numEdges / (long) EDGE_GRAIN));
     long[][] maps = new long[shares][];
-    RowRanges.parallel(shares, 1, (a, b) -> {
-      for (int t = a; t < b; t++) {
-        long[] bits = new long[words];
-        int end = (int) ((long) numEdges * (t + 1) / shares);
-        for (int e = (int) ((long) numEdges * t / shares); e < end; e++) {
-          int r = srcRank[e];
-          if (owner[r] != p) {
-            bits[r >>> 6] |= 1L << r;
-          }
-        }
-        maps[t] = bits;
+    RowRanges.parallel(shares, 1, (a, z) -> {
+      for (int t = a; t < z; t++) {
+        maps[t] = new long[words];
+        marker.mark((int) ((long) numEdges * t / shares), (int) ((long) numEdges * (t + 1) / shares), maps[t]);
       }
     });
     long[] bits = maps[0];
