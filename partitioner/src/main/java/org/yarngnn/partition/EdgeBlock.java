@@ -9,8 +9,8 @@ import java.util.Arrays;
  * Edges of one table file routed to one owner partition, shuffled as a single record: each edge points into the
  * owner's node {@code to} from {@code from}, with its weight and table row; the flag is 1 for the reverse of a
  * table edge under --undirected. Weights are left out when all are 1 (unweighted tables). Wire form: int file,
- * int count, byte weighted, int length, then {@code length} bytes: to ids, from ids (int64 big-endian), weights
- * (float32) when weighted, then the rows ({@link RowBlock}).
+ * int count, byte weighted, int length, then {@code length} bytes: to ids, from ids (each bit-packed, see
+ * {@link RowBlock#packLongs}), weights (float32 big-endian) when weighted, then the rows ({@link RowBlock}).
  */
 final class EdgeBlock extends RowBlock {
   long[] to = new long[0];
@@ -55,15 +55,9 @@ final class EdgeBlock extends RowBlock {
   }
 
   void write(DataOutput out) throws IOException {
-    int fixed = count * (weighted ? 20 : 16);
-    byte[] b = bytes(fixed + maxRowBytes());
-    int pos = 0;
-    for (int i = 0; i < count; i++, pos += 8) {
-      LONGS.set(b, pos, to[i]);
-    }
-    for (int i = 0; i < count; i++, pos += 8) {
-      LONGS.set(b, pos, from[i]);
-    }
+    byte[] b = bytes(2 * maxPackedBytes(count) + (weighted ? 4 * count : 0) + maxRowBytes());
+    int pos = packLongs(to, count, b, 0);
+    pos = packLongs(from, count, b, pos);
     if (weighted) {
       for (int i = 0; i < count; i++, pos += 4) {
         FLOATS.set(b, pos, weight[i]);
@@ -82,23 +76,17 @@ final class EdgeBlock extends RowBlock {
     int n = in.readInt();
     checkCount(n, "edge");
     weighted = in.readByte() != 0;
-    int length = in.readInt();
     count = n;
     ensureCapacity(n);
-    int fixed = n * (weighted ? 20 : 16);
-    readBytes(in, length, fixed);
+    readBytes(in, in.readInt());
     byte[] b = bytes;
-    int pos = 0;
-    for (int i = 0; i < n; i++, pos += 8) {
-      to[i] = (long) LONGS.get(b, pos);
-    }
-    for (int i = 0; i < n; i++, pos += 8) {
-      from[i] = (long) LONGS.get(b, pos);
-    }
+    int pos = unpackLongs(b, 0, to, n);
+    pos = unpackLongs(b, pos, from, n);
     if (weighted) {
       for (int i = 0; i < n; i++, pos += 4) {
         weight[i] = (float) FLOATS.get(b, pos);
       }
     }
+    rowsAt(pos);
   }
 }

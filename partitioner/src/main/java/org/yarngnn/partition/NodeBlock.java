@@ -10,8 +10,9 @@ import org.yarngnn.io.NodeSplit;
  * Node rows of one table file owned by one partition, shuffled as a single record, in table order: ids, labels,
  * splits and feature rows (row-major, {@code width} floats each), with their table rows for error messages.
  * Labels and splits are left out while all are absent (-1, {@link NodeSplit#NONE}). Wire form: int file, int
- * count, int width, byte (1 labels, 2 splits), int length, then {@code length} bytes: ids (int64 big-endian),
- * labels (int32) and splits (int8) when present, features (float32), then the rows ({@link RowBlock}).
+ * count, int width, byte (1 labels, 2 splits), int length, then {@code length} bytes: ids (bit-packed, see
+ * {@link RowBlock#packLongs}), labels (int32) and splits (int8) when present, features (float32; big-endian), then
+ * the rows ({@link RowBlock}).
  */
 final class NodeBlock extends RowBlock {
   private static final int LABELS = 1;
@@ -67,16 +68,14 @@ final class NodeBlock extends RowBlock {
     return (present & SPLITS) != 0 ? splits[i] : NodeSplit.NONE;
   }
 
-  private int fixedBytes() {
-    return count * (8 + ((present & LABELS) != 0 ? 4 : 0) + ((present & SPLITS) != 0 ? 1 : 0) + 4 * width);
+  private int maxBytes() {
+    return maxPackedBytes(count) + count * (((present & LABELS) != 0 ? 4 : 0) + ((present & SPLITS) != 0 ? 1 : 0)
+        + 4 * width) + maxRowBytes();
   }
 
   void write(DataOutput out) throws IOException {
-    byte[] b = bytes(fixedBytes() + maxRowBytes());
-    int pos = 0;
-    for (int i = 0; i < count; i++, pos += 8) {
-      LONGS.set(b, pos, ids[i]);
-    }
+    byte[] b = bytes(maxBytes());
+    int pos = packLongs(ids, count, b, 0);
     if ((present & LABELS) != 0) {
       for (int i = 0; i < count; i++, pos += 4) {
         INTS.set(b, pos, labels[i]);
@@ -104,15 +103,11 @@ final class NodeBlock extends RowBlock {
     checkCount(n, "node");
     width = in.readInt();
     present = in.readByte();
-    int length = in.readInt();
     count = n;
     ensureCapacity(n);
-    readBytes(in, length, fixedBytes());
+    readBytes(in, in.readInt());
     byte[] b = bytes;
-    int pos = 0;
-    for (int i = 0; i < n; i++, pos += 8) {
-      ids[i] = (long) LONGS.get(b, pos);
-    }
+    int pos = unpackLongs(b, 0, ids, n);
     if ((present & LABELS) != 0) {
       for (int i = 0; i < n; i++, pos += 4) {
         labels[i] = (int) INTS.get(b, pos);
@@ -125,5 +120,6 @@ final class NodeBlock extends RowBlock {
     for (int i = 0, m = n * width; i < m; i++, pos += 4) {
       features[i] = (float) FLOATS.get(b, pos);
     }
+    rowsAt(pos);
   }
 }

@@ -10,7 +10,8 @@ import java.util.Arrays;
  * small direct-mapped cache of recent ids folds repeats (hubs repeat often) into one entry that keeps the smallest
  * (row, column) it was seen at, so the owner can still name the first offending row in table order; an id the
  * cache forgot is simply entered again. The flag is the column (0 src, 1 dst). Wire form: int file, int count,
- * int length, then {@code length} bytes: ids (int64 big-endian), then the rows ({@link RowBlock}).
+ * int length, then {@code length} bytes: ids (bit-packed, see {@link RowBlock#packLongs}), then the rows
+ * ({@link RowBlock}).
  */
 final class RefBlock extends RowBlock {
   /** Recent-id cache slots at most: 192 KiB stays in L2; fewer for small blocks, so many owners stay cheap. */
@@ -67,12 +68,8 @@ final class RefBlock extends RowBlock {
   }
 
   void write(DataOutput out) throws IOException {
-    byte[] b = bytes(count * 8 + maxRowBytes());
-    int pos = 0;
-    for (int i = 0; i < count; i++, pos += 8) {
-      LONGS.set(b, pos, ids[i]);
-    }
-    int end = encodeRows(pos);
+    byte[] b = bytes(maxPackedBytes(count) + maxRowBytes());
+    int end = encodeRows(packLongs(ids, count, b, 0));
     out.writeInt(file);
     out.writeInt(count);
     out.writeInt(end);
@@ -83,13 +80,9 @@ final class RefBlock extends RowBlock {
     file = in.readInt();
     int n = in.readInt();
     checkCount(n, "reference");
-    int length = in.readInt();
     count = n;
     ensureCapacity(n);
-    readBytes(in, length, n * 8);
-    byte[] b = bytes;
-    for (int i = 0, pos = 0; i < n; i++, pos += 8) {
-      ids[i] = (long) LONGS.get(b, pos);
-    }
+    readBytes(in, in.readInt());
+    rowsAt(unpackLongs(bytes, 0, ids, n));
   }
 }

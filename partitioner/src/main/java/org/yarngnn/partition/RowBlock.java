@@ -11,11 +11,13 @@ import java.util.Arrays;
  * The part of a shuffled block that every kind shares: the table file its rows came from, and each entry's table
  * row and a one-bit flag (the column, or "reversed"), kept only for error messages. Rows go out as zigzag varint
  * deltas (a few bytes an entry, since a file's rows ascend) followed by a flag bitmap; the reducer decodes them
- * only when it has a finding to report. Columns are encoded into one reusable byte array and written with a
- * single call, since per-value {@code DataOutput} calls would cost more than the shuffle saved.
+ * only when it has a finding to report. Id columns are bit-packed ({@link #packLongs}). Columns are encoded into
+ * one reusable byte array and written with a single call, since per-value {@code DataOutput} calls would cost more
+ * than the shuffle saved.
  */
 abstract class RowBlock {
   static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  static final VarHandle LONGS_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
   static final VarHandle FLOATS = MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.BIG_ENDIAN);
   /** Most bytes a zigzag varint of a long takes. */
@@ -97,11 +99,80 @@ abstract class RowBlock {
     return pos + (count + 7) / 8;
   }
 
-  /** Reads {@code length} encoded bytes; the rows from {@code rowCodesAt} on are decoded on first use. */
-  final void readBytes(DataInput in, int length, int rowCodesAt) throws IOException {
-    in.readFully(bytes(length), 0, length);
-    this.rowCodesAt = rowCodesAt;
+  /** Reads {@code length} encoded bytes (and keeps 8 spare bytes after them for unaligned unpacking). */
+  final void readBytes(DataInput in, int length) throws IOException {
+    if (length < 0) {
+      throw new IOException("corrupt block of " + length + " bytes");
+    }
+    in.readFully(bytes(length + 8), 0, length);
+  }
+
+  /** The rows start at {@code pos} of the bytes read; they are decoded on first use. */
+  final void rowsAt(int pos) {
+    this.rowCodesAt = pos;
     this.rowsDecoded = false;
+  }
+
+  /** Most bytes {@link #packLongs} takes for {@code count} values, with the 8 spare bytes it writes into. */
+  static int maxPackedBytes(int count) {
+    return 9 + count * 8 + 8;
+  }
+
+  /**
+   * Frame-of-reference bit packing: the column's minimum (int64), a bit width w (int8), then each value minus the
+   * minimum in w bits, little-endian bit order. The ids of one block usually span far less than 2^64 (a range
+   * owner's ids span 2^20 for a million nodes), so an id takes a few bytes instead of 8; a span wider than 2^56
+   * falls back to whole longs. Writes up to 8 zero bytes past the end it returns.
+   */
+  static int packLongs(long[] v, int count, byte[] b, int pos) {
+    long min = count == 0 ? 0 : Long.MAX_VALUE;
+    long max = count == 0 ? 0 : Long.MIN_VALUE;
+    for (int i = 0; i < count; i++) {
+      min = Math.min(min, v[i]);
+      max = Math.max(max, v[i]);
+    }
+    // max - min is the span as an unsigned number, even when it overflows a signed long.
+    int bits = 64 - Long.numberOfLeadingZeros(max - min);
+    bits = bits > 56 ? 64 : bits;
+    LONGS.set(b, pos, min);
+    b[pos + 8] = (byte) bits;
+    pos += 9;
+    if (bits == 64) {
+      for (int i = 0; i < count; i++, pos += 8) {
+        LONGS_LE.set(b, pos, v[i] - min);
+      }
+      return pos;
+    }
+    int bytes = (int) (((long) count * bits + 7) >>> 3);
+    Arrays.fill(b, pos, pos + bytes + 8, (byte) 0);
+    long bit = 0;
+    for (int i = 0; i < count; i++, bit += bits) {
+      int at = pos + (int) (bit >>> 3);
+      LONGS_LE.set(b, at, (long) LONGS_LE.get(b, at) | ((v[i] - min) << (bit & 7)));
+    }
+    return pos + bytes;
+  }
+
+  /** Unpacks {@code count} values written by {@link #packLongs} at {@code pos} into {@code out}; returns the end. */
+  static int unpackLongs(byte[] b, int pos, long[] out, int count) throws IOException {
+    long min = (long) LONGS.get(b, pos);
+    int bits = b[pos + 8];
+    pos += 9;
+    if (bits == 64) {
+      for (int i = 0; i < count; i++, pos += 8) {
+        out[i] = min + (long) LONGS_LE.get(b, pos);
+      }
+      return pos;
+    }
+    if (bits < 0 || bits > 56) {
+      throw new IOException("corrupt block: ids packed in " + bits + " bits");
+    }
+    long mask = (1L << bits) - 1;
+    long bit = 0;
+    for (int i = 0; i < count; i++, bit += bits) {
+      out[i] = min + (((long) LONGS_LE.get(b, pos + (int) (bit >>> 3)) >>> (bit & 7)) & mask);
+    }
+    return pos + (int) (((long) count * bits + 7) >>> 3);
   }
 
   private void decodeRows() {

@@ -191,8 +191,8 @@ class MapReduceLogicTest {
     plain.reserve(1, 0);
     plain.add(8, -1, (byte) 0, new float[0], 3);
     byte[] wire = bytes(new GraphRecord().nodes(plain));
-    // No labels, splits or features: only the id and the row's varint and flag byte.
-    assertEquals(1 + 17 + 8 + 2, wire.length);
+    // No labels, splits or features: the id as a minimum and a zero bit width, the row's varint and flag byte.
+    assertEquals(1 + 17 + 9 + 2, wire.length);
     back.readFields(new DataInputStream(new java.io.ByteArrayInputStream(wire)));
     assertEquals(8, back.nodes.ids[0]);
     assertEquals(-1, back.nodes.label(0));
@@ -243,7 +243,7 @@ class MapReduceLogicTest {
         EdgeBlock b = randomEdges(rnd, count, weighted, 4);
         byte[] wire = bytes(new GraphRecord().edges(b));
         // Unweighted blocks leave the weights out; rows take a few bytes each, not eight.
-        assertTrue(wire.length <= 14 + count * (weighted ? 20 : 16) + count * 10 + (count + 7) / 8 + 1);
+        assertTrue(wire.length <= 14 + 18 + count * (weighted ? 20 : 16) + count * 10 + (count + 7) / 8);
         EdgeBlock back = readEdges(wire, into);
         assertEquals(4, back.file);
         assertEquals(count, back.count);
@@ -255,6 +255,33 @@ class MapReduceLogicTest {
           assertEquals(b.rows[i], back.row(i));
           assertEquals(b.flags[i] == 1, back.reversed(i));
         }
+      }
+    }
+  }
+
+  @Test
+  void idsArePackedInTheBitsTheirSpanNeeds() throws Exception {
+    SplittableRandom rnd = new SplittableRandom(8);
+    long[][] spans = {{0, 0}, {5, 1}, {1L << 40, 1L << 20}, {-3, (1L << 56) - 1}, {0, 1L << 56},
+        {Long.MIN_VALUE, 1L << 57}, {Long.MIN_VALUE, Long.MAX_VALUE}};
+    for (long[] span : spans) {
+      for (int count : new int[] {0, 1, 3, 64, 1001}) {
+        long[] v = new long[count];
+        for (int i = 0; i < count; i++) {
+          v[i] = span[0] + (span[1] == Long.MAX_VALUE ? rnd.nextLong() : rnd.nextLong(span[1] + 1));
+        }
+        if (count > 1) {
+          v[0] = span[0];
+          v[1] = span[0] + span[1];
+        }
+        byte[] b = new byte[RowBlock.maxPackedBytes(count)];
+        int end = RowBlock.packLongs(v, count, b, 0);
+        int bits = count < 2 ? 0 : 64 - Long.numberOfLeadingZeros(span[1]);
+        assertEquals(9 + (bits > 56 ? 8L * count : ((long) count * bits + 7) / 8), end,
+            "span " + span[1] + ", " + count + " values");
+        long[] back = new long[count];
+        assertEquals(end, RowBlock.unpackLongs(b, 0, back, count));
+        assertTrue(java.util.Arrays.equals(v, back), "span " + span[1]);
       }
     }
   }
