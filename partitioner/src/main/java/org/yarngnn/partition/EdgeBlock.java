@@ -19,6 +19,15 @@ final class EdgeBlock extends RowBlock {
   /** False while every weight is 1: the weights are then not written. */
   boolean weighted;
 
+  /** A block with its own encode buffer (the reduce side). */
+  EdgeBlock() {
+    this(new Scratch());
+  }
+
+  EdgeBlock(Scratch scratch) {
+    super(scratch);
+  }
+
   @Override
   void clear(int file) {
     super.clear(file);

@@ -25,7 +25,13 @@ final class NodeBlock extends RowBlock {
   float[] features = new float[0];
   private int present;
 
+  /** A block with its own encode buffer (the reduce side). */
   NodeBlock(int width) {
+    this(width, new Scratch());
+  }
+
+  NodeBlock(int width, Scratch scratch) {
+    super(scratch);
     this.width = width;
   }
 

@@ -44,6 +44,7 @@ final class RecordRouter implements EdgeSink, NodeSink {
   private final NodeBlock[] nodeBlocks;
   private final EdgeBlock[] edgeBlocks;
   private final RefBlock[] refBlocks;
+  private final RowBlock.Scratch scratch = new RowBlock.Scratch();
   private int blocks;
 
   RecordRouter(Ownership ownership, boolean undirected, MissingFeatures missing, int width, int file,
@@ -87,7 +88,7 @@ final class RecordRouter implements EdgeSink, NodeSink {
     int owner = ownership.owner(id);
     NodeBlock b = nodeBlocks[owner];
     if (b == null) {
-      b = nodeBlocks[owner] = new NodeBlock(width);
+      b = nodeBlocks[owner] = new NodeBlock(width, scratch);
       b.reserve(nodeRows, file);
     }
     b.add(id, label, split, features, row);
@@ -123,7 +124,7 @@ final class RecordRouter implements EdgeSink, NodeSink {
     }
     EdgeBlock b = edgeBlocks[toOwner];
     if (b == null) {
-      b = edgeBlocks[toOwner] = new EdgeBlock();
+      b = edgeBlocks[toOwner] = new EdgeBlock(scratch);
       b.reserve(blockRows, file);
     }
     b.add(to, from, weight, reversed, row);
@@ -135,7 +136,7 @@ final class RecordRouter implements EdgeSink, NodeSink {
   private void reference(int owner, long id, int column, long row) {
     RefBlock b = refBlocks[owner];
     if (b == null) {
-      b = refBlocks[owner] = new RefBlock();
+      b = refBlocks[owner] = new RefBlock(scratch);
       b.reserve(blockRows, file);
     }
     b.add(id, column, row);

@@ -23,6 +23,15 @@ final class RefBlock extends RowBlock {
   private int[] cachedEntries = new int[2];
   private int cacheShift = 63;
 
+  /** A block with its own encode buffer (the reduce side). */
+  RefBlock() {
+    this(new Scratch());
+  }
+
+  RefBlock(Scratch scratch) {
+    super(scratch);
+  }
+
   @Override
   void clear(int file) {
     super.clear(file);

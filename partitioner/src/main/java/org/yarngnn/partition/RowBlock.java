@@ -27,8 +27,22 @@ abstract class RowBlock {
   int count;
   long[] rows = new long[0];
   byte[] flags = new byte[0];
-  /** The encoded block (map side: built by {@link #encode}; reduce side: as read, rows still encoded). */
+  /** The encoded block (map side: built by {@code write}; reduce side: as read, rows still encoded). */
   byte[] bytes = new byte[0];
+  /** Where {@link #bytes} is kept between writes: shared by all blocks of one router, or this block's own. */
+  private final Scratch scratch;
+
+  /**
+   * An encode buffer the blocks of one map task share (they are written one at a time), so map-side memory holds
+   * one encoded block, not one per owner and kind.
+   */
+  static final class Scratch {
+    private byte[] bytes = new byte[0];
+  }
+
+  RowBlock(Scratch scratch) {
+    this.scratch = scratch;
+  }
   private int rowCodesAt;
   private boolean rowsDecoded = true;
 
@@ -67,10 +81,12 @@ abstract class RowBlock {
 
   /** An encode buffer of at least {@code n} bytes. */
   final byte[] bytes(int n) {
-    if (bytes.length < n) {
-      bytes = new byte[Math.max(n, bytes.length + (bytes.length >> 1))];
+    byte[] b = scratch.bytes;
+    if (b.length < n) {
+      b = scratch.bytes = new byte[Math.max(n, b.length + (b.length >> 1))];
     }
-    return bytes;
+    bytes = b;
+    return b;
   }
 
   /** Most bytes {@link #encodeRows} writes for {@code count} entries. */
