@@ -59,7 +59,30 @@ public final class CsrBuilder {
    */
   public static Csr build(int numRows, int numCols, int[] dst, int[] src, float[] weights, int numEdges,
       int[] sourceKey, boolean parallel) {
-    Layout lay = new Layout(numRows, numCols, numEdges, sourceKey, parallel);
+    boolean identity = sourceKey == null || isIdentity(sourceKey, numCols);
+    return build(numRows, numCols, dst, src, identity ? null : sourceKey, numCols,
+        identity ? null : inverse(sourceKey, numCols), weights, numEdges, parallel);
+  }
+
+  /**
+   * Builds from edges that carry their sources' sort keys directly: row {@code dst[e]} gets column
+   * {@code columnOfKey[key[e]]}, rows listing their columns in key order. For callers whose natural source
+   * numbering is already ordered (id ranks, say) but whose columns are not: no per-edge key lookup is needed.
+   *
+   * @param key sort key of each edge's source, in {@code [0, numKeys)}
+   * @param columnOfKey the column of each key (in {@code [0, numCols)} for every key used), or null when the key
+   *     is the column
+   * @throws IllegalArgumentException when a destination, key or column is out of range
+   */
+  public static Csr buildByKey(int numRows, int numCols, int[] dst, int[] key, int numKeys, int[] columnOfKey,
+      float[] weights, int numEdges, boolean parallel) {
+    return build(numRows, numCols, dst, key, null, numKeys, columnOfKey, weights, numEdges, parallel);
+  }
+
+  /** Source {@code src[e]} has key {@code keyOfSrc[src[e]]} (or {@code src[e]} itself when null). */
+  private static Csr build(int numRows, int numCols, int[] dst, int[] src, int[] keyOfSrc, int numKeys,
+      int[] columnOfKey, float[] weights, int numEdges, boolean parallel) {
+    Layout lay = new Layout(numRows, numKeys, numEdges, parallel);
     int[] rowPtr = new int[numRows + 1];
     int[] colIdx = new int[numEdges];
     float[] w = weights == null ? null : new float[numEdges];
@@ -67,24 +90,24 @@ public final class CsrBuilder {
       return new Csr(numRows, numCols, rowPtr, colIdx, w);
     }
     int[][] offsets = new int[lay.chunks][];
+    int srcLimit = keyOfSrc == null ? numKeys : keyOfSrc.length;
     run(lay.chunks, parallel, (from, to) -> {
       for (int k = from; k < to; k++) {
-        offsets[k] = countChunk(lay, k, dst, src);
+        offsets[k] = countChunk(lay, k, dst, src, srcLimit);
       }
     });
     int[] bucketStart = lay.prefixSums(offsets);
     int[] packed = new int[numEdges];
     float[] packedW = weights == null ? null : new float[numEdges];
-    int[] key = lay.identityKey ? null : sourceKey;
     run(lay.chunks, parallel, (from, to) -> {
       for (int k = from; k < to; k++) {
-        scatterChunk(lay, k, offsets[k], dst, src, weights, key, packed, packedW);
+        scatterChunk(lay, k, offsets[k], dst, src, weights, keyOfSrc, packed, packedW);
       }
     });
-    int[] slotOfKey = lay.identityKey ? null : inverse(sourceKey, numCols);
+    int[] slotOfKey = columnOfKey;
     int[] unitStart = lay.units(bucketStart);
     run(unitStart.length - 1, parallel, (from, to) -> {
-      BucketSorter s = new BucketSorter(lay, packed, packedW, slotOfKey, rowPtr, colIdx, w);
+      BucketSorter s = new BucketSorter(lay, numCols, packed, packedW, slotOfKey, rowPtr, colIdx, w);
       for (int b = unitStart[from]; b < unitStart[to]; b++) {
         s.sort(b, bucketStart[b], bucketStart[b + 1]);
       }
@@ -102,11 +125,11 @@ public final class CsrBuilder {
     final int buckets;
     final int keyBits;
     final int keyMask;
-    final boolean identityKey;
     final int chunks;
     final boolean parallel;
 
-    Layout(int numRows, int numCols, int numEdges, int[] sourceKey, boolean parallel) {
+    /** {@code numCols} here is the key space. */
+    Layout(int numRows, int numCols, int numEdges, boolean parallel) {
       this.numRows = numRows;
       this.numCols = numCols;
       this.numEdges = numEdges;
@@ -119,7 +142,6 @@ public final class CsrBuilder {
       // The row offset shares the packed int with the key.
       this.rowBits = Math.min(Math.min(MAX_DIGIT_BITS, bits), 32 - keyBits);
       this.buckets = (int) (((long) numRows + (1L << rowBits) - 1) >>> rowBits);
-      this.identityKey = sourceKey == null || isIdentity(sourceKey, numCols);
       int threads = parallel ? Math.max(1, Runtime.getRuntime().availableProcessors()) : 1;
       // A few chunks per thread even out a noisy machine; the order of edges never depends on the count.
       this.chunks = (int) Math.max(1, Math.min(threads * 4L, numEdges / (long) MIN_CHUNK_EDGES));
@@ -166,10 +188,10 @@ public final class CsrBuilder {
   }
 
   /** Per-bucket edge counts of one chunk; checks the endpoints' ranges. */
-  private static int[] countChunk(Layout lay, int k, int[] dst, int[] src) {
+  /** Per-bucket edge counts of one chunk; checks destinations and sources ({@code src[e] < srcLimit}). */
+  private static int[] countChunk(Layout lay, int k, int[] dst, int[] src, int cols) {
     int[] count = new int[lay.buckets];
     int rows = lay.numRows;
-    int cols = lay.numCols;
     int shift = lay.rowBits;
     int end = lay.chunkStart(k + 1);
     for (int e = lay.chunkStart(k); e < end; e++) {
@@ -177,7 +199,7 @@ public final class CsrBuilder {
       int s = src[e];
       if (d < 0 || d >= rows || s < 0 || s >= cols) {
         throw new IllegalArgumentException("edge " + e + " (" + s + " -> " + d + ") outside " + cols
-            + " source slots x " + rows + " rows");
+            + " sources x " + rows + " rows");
       }
       count[d >>> shift]++;
     }
@@ -215,6 +237,7 @@ public final class CsrBuilder {
     private final int[] packed;
     private final float[] packedW;
     private final int[] slotOfKey;
+    private final int numCols;
     private final int[] rowPtr;
     private final int[] colIdx;
     private final float[] w;
@@ -225,8 +248,9 @@ public final class CsrBuilder {
     private int[] scratch = new int[0];
     private float[] scratchW;
 
-    BucketSorter(Layout lay, int[] packed, float[] packedW, int[] slotOfKey, int[] rowPtr, int[] colIdx,
-        float[] w) {
+    BucketSorter(Layout lay, int numCols, int[] packed, float[] packedW, int[] slotOfKey, int[] rowPtr,
+        int[] colIdx, float[] w) {
+      this.numCols = numCols;
       this.lay = lay;
       this.packed = packed;
       this.packedW = packedW;
@@ -390,11 +414,16 @@ public final class CsrBuilder {
         }
         return;
       }
+      int cols = numCols;
       for (int i = fromOff, end = fromOff + n; i < end; i++) {
         int v = from[i];
         int q = rc[v >>> keyBits]++;
         int k = v & keyMask;
-        colIdx[q] = slot == null ? k : slot[k];
+        int c = slot == null ? k : slot[k];
+        if (c < 0 || c >= cols) {
+          throw new IllegalArgumentException("key " + k + " maps to column " + c + " outside 0.." + (cols - 1));
+        }
+        colIdx[q] = c;
         if (fromW != null) {
           w[q] = fromW[i];
         }

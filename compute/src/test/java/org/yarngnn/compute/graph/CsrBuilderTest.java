@@ -185,6 +185,40 @@ class CsrBuilderTest {
   }
 
   @Test
+  void edgesGivenByKeyWithAColumnPerKey() {
+    // Keys are id ranks; columns are some other numbering of the same sources (locals first, say), and not every
+    // key is used: unused keys may map to -1.
+    int keys = 5000;
+    int cols = 7000;
+    int[] columnOfKey = new int[keys];
+    int[] perm = shuffledKey(cols, 3);
+    for (int k = 0; k < keys; k++) {
+      columnOfKey[k] = k % 7 == 3 ? -1 : perm[k];
+    }
+    for (boolean weighted : new boolean[] {false, true}) {
+      Edges g = Edges.random(900, keys, 120_000, weighted, 13);
+      for (int e = 0; e < g.src.length; e++) {
+        if (g.src[e] % 7 == 3) {
+          g.src[e]--; // used keys only
+        }
+      }
+      Csr byKey = CsrBuilder.buildByKey(g.rows, cols, g.dst, g.src, keys, columnOfKey, g.w, g.dst.length, true);
+      Csr expected = reference(g, null);
+      int[] mapped = expected.colIdx().clone();
+      for (int e = 0; e < mapped.length; e++) {
+        mapped[e] = columnOfKey[mapped[e]];
+      }
+      assertCsrEquals(new Csr(g.rows, cols, expected.rowPtr(), mapped, expected.weights()), byKey);
+    }
+    int[] bad = columnOfKey.clone();
+    bad[10] = -1;
+    assertThrows(IllegalArgumentException.class,
+        () -> CsrBuilder.buildByKey(3, cols, new int[] {0, 1}, new int[] {10, 11}, keys, bad, null, 2, false));
+    assertThrows(IllegalArgumentException.class,
+        () -> CsrBuilder.buildByKey(3, cols, new int[] {0}, new int[] {keys}, keys, columnOfKey, null, 1, false));
+  }
+
+  @Test
   void emptyAndOutOfRange() {
     Csr empty = CsrBuilder.build(3, 4, new int[0], new int[0], null, 0, null);
     assertArrayEquals(new int[4], empty.rowPtr());
