@@ -80,44 +80,51 @@ public final class PartitionBlockBuilder {
     return finish(nodeIds, haloSorted, dst, slot, weights, numEdges);
   }
 
-  /** Source ids all in {@code [min, min + span)}: remote ones marked in a bitmap over that range. */
+  /**
+   * Source ids all in {@code [min, min + span)}: every source marked in a bitmap over that range, so a source's
+   * rank among the sources (a popcount) is its sort key, and one walk over the bitmap, in id order, gives each
+   * key its column (local index, or the next halo slot) with one index lookup per distinct source, not per edge.
+   */
   private static GraphBlock buildWithBitmap(long[] nodeIds, NodeIndex index, int[] dst, long[] srcIds,
       float[] weights, int numEdges, long min, int span) {
     int n = nodeIds.length;
     int words = (span + 63) >>> 6;
-    int[] slot = new int[numEdges];
     long[] bits = edgeBitmap(numEdges, words, (from, to, map) -> {
       for (int e = from; e < to; e++) {
-        int s = index.get(srcIds[e]);
-        if (s < 0) {
-          int r = (int) (srcIds[e] - min);
-          map[r >>> 6] |= 1L << r;
-        }
-        slot[e] = s;
+        int r = (int) (srcIds[e] - min);
+        map[r >>> 6] |= 1L << r;
       }
     });
     int[] before = new int[words];
-    int h = 0;
+    int sources = 0;
     for (int w = 0; w < words; w++) {
-      before[w] = h;
-      h += Long.bitCount(bits[w]);
+      before[w] = sources;
+      sources += Long.bitCount(bits[w]);
     }
-    long[] halo = new long[h];
-    int j = 0;
+    int[] columnOfKey = new int[sources];
+    long[] halo = new long[sources];
+    int h = 0;
+    int k = 0;
     for (int w = 0; w < words; w++) {
       for (long b = bits[w]; b != 0; b &= b - 1) {
-        halo[j++] = min + (w << 6) + Long.numberOfTrailingZeros(b);
+        long id = min + ((long) w << 6) + Long.numberOfTrailingZeros(b);
+        int s = index.get(id);
+        if (s < 0) {
+          halo[h] = id;
+          s = n + h++;
+        }
+        columnOfKey[k++] = s;
       }
     }
+    int[] key = new int[numEdges];
     RowRanges.parallel(numEdges, EDGE_GRAIN, (from, to) -> {
       for (int e = from; e < to; e++) {
-        if (slot[e] < 0) {
-          int r = (int) (srcIds[e] - min);
-          slot[e] = n + before[r >>> 6] + Long.bitCount(bits[r >>> 6] & ((1L << r) - 1));
-        }
+        int r = (int) (srcIds[e] - min);
+        key[e] = before[r >>> 6] + Long.bitCount(bits[r >>> 6] & ((1L << r) - 1));
       }
     });
-    return finish(nodeIds, halo, dst, slot, weights, numEdges);
+    Csr csr = CsrBuilder.buildByKey(n, n + h, dst, key, sources, columnOfKey, weights, numEdges, true);
+    return new GraphBlock(nodeIds, Arrays.copyOf(halo, h), csr);
   }
 
   /** The index of distinct ids; a duplicate is the caller's error. */
@@ -182,41 +189,38 @@ public final class PartitionBlockBuilder {
 
   /**
    * The in-memory variant: sources given as global id ranks, which the caller's layout maps to owner and local
-   * index. The halo falls out of a bitmap over ranks already in id order, so nothing is hashed or sorted here;
-   * with one partition every source is local and its rank is already its slot. {@code srcRank} is overwritten
-   * with the source slots. The passes over the edges run on the common fork-join pool.
+   * index. The halo falls out of a bitmap over ranks already in id order, and the ranks are the CSR's sort keys,
+   * so nothing is hashed or sorted here; with one partition every source is local and its rank is already its
+   * slot. The passes over the edges run on the common fork-join pool.
    */
   static GraphBlock buildFromRanks(RankLayout layout, int p, int[] dst, int[] srcRank, float[] weights,
       int numEdges) {
     long[] nodeIds = layout.nodeIds(p);
-    if (layout.parts() == 1) {
-      return finish(nodeIds, new long[0], dst, srcRank, weights, numEdges);
-    }
     int n = nodeIds.length;
+    if (layout.parts() == 1) {
+      // Every source is local and its rank is its slot.
+      return new GraphBlock(nodeIds, new long[0],
+          CsrBuilder.buildByKey(n, n, dst, srcRank, n, null, weights, numEdges, true));
+    }
     int[] owner = layout.ownerOfRank;
     long[] bits = remoteSources(owner, p, srcRank, numEdges, layout.n);
-    int[] before = new int[bits.length];
-    int h = 0;
-    for (int w = 0; w < bits.length; w++) {
-      before[w] = h;
-      h += Long.bitCount(bits[w]);
-    }
-    long[] halo = new long[h];
-    int j = 0;
-    for (int w = 0; w < bits.length; w++) {
-      for (long b = bits[w]; b != 0; b &= b - 1) {
-        halo[j++] = layout.idOfRank[(w << 6) + Long.numberOfTrailingZeros(b)];
-      }
-    }
+    // Ranks are the sort keys; each rank's column is its local index, or its halo slot in id order.
+    int[] columnOfRank = new int[layout.n];
     int[] local = layout.localOfRank;
-    RowRanges.parallel(numEdges, EDGE_GRAIN, (from, to) -> {
-      for (int e = from; e < to; e++) {
-        int r = srcRank[e];
-        srcRank[e] = owner[r] == p ? local[r]
-            : n + before[r >>> 6] + Long.bitCount(bits[r >>> 6] & ((1L << r) - 1));
+    long[] halo = new long[layout.n - n];
+    int h = 0;
+    for (int r = 0; r < layout.n; r++) {
+      if (owner[r] == p) {
+        columnOfRank[r] = local[r];
+      } else if ((bits[r >>> 6] & (1L << r)) != 0) {
+        halo[h] = layout.idOfRank[r];
+        columnOfRank[r] = n + h++;
+      } else {
+        columnOfRank[r] = -1;
       }
-    });
-    return finish(nodeIds, halo, dst, srcRank, weights, numEdges);
+    }
+    Csr csr = CsrBuilder.buildByKey(n, n + h, dst, srcRank, layout.n, columnOfRank, weights, numEdges, true);
+    return new GraphBlock(nodeIds, Arrays.copyOf(halo, h), csr);
   }
 
   /** Bitmap over ranks of the sources not owned by {@code p}. */
