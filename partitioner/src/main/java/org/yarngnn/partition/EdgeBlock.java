@@ -63,8 +63,23 @@ final class EdgeBlock extends RowBlock {
     return flag(i) == 1;
   }
 
-  void write(DataOutput out) throws IOException {
-    byte[] b = bytes(2 * maxPackedBytes(count) + (weighted ? 4 * count : 0) + maxRowBytes());
+  @Override
+  void writeHeader(DataOutput out) throws IOException {
+    out.writeByte(weighted ? 1 : 0);
+  }
+
+  @Override
+  void readHeader(DataInput in) throws IOException {
+    weighted = in.readByte() != 0;
+  }
+
+  @Override
+  int maxColumnBytes() {
+    return 2 * maxPackedBytes(count) + (weighted ? 4 * count : 0);
+  }
+
+  @Override
+  int encodeColumns(byte[] b) {
     int pos = packLongs(to, count, b, 0);
     pos = packLongs(from, count, b, pos);
     if (weighted) {
@@ -72,30 +87,18 @@ final class EdgeBlock extends RowBlock {
         FLOATS.set(b, pos, weight[i]);
       }
     }
-    int end = encodeRows(pos);
-    out.writeInt(file);
-    out.writeInt(count);
-    out.writeByte(weighted ? 1 : 0);
-    out.writeInt(end);
-    out.write(b, 0, end);
+    return pos;
   }
 
-  void readFields(DataInput in) throws IOException {
-    file = in.readInt();
-    int n = in.readInt();
-    checkCount(n, "edge");
-    weighted = in.readByte() != 0;
-    count = n;
-    ensureCapacity(n);
-    readBytes(in, in.readInt());
-    byte[] b = bytes;
-    int pos = unpackLongs(b, 0, to, n);
-    pos = unpackLongs(b, pos, from, n);
+  @Override
+  int decodeColumns(byte[] b) throws IOException {
+    int pos = unpackLongs(b, 0, to, count);
+    pos = unpackLongs(b, pos, from, count);
     if (weighted) {
-      for (int i = 0; i < n; i++, pos += 4) {
+      for (int i = 0; i < count; i++, pos += 4) {
         weight[i] = (float) FLOATS.get(b, pos);
       }
     }
-    rowsAt(pos);
+    return pos;
   }
 }

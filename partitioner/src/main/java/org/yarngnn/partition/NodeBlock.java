@@ -74,13 +74,29 @@ final class NodeBlock extends RowBlock {
     return (present & SPLITS) != 0 ? splits[i] : NodeSplit.NONE;
   }
 
-  private int maxBytes() {
-    return maxPackedBytes(count) + count * (((present & LABELS) != 0 ? 4 : 0) + ((present & SPLITS) != 0 ? 1 : 0)
-        + 4 * width) + maxRowBytes();
+  @Override
+  void writeHeader(DataOutput out) throws IOException {
+    out.writeInt(width);
+    out.writeByte(present);
   }
 
-  void write(DataOutput out) throws IOException {
-    byte[] b = bytes(maxBytes());
+  @Override
+  void readHeader(DataInput in) throws IOException {
+    width = in.readInt();
+    present = in.readByte();
+    if (width < 0) {
+      throw new IOException("corrupt node block of width " + width);
+    }
+  }
+
+  @Override
+  int maxColumnBytes() {
+    return maxPackedBytes(count) + count * (((present & LABELS) != 0 ? 4 : 0) + ((present & SPLITS) != 0 ? 1 : 0)
+        + 4 * width);
+  }
+
+  @Override
+  int encodeColumns(byte[] b) {
     int pos = packLongs(ids, count, b, 0);
     if ((present & LABELS) != 0) {
       for (int i = 0; i < count; i++, pos += 4) {
@@ -94,38 +110,24 @@ final class NodeBlock extends RowBlock {
     for (int i = 0, n = count * width; i < n; i++, pos += 4) {
       FLOATS.set(b, pos, features[i]);
     }
-    int end = encodeRows(pos);
-    out.writeInt(file);
-    out.writeInt(count);
-    out.writeInt(width);
-    out.writeByte(present);
-    out.writeInt(end);
-    out.write(b, 0, end);
+    return pos;
   }
 
-  void readFields(DataInput in) throws IOException {
-    file = in.readInt();
-    int n = in.readInt();
-    checkCount(n, "node");
-    width = in.readInt();
-    present = in.readByte();
-    count = n;
-    ensureCapacity(n);
-    readBytes(in, in.readInt());
-    byte[] b = bytes;
-    int pos = unpackLongs(b, 0, ids, n);
+  @Override
+  int decodeColumns(byte[] b) throws IOException {
+    int pos = unpackLongs(b, 0, ids, count);
     if ((present & LABELS) != 0) {
-      for (int i = 0; i < n; i++, pos += 4) {
+      for (int i = 0; i < count; i++, pos += 4) {
         labels[i] = (int) INTS.get(b, pos);
       }
     }
     if ((present & SPLITS) != 0) {
-      System.arraycopy(b, pos, splits, 0, n);
-      pos += n;
+      System.arraycopy(b, pos, splits, 0, count);
+      pos += count;
     }
-    for (int i = 0, m = n * width; i < m; i++, pos += 4) {
+    for (int i = 0, n = count * width; i < n; i++, pos += 4) {
       features[i] = (float) FLOATS.get(b, pos);
     }
-    rowsAt(pos);
+    return pos;
   }
 }

@@ -1,7 +1,5 @@
 package org.yarngnn.partition;
 
-import java.io.DataInput;
-import java.io.DataOutput;
 import java.io.IOException;
 import java.util.Arrays;
 
@@ -76,22 +74,18 @@ final class RefBlock extends RowBlock {
     return flag(i);
   }
 
-  void write(DataOutput out) throws IOException {
-    byte[] b = bytes(maxPackedBytes(count) + maxRowBytes());
-    int end = encodeRows(packLongs(ids, count, b, 0));
-    out.writeInt(file);
-    out.writeInt(count);
-    out.writeInt(end);
-    out.write(b, 0, end);
+  @Override
+  int maxColumnBytes() {
+    return maxPackedBytes(count);
   }
 
-  void readFields(DataInput in) throws IOException {
-    file = in.readInt();
-    int n = in.readInt();
-    checkCount(n, "reference");
-    count = n;
-    ensureCapacity(n);
-    readBytes(in, in.readInt());
-    rowsAt(unpackLongs(bytes, 0, ids, n));
+  @Override
+  int encodeColumns(byte[] b) {
+    return packLongs(ids, count, b, 0);
+  }
+
+  @Override
+  int decodeColumns(byte[] b) throws IOException {
+    return unpackLongs(b, 0, ids, count);
   }
 }

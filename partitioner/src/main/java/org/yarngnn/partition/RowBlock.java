@@ -1,6 +1,7 @@
 package org.yarngnn.partition;
 
 import java.io.DataInput;
+import java.io.DataOutput;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -89,6 +90,55 @@ abstract class RowBlock {
     return b;
   }
 
+  /**
+   * Writes the block: int file, int count, the kind's header ({@link #writeHeader}), int length, then
+   * {@code length} bytes: the kind's columns ({@link #encodeColumns}) followed by the rows.
+   */
+  final void write(DataOutput out) throws IOException {
+    byte[] b = bytes(maxColumnBytes() + maxRowBytes());
+    int end = encodeRows(encodeColumns(b));
+    out.writeInt(file);
+    out.writeInt(count);
+    writeHeader(out);
+    out.writeInt(end);
+    out.write(b, 0, end);
+  }
+
+  /** Reads a block written by {@link #write}; its rows are decoded on first use. */
+  final void readFields(DataInput in) throws IOException {
+    file = in.readInt();
+    int n = in.readInt();
+    if (n < 0) {
+      throw new IOException("corrupt " + getClass().getSimpleName() + ": " + n + " entries");
+    }
+    readHeader(in);
+    count = n;
+    ensureCapacity(n);
+    int length = in.readInt();
+    if (length < 0) {
+      throw new IOException("corrupt " + getClass().getSimpleName() + " of " + length + " bytes");
+    }
+    in.readFully(bytes(length + 8), 0, length);
+    rowCodesAt = decodeColumns(bytes);
+    rowsDecoded = false;
+  }
+
+  /** The kind's fields written before the columns (none by default). */
+  void writeHeader(DataOutput out) throws IOException {
+  }
+
+  void readHeader(DataInput in) throws IOException {
+  }
+
+  /** Most bytes {@link #encodeColumns} writes for the current entries. */
+  abstract int maxColumnBytes();
+
+  /** Encodes the kind's columns into {@code b} from 0; returns the end. */
+  abstract int encodeColumns(byte[] b);
+
+  /** Decodes {@code count} entries' columns from {@code b} at 0 (8 spare bytes follow); returns the rows' start. */
+  abstract int decodeColumns(byte[] b) throws IOException;
+
   /** Most bytes {@link #encodeRows} writes for {@code count} entries. */
   final int maxRowBytes() {
     return count * MAX_VARINT + (count + 7) / 8;
@@ -113,20 +163,6 @@ abstract class RowBlock {
       b[pos + (i >>> 3)] |= (byte) ((flags[i] & 1) << (i & 7));
     }
     return pos + (count + 7) / 8;
-  }
-
-  /** Reads {@code length} encoded bytes (and keeps 8 spare bytes after them for unaligned unpacking). */
-  final void readBytes(DataInput in, int length) throws IOException {
-    if (length < 0) {
-      throw new IOException("corrupt block of " + length + " bytes");
-    }
-    in.readFully(bytes(length + 8), 0, length);
-  }
-
-  /** The rows start at {@code pos} of the bytes read; they are decoded on first use. */
-  final void rowsAt(int pos) {
-    this.rowCodesAt = pos;
-    this.rowsDecoded = false;
   }
 
   /** Most bytes {@link #packLongs} takes for {@code count} values, with the 8 spare bytes it writes into. */
@@ -215,11 +251,5 @@ abstract class RowBlock {
       flags[i] = (byte) ((b[pos + (i >>> 3)] >>> (i & 7)) & 1);
     }
     rowsDecoded = true;
-  }
-
-  static void checkCount(int count, String what) throws IOException {
-    if (count < 0) {
-      throw new IOException("corrupt " + what + " block: " + count + " entries");
-    }
   }
 }

@@ -79,6 +79,16 @@ class MapReduceLogicTest {
     return parts;
   }
 
+  private EdgeTable edgesTsv() {
+    return EdgeTable.open(TestGraphs.CONF, new org.apache.hadoop.fs.Path(dir.resolve("edges.tsv").toUri()),
+        org.yarngnn.io.TableReadOptions.defaults());
+  }
+
+  private NodeTable nodesTsv() {
+    return NodeTable.open(TestGraphs.CONF, new org.apache.hadoop.fs.Path(dir.resolve("nodes.tsv").toUri()),
+        org.yarngnn.io.TableReadOptions.defaults());
+  }
+
   @Test
   void mapSortReduceEqualsTheInMemoryBuild() throws Exception {
     TestGraphs.Tables t = TestGraphs.random(dir, 300, 2000, 4, false, true, 2, TableFormat.TSV, 9);
@@ -86,11 +96,14 @@ class MapReduceLogicTest {
       GraphBuildOptions o = GraphBuildOptions.builder().undirected(undirected).build();
       LocalGraph whole = GraphBuilder.build(t.edgeTable(), t.nodeTable(), o);
       for (int parts = 1; parts <= 4; parts++) {
-        List<InputError> errors = new ArrayList<>();
-        List<GraphPartition> ps = runLogic(t.edgeTable(), t.nodeTable(), Ownership.hash(parts), undirected,
-            MissingFeatures.ERROR, errors);
-        assertTrue(errors.isEmpty());
-        TestGraphs.assertPartitionsEqual(whole, ps);
+        // Blocks of one row, a few, and the most: the block size never changes the result.
+        for (int rows : new int[] {1, 7, RecordRouter.MAX_BLOCK_ROWS}) {
+          List<InputError> errors = new ArrayList<>();
+          List<GraphPartition> ps = runLogic(t.edgeTable(), t.nodeTable(), Ownership.hash(parts), undirected,
+              MissingFeatures.ERROR, rows, errors);
+          assertTrue(errors.isEmpty());
+          TestGraphs.assertPartitionsEqual(whole, ps);
+        }
       }
     }
   }
@@ -99,10 +112,8 @@ class MapReduceLogicTest {
   void reducerFindsTheFirstDanglingRowAndDuplicate() throws Exception {
     java.nio.file.Files.writeString(dir.resolve("nodes.tsv"), "1\t0.5\n2\t1.5\n3\t2\n2\t9\n2\t8\n");
     java.nio.file.Files.writeString(dir.resolve("edges.tsv"), "1\t2\n2\t3\n40\t1\n3\t50\n");
-    EdgeTable edges = EdgeTable.open(TestGraphs.CONF, new org.apache.hadoop.fs.Path(dir.resolve("edges.tsv").toUri()),
-        org.yarngnn.io.TableReadOptions.defaults());
-    NodeTable nodes = NodeTable.open(TestGraphs.CONF, new org.apache.hadoop.fs.Path(dir.resolve("nodes.tsv").toUri()),
-        org.yarngnn.io.TableReadOptions.defaults());
+    EdgeTable edges = edgesTsv();
+    NodeTable nodes = nodesTsv();
     List<InputError> errors = new ArrayList<>();
     runLogic(edges, nodes, Ownership.hash(3), false, MissingFeatures.ERROR, errors);
     InputError first = errors.stream().min(InputError::compareTo).orElseThrow();
@@ -114,8 +125,7 @@ class MapReduceLogicTest {
         && e.message().matches("(src 40|dst 50) has no row.*")), errors.toString());
     List<InputError> edgeOnly = new ArrayList<>();
     java.nio.file.Files.writeString(dir.resolve("nodes.tsv"), "1\t0.5\n2\t1.5\n3\t2\n");
-    runLogic(edges, NodeTable.open(TestGraphs.CONF, new org.apache.hadoop.fs.Path(dir.resolve("nodes.tsv").toUri()),
-        org.yarngnn.io.TableReadOptions.defaults()), Ownership.hash(3), false, MissingFeatures.ERROR, edgeOnly);
+    runLogic(edges, nodesTsv(), Ownership.hash(3), false, MissingFeatures.ERROR, edgeOnly);
     InputError firstEdge = edgeOnly.stream().min(InputError::compareTo).orElseThrow();
     assertEquals(3, firstEdge.row());
     assertTrue(firstEdge.message().startsWith("src 40 has no row"), firstEdge.message());
@@ -125,10 +135,8 @@ class MapReduceLogicTest {
   void missingFeaturesZeroAddsNodesAtTheirOwners() throws Exception {
     java.nio.file.Files.writeString(dir.resolve("nodes.tsv"), "10\t0.5\n20\t1.5\n");
     java.nio.file.Files.writeString(dir.resolve("edges.tsv"), "10\t20\n7\t10\n20\t99\n99\t7\n");
-    EdgeTable edges = EdgeTable.open(TestGraphs.CONF, new org.apache.hadoop.fs.Path(dir.resolve("edges.tsv").toUri()),
-        org.yarngnn.io.TableReadOptions.defaults());
-    NodeTable nodes = NodeTable.open(TestGraphs.CONF, new org.apache.hadoop.fs.Path(dir.resolve("nodes.tsv").toUri()),
-        org.yarngnn.io.TableReadOptions.defaults());
+    EdgeTable edges = edgesTsv();
+    NodeTable nodes = nodesTsv();
     GraphBuildOptions o = GraphBuildOptions.builder().missingFeatures(MissingFeatures.ZERO).build();
     LocalGraph whole = GraphBuilder.build(edges, nodes, o);
     for (int parts = 1; parts <= 3; parts++) {
@@ -344,30 +352,12 @@ class MapReduceLogicTest {
   }
 
   @Test
-  void blockSizeNeverChangesTheResult() throws Exception {
-    TestGraphs.Tables t = TestGraphs.random(dir, 200, 1500, 3, false, true, 3, TableFormat.TSV, 5);
-    for (boolean undirected : new boolean[] {false, true}) {
-      LocalGraph whole = GraphBuilder.build(t.edgeTable(), t.nodeTable(),
-          GraphBuildOptions.builder().undirected(undirected).build());
-      for (int rows : new int[] {1, 7, 100}) {
-        List<InputError> errors = new ArrayList<>();
-        List<GraphPartition> ps = runLogic(t.edgeTable(), t.nodeTable(), Ownership.hash(3), undirected,
-            MissingFeatures.ERROR, rows, errors);
-        assertTrue(errors.isEmpty());
-        TestGraphs.assertPartitionsEqual(whole, ps);
-      }
-    }
-  }
-
-  @Test
   void danglingSourceInTwoBlocksNamesTheEarlierRow() throws Exception {
     java.nio.file.Files.writeString(dir.resolve("nodes.tsv"), "1\t0.5\n2\t1.5\n3\t2\n");
     // Source 40 (owned elsewhere for most destinations) dangles at rows 3 and 6, blocks of 2 split them.
     java.nio.file.Files.writeString(dir.resolve("edges.tsv"), "1\t2\n2\t3\n40\t1\n3\t1\n2\t1\n40\t2\n");
-    EdgeTable edges = EdgeTable.open(TestGraphs.CONF, new org.apache.hadoop.fs.Path(dir.resolve("edges.tsv").toUri()),
-        org.yarngnn.io.TableReadOptions.defaults());
-    NodeTable nodes = NodeTable.open(TestGraphs.CONF, new org.apache.hadoop.fs.Path(dir.resolve("nodes.tsv").toUri()),
-        org.yarngnn.io.TableReadOptions.defaults());
+    EdgeTable edges = edgesTsv();
+    NodeTable nodes = nodesTsv();
     for (int parts = 1; parts <= 3; parts++) {
       for (int rows : new int[] {1, 2, 64}) {
         List<InputError> errors = new ArrayList<>();
