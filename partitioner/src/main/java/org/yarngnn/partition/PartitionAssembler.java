@@ -156,12 +156,11 @@ final class PartitionAssembler {
 
   private void references(RefBlock b) {
     if (zeroMissing) {
-      // Ids may repeat across blocks: endReferences sorts and deduplicates them.
       for (int i = 0; i < b.count; i++) {
         long id = b.ids[i];
         if (Arrays.binarySearch(finalIds, id) < 0) {
           if (numMissing == missing.length) {
-            missing = Arrays.copyOf(missing, numMissing * 2);
+            compactMissing();
           }
           missing[numMissing++] = id;
         }
@@ -175,17 +174,28 @@ final class PartitionAssembler {
     }
   }
 
+  /**
+   * Sorts and deduplicates the missing ids (blocks repeat them), and doubles their array when that leaves it more
+   * than half full, so repeats never take more than twice the distinct ids' memory.
+   */
+  private void compactMissing() {
+    Arrays.sort(missing, 0, numMissing);
+    int distinct = 0;
+    for (int k = 0; k < numMissing; k++) {
+      if (distinct == 0 || missing[distinct - 1] != missing[k]) {
+        missing[distinct++] = missing[k];
+      }
+    }
+    numMissing = distinct;
+    if (numMissing * 2 > missing.length) {
+      missing = Arrays.copyOf(missing, missing.length * 2);
+    }
+  }
+
   /** Merges the added missing ids into the ascending node order. */
   private void endReferences() {
     if (zeroMissing) {
-      Arrays.sort(missing, 0, numMissing);
-      int distinct = 0;
-      for (int k = 0; k < numMissing; k++) {
-        if (distinct == 0 || missing[distinct - 1] != missing[k]) {
-          missing[distinct++] = missing[k];
-        }
-      }
-      numMissing = distinct;
+      compactMissing();
       int n = tableNodes + numMissing;
       long[] merged = new long[n];
       int i = 0;
