@@ -2,16 +2,24 @@ package org.yarngnn.app.infer;
 
 import org.yarngnn.app.transport.FrameReader;
 import org.yarngnn.app.transport.FrameWriter;
+import org.yarngnn.app.transport.MalformedFrameException;
 import org.yarngnn.app.transport.Message;
 
 /**
  * Edges routed to the owner of their destination during construction, with the file and row they came from.
  * A {@code touch} block instead tells the owner of each {@code dst} id that the id occurs as an edge source
- * (under --missing-features zero the owner then adds it when it has no node row).
+ * (under --missing-features zero the owner then adds it when it has no node row); its {@code src} is unused.
+ *
+ * <p>Wire form: ids as int32 arrays when every id of the block fits (node ids usually do: half the bytes), int64
+ * otherwise; rows as vLong deltas (a block's rows come from one file in increasing order: a byte or two each),
+ * packed into one byte array; all written and read in bulk.
  */
 record EdgeBlock(int file, int count, long[] src, long[] dst, long[] rows, float[] weights, boolean touch)
     implements Message {
   static final byte TYPE = 33;
+  private static final int WEIGHTED = 1;
+  private static final int TOUCH = 2;
+  private static final int INT_IDS = 4;
 
   @Override
   public byte type() {
@@ -20,47 +28,131 @@ record EdgeBlock(int file, int count, long[] src, long[] dst, long[] rows, float
 
   @Override
   public int bodySizeHint() {
-    return 16 + count * (8 + 8 + 5 + (weights == null ? 0 : 4));
+    return 16 + count * (8 + 8 + 2 + (weights == null ? 0 : 4));
   }
 
   @Override
   public void writeBody(FrameWriter out) {
+    boolean intIds = fitsInt(dst) && (touch || fitsInt(src));
     out.writeVInt(file);
     out.writeVInt(count);
-    out.writeByte((weights != null ? 1 : 0) | (touch ? 2 : 0));
-    long prev = 0;
-    for (int i = 0; i < count; i++) {
-      out.writeLong(src[i]);
-      out.writeLong(dst[i]);
-      // Rows of one block come from one file in increasing order: the delta takes a byte or two.
-      out.writeVLong(rows[i] - prev);
-      prev = rows[i];
+    out.writeByte((weights != null ? WEIGHTED : 0) | (touch ? TOUCH : 0) | (intIds ? INT_IDS : 0));
+    if (!touch) {
+      writeIds(out, src, intIds);
     }
+    writeIds(out, dst, intIds);
+    out.writeBytes(packRows(rows, count));
     if (weights != null) {
       out.writeFloats(weights, 0, count);
     }
   }
 
+  private boolean fitsInt(long[] ids) {
+    for (int i = 0; i < count; i++) {
+      if (ids[i] != (int) ids[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void writeIds(FrameWriter out, long[] ids, boolean asInt) {
+    if (asInt) {
+      int[] narrow = new int[count];
+      for (int i = 0; i < count; i++) {
+        narrow[i] = (int) ids[i];
+      }
+      out.writeInts(narrow, 0, count);
+    } else {
+      for (int i = 0; i < count; i++) {
+        out.writeLong(ids[i]);
+      }
+    }
+  }
+
+  private static long[] readIds(FrameReader in, int n, boolean asInt) {
+    long[] ids = new long[n];
+    if (asInt) {
+      int[] narrow = new int[n];
+      in.readInts(narrow, 0, n);
+      for (int i = 0; i < n; i++) {
+        ids[i] = narrow[i];
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        ids[i] = in.readLong();
+      }
+    }
+    return ids;
+  }
+
+  /** Rows {@code [0, n)} as vLong deltas (7 bits a byte, low group first), in an array of exactly their size. */
+  static byte[] packRows(long[] rows, int n) {
+    int size = 0;
+    long prev = 0;
+    for (int i = 0; i < n; i++) {
+      long d = rows[i] - prev;
+      prev = rows[i];
+      size += d == 0 ? 1 : (64 - Long.numberOfLeadingZeros(d) + 6) / 7;
+    }
+    byte[] out = new byte[size];
+    int p = 0;
+    prev = 0;
+    for (int i = 0; i < n; i++) {
+      long d = rows[i] - prev;
+      prev = rows[i];
+      while ((d & ~0x7FL) != 0) {
+        out[p++] = (byte) ((d & 0x7F) | 0x80);
+        d >>>= 7;
+      }
+      out[p++] = (byte) d;
+    }
+    return out;
+  }
+
+  static long[] unpackRows(byte[] packed, int n) {
+    long[] rows = new long[n];
+    int p = 0;
+    long prev = 0;
+    for (int i = 0; i < n; i++) {
+      long d = 0;
+      int shift = 0;
+      byte b;
+      do {
+        if (p == packed.length || shift > 63) {
+          throw new MalformedFrameException("edge block rows end early or overflow");
+        }
+        b = packed[p++];
+        d |= (long) (b & 0x7F) << shift;
+        shift += 7;
+      } while (b < 0);
+      prev += d;
+      rows[i] = prev;
+    }
+    return rows;
+  }
+
   static EdgeBlock read(FrameReader in) {
     int file = in.readVInt();
     int n = in.readVInt();
-    int flags = in.readByte();
-    boolean weighted = (flags & 1) != 0;
-    long[] src = new long[n];
-    long[] dst = new long[n];
-    long[] rows = new long[n];
-    long prev = 0;
-    for (int i = 0; i < n; i++) {
-      src[i] = in.readLong();
-      dst[i] = in.readLong();
-      prev += in.readVLong();
-      rows[i] = prev;
+    if (n < 0) {
+      throw new MalformedFrameException("negative edge count " + n);
     }
+    if (n > in.remaining()) {
+      // Every edge takes at least a byte: refuse a bad count before allocating for it.
+      throw new MalformedFrameException("edge count " + n + " exceeds the frame's " + in.remaining() + " bytes");
+    }
+    int flags = in.readByte();
+    boolean touch = (flags & TOUCH) != 0;
+    boolean intIds = (flags & INT_IDS) != 0;
+    long[] src = touch ? new long[n] : readIds(in, n, intIds);
+    long[] dst = readIds(in, n, intIds);
+    long[] rows = unpackRows(in.readBytes(), n);
     float[] w = null;
-    if (weighted) {
+    if ((flags & WEIGHTED) != 0) {
       w = new float[n];
       in.readFloats(w, 0, n);
     }
-    return new EdgeBlock(file, n, src, dst, rows, w, (flags & 2) != 0);
+    return new EdgeBlock(file, n, src, dst, rows, w, touch);
   }
 }

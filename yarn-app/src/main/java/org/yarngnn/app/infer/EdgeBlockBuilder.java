@@ -2,12 +2,13 @@ package org.yarngnn.app.infer;
 
 /** Collects edges bound for one owner into {@link EdgeBlock}s of a bounded size, handing each full block on. */
 final class EdgeBlockBuilder {
-  /** Receives finished blocks. */
+  /** Receives finished blocks with the owner they are bound for. */
   @FunctionalInterface
   interface Sink {
-    void accept(EdgeBlock b) throws Exception;
+    void accept(int owner, EdgeBlock b) throws Exception;
   }
 
+  private final int owner;
   private final boolean weighted;
   private final boolean touch;
   private final int capacity;
@@ -19,7 +20,8 @@ final class EdgeBlockBuilder {
   private float[] weights;
   private int size;
 
-  EdgeBlockBuilder(boolean weighted, boolean touch, int capacity, Sink sink) {
+  EdgeBlockBuilder(int owner, boolean weighted, boolean touch, int capacity, Sink sink) {
+    this.owner = owner;
     this.weighted = weighted;
     this.touch = touch;
     this.capacity = capacity;
@@ -28,6 +30,7 @@ final class EdgeBlockBuilder {
   }
 
   private void reset() {
+    // Fresh arrays: the finished block is handed on as is (kept by the local owner, or encoded for a peer).
     src = new long[capacity];
     dst = new long[capacity];
     rows = new long[capacity];
@@ -41,13 +44,15 @@ final class EdgeBlockBuilder {
   }
 
   void add(long s, long d, float w, long row) throws Exception {
-    src[size] = s;
-    dst[size] = d;
-    rows[size] = row;
+    int i = size;
+    src[i] = s;
+    dst[i] = d;
+    rows[i] = row;
     if (weighted) {
-      weights[size] = w;
+      weights[i] = w;
     }
-    if (++size == capacity) {
+    size = i + 1;
+    if (size == capacity) {
       flush();
     }
   }
@@ -58,6 +63,6 @@ final class EdgeBlockBuilder {
     }
     EdgeBlock b = new EdgeBlock(file, size, src, dst, rows, weights, touch);
     reset();
-    sink.accept(b);
+    sink.accept(owner, b);
   }
 }

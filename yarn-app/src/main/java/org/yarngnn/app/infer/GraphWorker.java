@@ -10,7 +10,11 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.ModelFiles;
@@ -35,7 +39,6 @@ import org.yarngnn.compute.layer.Layer;
 import org.yarngnn.compute.model.Model;
 import org.yarngnn.compute.model.ModelFormatException;
 import org.yarngnn.compute.tensor.DenseMatrix;
-import org.yarngnn.io.EdgeSink;
 import org.yarngnn.io.EdgeTable;
 import org.yarngnn.io.EmbeddingWriter;
 import org.yarngnn.io.InputException;
@@ -61,6 +64,11 @@ import org.yarngnn.partition.PartitionedGraph;
 public final class GraphWorker {
   static final long PEER_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(10);
   private static final int EDGE_BLOCK_ROWS = 16384;
+  private static final int MAX_EDGE_READERS = 8;
+  /** Splits smaller than this cost more in per-split setup than they gain in balance. */
+  private static final long MIN_SPLIT_ROWS = 1 << 20;
+  /** A split's row-group count meaning the whole file ({@link EdgeTable#readSplit} reads it as a file). */
+  private static final int WHOLE_FILE = -1;
   /** The command a worker sends each peer after its last construction block of a phase. */
   private static final String END = "end";
   /** Part files one worker may write in parallel; also the stride of part numbers between workers. */
@@ -370,45 +378,114 @@ public final class GraphWorker {
     sender.join();
   }
 
-  /** Reads this worker's edge files, routes edges to owners, and builds the partition; reports its sizes. */
+  /**
+   * Reads this worker's share of the edge files (on a few threads when the worker has cores to spare), routes
+   * edges to owners, adds the ones it owns as they come (its own share through a short queue, peers' as they
+   * arrive), and builds the partition; reports its sizes.
+   */
   private String routeEdgesAndBuild() throws Exception {
     EdgeTable edges = EdgeTable.open(conf, new Path(spec.edges()),
         TableReadOptions.builder().format(spec.edgesFormat()).build());
     boolean zero = spec.missingFeatures() == MissingFeatures.ZERO;
+    OwnerLookup owners = new OwnerLookup(ownership);
+    owned.renumberConsecutive();
     OwnedEdges in = new OwnedEdges(edges.weighted());
-    List<EdgeBlock> local = new ArrayList<>();
-    Background sender = new Background("route-edges-" + index, () -> {
-      EdgeRouter router = new EdgeRouter(edges.weighted(), zero, b -> {
-        // Every edge of a block has the same owner: of its destination, or of the touched id.
-        int q = ownership.owner(b.dst()[0]);
-        if (q == index) {
-          synchronized (local) {
-            local.add(b);
-          }
-        } else {
-          mesh.sendWindowed(q, b);
-        }
-      });
-      for (int f = 0; f < edges.files().size(); f++) {
-        if (mine(f)) {
-          router.file(f);
-          edges.readFile(f, router);
+    List<String> names = new ArrayList<>();
+    for (Path f : edges.files()) {
+      names.add(f.toString());
+    }
+    EdgeReceiver receiver = new EdgeReceiver(owned, in, owners, index, names, zero);
+    // Bounded, as the peers' windows are: the readers wait while the consumer is behind.
+    BlockingQueue<EdgeBlock> local = new ArrayBlockingQueue<>(WorkerMesh.WINDOW);
+    AtomicBoolean cancelled = new AtomicBoolean();
+    EdgeBlockBuilder.Sink sink = (q, b) -> {
+      if (q != index) {
+        mesh.sendWindowed(q, b);
+        return;
+      }
+      while (!local.offer(b, 100, TimeUnit.MILLISECONDS)) {
+        if (cancelled.get()) {
+          throw new IllegalStateException("edge reading cancelled");
         }
       }
+    };
+    long t0 = System.nanoTime();
+    List<EdgeTable.Split> splits = edgeSplits(edges);
+    AtomicInteger next = new AtomicInteger();
+    ReaderThreads readers = new ReaderThreads("route-edges-" + index, Math.max(1, Math.min(edgeReaders(), splits.size())), () -> {
+      EdgeRouter router = new EdgeRouter(owners, workers, edges.weighted(), spec.undirected(), zero,
+          EDGE_BLOCK_ROWS, sink);
+      for (int i = next.getAndIncrement(); i < splits.size(); i = next.getAndIncrement()) {
+        EdgeTable.Split split = splits.get(i);
+        router.file(split.file());
+        edges.readSplit(split, router);
+      }
       router.flush();
-      endMarkers(2);
-    });
-    consumeUntilEnds(sender, m -> addEdges((EdgeBlock) m, in, edges.files(), zero));
-    for (EdgeBlock b : local) {
-      addEdges(b, in, edges.files(), zero);
+    }, () -> endMarkers(2));
+    try {
+      int ends = 0;
+      while (ends < workers - 1 || !readers.done() || !local.isEmpty()) {
+        EdgeBlock mine = local.poll();
+        if (mine != null) {
+          receiver.add(mine);
+        }
+        // Alternate own blocks with peers' so that neither waits on the other; wake up often while reading.
+        WorkerMesh.Inbound m = mesh.poll(mine != null ? 0 : readers.done() ? 200 : 1);
+        if (m == null) {
+          readers.check();
+          continue;
+        }
+        if (m.message() instanceof Command c && c.name().equals(END)) {
+          ends++;
+          continue;
+        }
+        receiver.add((EdgeBlock) m.message());
+        mesh.ack(m.from());
+      }
+      readers.join();
+    } finally {
+      cancelled.set(true);
     }
+    long t1 = System.nanoTime();
     graph = PartitionBlockBuilder.build(owned.ids(), owned.index, in.dst, in.src, in.weight, in.size);
     nodeIndex = owned.index;
     h = owned.takeRows();
+    stats.put("edgeReaders", readers.count());
+    stats.put("edgesRouteSeconds", (t1 - t0) / 1e9);
+    stats.put("edgesBuildSeconds", (System.nanoTime() - t1) / 1e9);
     stats.put("nodes", graph.numNodes());
     stats.put("edges", graph.inEdges().numEdges());
     stats.put("halo", graph.haloIds().length);
     return graph.numNodes() + " " + graph.inEdges().numEdges() + " " + graph.haloIds().length;
+  }
+
+  /** Edge reading threads: half the compute threads (the consumer, transport and --local peers share the rest). */
+  private int edgeReaders() {
+    return Math.max(1, Math.min(MAX_EDGE_READERS, spec.threads() / 2));
+  }
+
+  /**
+   * This worker's edge files as units of reading: whole files for one reader; for several, Parquet files cut at
+   * row groups into a few pieces per reader so that even one large file is read in parallel.
+   */
+  private List<EdgeTable.Split> edgeSplits(EdgeTable edges) {
+    List<EdgeTable.Split> out = new ArrayList<>();
+    int readers = edgeReaders();
+    if (readers == 1) {
+      for (int f = 0; f < edges.files().size(); f++) {
+        if (mine(f)) {
+          out.add(new EdgeTable.Split(f, 0, WHOLE_FILE, -1));
+        }
+      }
+      return out;
+    }
+    long target = Math.max(MIN_SPLIT_ROWS, edges.countHint() / workers / (4L * readers));
+    for (EdgeTable.Split s : edges.splits(target)) {
+      if (mine(s.file())) {
+        out.add(s);
+      }
+    }
+    return out;
   }
 
   /**
@@ -436,89 +513,6 @@ public final class GraphWorker {
     stats.put("edges", graph.inEdges().numEdges());
     stats.put("halo", graph.haloIds().length);
     return graph.numNodes() + " " + graph.inEdges().numEdges() + " " + graph.haloIds().length;
-  }
-
-  private void addEdges(EdgeBlock b, OwnedEdges in, List<Path> files, boolean zero) {
-    for (int i = 0; i < b.count(); i++) {
-      if (b.touch()) {
-        if (owned.index.get(b.dst()[i]) < 0) {
-          owned.addMissing(b.dst()[i]);
-        }
-        continue;
-      }
-      int d = owned.index.get(b.dst()[i]);
-      if (d < 0) {
-        if (!zero) {
-          throw InputException.at(files.get(b.file()).toString(), b.rows()[i], "dst " + b.dst()[i]
-              + " has no row in the nodes table (use --missing-features zero to give it zero features)");
-        }
-        d = owned.addMissing(b.dst()[i]);
-      }
-      long s = b.src()[i];
-      if (ownership.owner(s) == index && owned.index.get(s) < 0) {
-        if (!zero) {
-          throw InputException.at(files.get(b.file()).toString(), b.rows()[i], "src " + s
-              + " has no row in the nodes table (use --missing-features zero to give it zero features)");
-        }
-        owned.addMissing(s);
-      }
-      in.add(d, s, b.weights() == null ? 1f : b.weights()[i]);
-    }
-  }
-
-  /** Splits edges by destination owner (and, undirected, adds reverses; with zero-filling, source touches). */
-  private final class EdgeRouter implements EdgeSink {
-    private final EdgeBlockBuilder[] edgeParts = new EdgeBlockBuilder[workers];
-    private final EdgeBlockBuilder[] touchParts = new EdgeBlockBuilder[workers];
-    private final boolean zero;
-
-    EdgeRouter(boolean weighted, boolean zero, EdgeBlockBuilder.Sink sink) {
-      this.zero = zero;
-      for (int q = 0; q < workers; q++) {
-        edgeParts[q] = new EdgeBlockBuilder(weighted, false, EDGE_BLOCK_ROWS, sink);
-        touchParts[q] = zero ? new EdgeBlockBuilder(false, true, EDGE_BLOCK_ROWS, sink) : null;
-      }
-    }
-
-    void file(int f) throws Exception {
-      flush();
-      for (int q = 0; q < workers; q++) {
-        edgeParts[q].file(f);
-        if (touchParts[q] != null) {
-          touchParts[q].file(f);
-        }
-      }
-    }
-
-    @Override
-    public void edge(long src, long dst, float weight, long row) {
-      try {
-        route(src, dst, weight, row);
-        if (spec.undirected() && src != dst) {
-          route(dst, src, weight, row);
-        }
-      } catch (Exception e) {
-        throw new IllegalStateException("routing edges: " + describe(e), e);
-      }
-    }
-
-    private void route(long src, long dst, float weight, long row) throws Exception {
-      int q = ownership.owner(dst);
-      edgeParts[q].add(src, dst, weight, row);
-      int qs = ownership.owner(src);
-      if (zero && qs != q) {
-        touchParts[qs].add(0, src, 0, row);
-      }
-    }
-
-    void flush() throws Exception {
-      for (int q = 0; q < workers; q++) {
-        edgeParts[q].flush();
-        if (touchParts[q] != null) {
-          touchParts[q].flush();
-        }
-      }
-    }
   }
 
   // ---- plan and layer rounds ------------------------------------------------------------------------------------

@@ -14,22 +14,29 @@ final class OwnedEdges {
   }
 
   void add(int d, long s, float w) {
-    if (size == dst.length) {
-      int cap = (int) Math.min(Integer.MAX_VALUE - 16, size * 2L);
-      if (cap == size) {
-        throw new IllegalStateException("more than " + size + " in-edges on one worker; use more workers");
-      }
-      dst = Arrays.copyOf(dst, cap);
-      src = Arrays.copyOf(src, cap);
-      if (weight != null) {
-        weight = Arrays.copyOf(weight, cap);
-      }
-    }
+    reserve(1);
     dst[size] = d;
     src[size] = s;
     if (weight != null) {
       weight[size] = w;
     }
     size++;
+  }
+
+  /** Makes room for {@code more} edges after {@link #size}, so that a block can be appended without checks. */
+  void reserve(int more) {
+    long need = (long) size + more;
+    if (need <= dst.length) {
+      return;
+    }
+    if (need > Integer.MAX_VALUE - 16) {
+      throw new IllegalStateException("more than " + size + " in-edges on one worker; use more workers");
+    }
+    int cap = (int) Math.min(Integer.MAX_VALUE - 16, Math.max(need, dst.length * 2L));
+    dst = Arrays.copyOf(dst, cap);
+    src = Arrays.copyOf(src, cap);
+    if (weight != null) {
+      weight = Arrays.copyOf(weight, cap);
+    }
   }
 }

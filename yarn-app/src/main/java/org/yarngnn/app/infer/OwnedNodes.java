@@ -16,13 +16,19 @@ import org.yarngnn.partition.NodeIndex;
 final class OwnedNodes {
   private static final int BLOCK_ROWS = 1 << 14;
 
-  final NodeIndex index = new NodeIndex(1 << 16);
+  /** Replaced once, by {@link #renumberConsecutive}, before any edge is looked up. */
+  NodeIndex index = new NodeIndex(1 << 16);
   private final int width;
   private long[] ids = new long[1 << 12];
   private int[] labels = new int[1 << 12];
   private byte[] splits = new byte[1 << 12];
   private float[][] blocks = new float[16][];
   private boolean labelled;
+  /**
+   * After {@link #renumberConsecutive}: where the row of local index {@code j < storedAt.length} sits in the
+   * blocks (rows stay where they arrived until {@link #takeRows} moves them once). Null before.
+   */
+  private int[] storedAt;
 
   OwnedNodes(int width) {
     this.width = width;
@@ -37,6 +43,9 @@ final class OwnedNodes {
   }
 
   void addAll(NodeBlock b, List<Path> files) {
+    if (storedAt != null) {
+      throw new IllegalStateException("node rows added after renumbering");
+    }
     labelled |= b.labels() != null;
     for (int i = 0; i < b.count(); i++) {
       int local = index.add(b.ids()[i]);
@@ -47,6 +56,53 @@ final class OwnedNodes {
           b.splits() == null ? NodeSplit.NONE : b.splits()[i]);
       System.arraycopy(b.values(), i * width, block(local), (local % BLOCK_ROWS) * width, width);
     }
+  }
+
+  /**
+   * When the ids are one consecutive run {@code min..min+n-1} that arrived out of order (a range owner's share,
+   * routed from several readers), renumbers the local indices in id order: the index then needs no table, so
+   * every later lookup (each edge's endpoints, halo requests) is a subtraction instead of a cache miss in a hash
+   * table. Rows move to their new places in {@link #takeRows}, which copies them anyway. Returns whether it
+   * renumbered.
+   */
+  boolean renumberConsecutive() {
+    int n = size();
+    if (n == 0 || storedAt != null) {
+      return false;
+    }
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    boolean inOrder = true;
+    for (int i = 0; i < n; i++) {
+      min = Math.min(min, ids[i]);
+      max = Math.max(max, ids[i]);
+      inOrder &= i == 0 || ids[i] == ids[i - 1] + 1;
+    }
+    // Distinct ids (duplicates were refused) spanning exactly n values are exactly min..max.
+    if (inOrder || max - min != n - 1) {
+      return false;
+    }
+    int[] at = new int[n];
+    long[] newIds = new long[ids.length];
+    int[] newLabels = new int[labels.length];
+    byte[] newSplits = new byte[splits.length];
+    for (int i = 0; i < n; i++) {
+      int j = (int) (ids[i] - min);
+      at[j] = i;
+      newIds[j] = ids[i];
+      newLabels[j] = labels[i];
+      newSplits[j] = splits[i];
+    }
+    NodeIndex renumbered = new NodeIndex(n);
+    for (int j = 0; j < n; j++) {
+      renumbered.add(newIds[j]);
+    }
+    ids = newIds;
+    labels = newLabels;
+    splits = newSplits;
+    index = renumbered;
+    storedAt = at;
+    return true;
   }
 
   /** Adds a node known only from an edge (--missing-features zero): zero row, no label. */
@@ -95,6 +151,15 @@ final class OwnedNodes {
   DenseMatrix takeRows() {
     int n = size();
     DenseMatrix m = new DenseMatrix(n, width);
+    if (storedAt != null) {
+      for (int j = 0; j < storedAt.length; j++) {
+        int p = storedAt[j];
+        System.arraycopy(blocks[p / BLOCK_ROWS], (p % BLOCK_ROWS) * width, m.data(), j * width, width);
+      }
+      // Nodes added after renumbering (zero rows) sit at their own index: the matrix is zero there already.
+      Arrays.fill(blocks, null);
+      return m;
+    }
     for (int b = 0; b * BLOCK_ROWS < n; b++) {
       int rows = Math.min(BLOCK_ROWS, n - b * BLOCK_ROWS);
       if (blocks[b] != null) {
