@@ -389,6 +389,10 @@ public final class GraphWorker {
     boolean zero = spec.missingFeatures() == MissingFeatures.ZERO;
     OwnerLookup owners = new OwnerLookup(ownership);
     owned.renumberConsecutive();
+    // Without zero-filling no node joins from here on: the rows are gathered into one matrix while edges are read
+    // (the consumer thread mostly waits on the readers then). With it, edges may add nodes: gathered at the end.
+    DenseMatrix[] rows = new DenseMatrix[1];
+    Background gather = zero ? null : new Background("gather-rows-" + index, () -> rows[0] = owned.takeRows());
     OwnedEdges in = new OwnedEdges(edges.weighted());
     List<String> names = new ArrayList<>();
     for (Path f : edges.files()) {
@@ -447,12 +451,19 @@ public final class GraphWorker {
       cancelled.set(true);
     }
     long t1 = System.nanoTime();
+    if (gather != null) {
+      gather.join();
+    } else {
+      rows[0] = owned.takeRows();
+    }
+    long t2 = System.nanoTime();
     graph = PartitionBlockBuilder.build(owned.ids(), owned.index, in.dst, in.src, in.weight, in.size);
     nodeIndex = owned.index;
-    h = owned.takeRows();
+    h = rows[0];
     stats.put("edgeReaders", readers.count());
     stats.put("edgesRouteSeconds", (t1 - t0) / 1e9);
-    stats.put("edgesBuildSeconds", (System.nanoTime() - t1) / 1e9);
+    stats.put("edgesRowsWaitSeconds", (t2 - t1) / 1e9);
+    stats.put("edgesBuildSeconds", (System.nanoTime() - t2) / 1e9);
     stats.put("nodes", graph.numNodes());
     stats.put("edges", graph.inEdges().numEdges());
     stats.put("halo", graph.haloIds().length);

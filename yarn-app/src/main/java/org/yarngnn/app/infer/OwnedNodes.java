@@ -11,7 +11,7 @@ import org.yarngnn.partition.NodeIndex;
 /**
  * The nodes one worker owns, as they arrive from the readers: index, ids, optional label and split, and one row
  * of {@code width} floats each (raw features, or the first layer's row-local transform when fused). Filled by
- * the worker's consumer thread only.
+ * the worker's consumer thread only; {@link #takeRows} may run on another thread once no node can be added.
  */
 final class OwnedNodes {
   private static final int BLOCK_ROWS = 1 << 14;
