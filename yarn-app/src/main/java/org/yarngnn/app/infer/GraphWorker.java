@@ -416,7 +416,8 @@ public final class GraphWorker {
     long t0 = System.nanoTime();
     List<EdgeTable.Split> splits = edgeSplits(edges);
     AtomicInteger next = new AtomicInteger();
-    ReaderThreads readers = new ReaderThreads("route-edges-" + index, Math.max(1, Math.min(edgeReaders(), splits.size())), () -> {
+    int threads = Math.max(1, Math.min(edgeReaders(), splits.size()));
+    ReaderThreads readers = new ReaderThreads("route-edges-" + index, threads, () -> {
       EdgeRouter router = new EdgeRouter(owners, workers, edges.weighted(), spec.undirected(), zero,
           EDGE_BLOCK_ROWS, sink);
       for (int i = next.getAndIncrement(); i < splits.size(); i = next.getAndIncrement()) {
