@@ -98,6 +98,11 @@ class CoraLocalInferenceTest {
     CliRun run = CliRun.of(args.toArray(new String[0]));
     assertEquals(0, run.status(), run.toString());
     assertTrue(run.out().contains("2,708 embeddings"), run.toString());
+    // The construction's statistics: per partition, and the edge balance.
+    String printed = run.out() + run.err();
+    assertTrue(printed.contains("edge balance max/mean"), run.toString());
+    int workers = args.contains("--workers") ? Integer.parseInt(args.get(args.indexOf("--workers") + 1)) : 1;
+    assertTrue(printed.contains("partition " + (workers - 1) + ": "), run.toString());
     compare(ModelDirectory.read(model), seed, out);
   }
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.yarngnn.app.transport.Command;
@@ -87,14 +88,24 @@ public final class InferenceDriver {
       long totalNodes = 0;
       long edges = 0;
       long halo = 0;
+      long maxEdges = 0;
+      StringBuilder perPartition = new StringBuilder();
       for (int w = 0; w < sizes.size(); w++) {
         String[] f = sizes.get(w).trim().split(" ");
-        totalNodes += Long.parseLong(f[0]);
-        edges += Long.parseLong(f[1]);
-        halo += Long.parseLong(f[2]);
+        long n = Long.parseLong(f[0]);
+        long m = Long.parseLong(f[1]);
+        long h = Long.parseLong(f[2]);
+        totalNodes += n;
+        edges += m;
+        halo += h;
+        maxEdges = Math.max(maxEdges, m);
+        perPartition.append(String.format(Locale.ROOT,
+            "yarn-gnn infer:   partition %d: %,d nodes, %,d edges, halo %,d nodes per layer%n", w, n, m, h));
       }
-      log.printf("yarn-gnn infer: %d workers, ownership %s: %,d nodes, %,d edges, %,d halo rows%n", p,
-          ownershipText, totalNodes, edges, halo);
+      double mean = (double) edges / Math.max(1, sizes.size());
+      log.printf(Locale.ROOT, "yarn-gnn infer: %d workers, ownership %s: %,d nodes, %,d edges, %,d halo rows, "
+          + "edge balance max/mean %.3f%n%s", p, ownershipText, totalNodes, edges, halo,
+          mean == 0 ? 1.0 : maxEdges / mean, perPartition);
       round("plan", 0, new byte[0], 0.40f);
       for (int k = 0; k < layers; k++) {
         round("layer", k, new byte[0], 0.40f + 0.5f * (k + 1) / layers);
