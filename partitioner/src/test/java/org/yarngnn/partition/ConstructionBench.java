@@ -27,7 +27,7 @@ import org.yarngnn.io.TableReadOptions;
 /**
  * The construction benchmark behind {@code scripts/bench/construction}: generates an R-MAT graph as Parquet
  * (once; reused when present) plus the same edges as raw little-endian int64 pairs for PyTorch, then times the
- * in-memory construction from Parquet to finished CSR (P=1 and P=2, medians of 5 after a warm-up, wall-clock and
+ * in-memory construction from Parquet to finished CSR (P=1 and P=2, medians of 7 after a reported cold first run, wall-clock and
  * process CPU seconds, with the load average around them), and the partition MapReduce job with the local job
  * runner.
  * Usage: ConstructionBench DIR [nodes edges width files jobParts]
@@ -106,7 +106,7 @@ public final class ConstructionBench {
     System.out.printf(Locale.ROOT, "RESULT partition_job_seconds=%.1f%n", jobSeconds);
   }
 
-  private static final int RUNS = 5;
+  private static final int RUNS = 7;
 
   /** Median wall-clock and process CPU seconds of a few runs (CPU time is robust to other load). */
   private record Timing(double wall, double cpu) {
