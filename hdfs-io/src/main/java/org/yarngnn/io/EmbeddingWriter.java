@@ -11,6 +11,7 @@ import org.apache.hadoop.fs.Path;
  * when the model predicts, {@code prediction} INT32. Parquet or ORC.
  */
 public final class EmbeddingWriter implements Closeable {
+  private static final String TABLE = "embeddings";
   private final TableWriter out;
   private final int width;
   private final boolean withPrediction;
@@ -27,6 +28,18 @@ public final class EmbeddingWriter implements Closeable {
     if (format != TableFormat.PARQUET && format != TableFormat.ORC) {
       throw new IllegalArgumentException("embedding output is parquet or orc, not " + format.extension());
     }
+    List<ColumnSpec> cols = columns(width, withPrediction);
+    return new EmbeddingWriter(TableWriter.create(conf, file, format, TABLE, cols), width, withPrediction);
+  }
+
+  /** A Parquet part file with row groups of about {@code rowGroupBytes} (tests write several row groups). */
+  static EmbeddingWriter parquet(Configuration conf, Path file, int width, boolean withPrediction,
+      long rowGroupBytes) {
+    List<ColumnSpec> cols = columns(width, withPrediction);
+    return new EmbeddingWriter(new ParquetTableWriter(conf, file, TABLE, cols, rowGroupBytes), width, withPrediction);
+  }
+
+  private static List<ColumnSpec> columns(int width, boolean withPrediction) {
     if (width < 0) {
       throw new IllegalArgumentException("negative embedding width " + width);
     }
@@ -34,7 +47,7 @@ public final class EmbeddingWriter implements Closeable {
     if (withPrediction) {
       cols.add(ColumnSpec.int32("prediction"));
     }
-    return new EmbeddingWriter(TableWriter.create(conf, file, format, "embeddings", cols), width, withPrediction);
+    return cols;
   }
 
   /** Writes node {@code id} with embedding {@code row[offset, offset + width)}; prediction ignored when off. */

@@ -2,62 +2,66 @@ package org.yarngnn.io;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.column.ColumnWriter;
+import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 
 /**
- * Writes rows straight to Parquet's RecordConsumer (no record objects). Lists use the standard 3-level LIST
- * encoding ({@code group (LIST) { repeated group list { required float element } }}), which Spark, DuckDB and
- * pyarrow read.
+ * Writes rows straight to Parquet's column writers (no record objects, no record assembly): each column of the
+ * table is one leaf of the schema. Lists use the standard 3-level LIST encoding
+ * ({@code group (LIST) { repeated group list { required float element } }}), which Spark, DuckDB and pyarrow
+ * read. Properties, codec and row-group size are ParquetWriter's defaults with SNAPPY.
  */
 final class ParquetTableWriter implements TableWriter {
   private static final String LIST = "list";
   private static final String ELEMENT = "element";
+  /** A list element's definition level when present (the repeated group adds one; the element is required). */
+  private static final int ELEMENT_DEFINED = 1;
 
   private final Path file;
-  private final List<ColumnSpec> columns;
+  private final ColumnSpec.Type[] types;
   private final long[] longs;
   private final float[] floats;
   private final byte[][] strings;
   private final float[][] lists;
   private final int[] listOffsets;
   private final int[] listLengths;
-  private final ParquetWriter<ParquetTableWriter> writer;
+  private final ParquetColumnFile out;
 
   ParquetTableWriter(Configuration conf, Path file, String tableName, List<ColumnSpec> columns) {
+    this(conf, file, tableName, columns, ParquetWriter.DEFAULT_BLOCK_SIZE);
+  }
+
+  /** With a row-group size other than ParquetWriter's default (tests write several row groups this way). */
+  ParquetTableWriter(Configuration conf, Path file, String tableName, List<ColumnSpec> columns, long rowGroupBytes) {
     this.file = file;
-    this.columns = List.copyOf(columns);
     int n = columns.size();
+    types = new ColumnSpec.Type[n];
     longs = new long[n];
     floats = new float[n];
     strings = new byte[n][];
     lists = new float[n][];
     listOffsets = new int[n];
     listLengths = new int[n];
-    MessageType schema = schema(tableName, columns);
-    try {
-      Builder b = new Builder(HadoopOutputFile.fromPath(file, conf), schema)
-          .withConf(conf)
-          .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
-          .withCompressionCodec(CompressionCodecName.SNAPPY);
-      for (ColumnSpec c : columns) {
-        if (c.type() == ColumnSpec.Type.FLOAT_LIST) {
-          // Dense float vectors rarely repeat: a dictionary only costs time before Parquet falls back.
-          b = b.withDictionaryEncoding(c.name() + "." + LIST + "." + ELEMENT, false);
-        }
+    ParquetProperties.Builder props = ParquetProperties.builder();
+    for (int i = 0; i < n; i++) {
+      ColumnSpec c = columns.get(i);
+      types[i] = c.type();
+      if (c.type() == ColumnSpec.Type.FLOAT_LIST) {
+        // Dense float vectors rarely repeat: a dictionary only costs time before Parquet falls back.
+        props.withDictionaryEncoding(c.name() + "." + LIST + "." + ELEMENT, false);
       }
-      writer = b.build();
+    }
+    try {
+      out = new ParquetColumnFile(conf, file, schema(tableName, columns), props.build(), CompressionCodecName.SNAPPY,
+          rowGroupBytes, ParquetWriter.MAX_PADDING_SIZE_DEFAULT);
     } catch (IOException e) {
       throw new UncheckedIOException("creating " + file + ": " + e.getMessage(), e);
     }
@@ -111,96 +115,41 @@ final class ParquetTableWriter implements TableWriter {
   @Override
   public void endRow() {
     try {
-      writer.write(this);
+      for (int i = 0; i < types.length; i++) {
+        ColumnWriter w = out.column(i);
+        switch (types[i]) {
+          case INT64: w.write(longs[i], 0, 0); break;
+          case INT32: w.write((int) longs[i], 0, 0); break;
+          case FLOAT: w.write(floats[i], 0, 0); break;
+          case STRING: w.write(Binary.fromReusedByteArray(strings[i]), 0, 0); break;
+          case FLOAT_LIST: writeList(w, lists[i], listOffsets[i], listLengths[i]); break;
+          default: throw new IllegalStateException(types[i].toString());
+        }
+      }
+      out.endRow();
     } catch (IOException e) {
       throw new UncheckedIOException("writing " + file + ": " + e.getMessage(), e);
     }
   }
 
-  /** Called back by the write support with the current row. */
-  private void writeRow(RecordConsumer rc) {
-    rc.startMessage();
-    for (int i = 0; i < columns.size(); i++) {
-      ColumnSpec c = columns.get(i);
-      rc.startField(c.name(), i);
-      switch (c.type()) {
-        case INT64: rc.addLong(longs[i]); break;
-        case INT32: rc.addInteger((int) longs[i]); break;
-        case FLOAT: rc.addFloat(floats[i]); break;
-        case STRING: rc.addBinary(Binary.fromReusedByteArray(strings[i])); break;
-        case FLOAT_LIST: writeList(rc, lists[i], listOffsets[i], listLengths[i]); break;
-        default: throw new IllegalStateException(c.type().toString());
-      }
-      rc.endField(c.name(), i);
+  /** First element starts the row (repetition 0), the rest repeat the list (1); an empty list is a null at 0. */
+  private static void writeList(ColumnWriter w, float[] values, int offset, int length) {
+    if (length == 0) {
+      w.writeNull(0, 0);
+      return;
     }
-    rc.endMessage();
-  }
-
-  private static void writeList(RecordConsumer rc, float[] values, int offset, int length) {
-    rc.startGroup();
-    if (length > 0) {
-      rc.startField(LIST, 0);
-      for (int k = 0; k < length; k++) {
-        rc.startGroup();
-        rc.startField(ELEMENT, 0);
-        rc.addFloat(values[offset + k]);
-        rc.endField(ELEMENT, 0);
-        rc.endGroup();
-      }
-      rc.endField(LIST, 0);
+    w.write(values[offset], 0, ELEMENT_DEFINED);
+    for (int k = 1; k < length; k++) {
+      w.write(values[offset + k], 1, ELEMENT_DEFINED);
     }
-    rc.endGroup();
   }
 
   @Override
   public void close() {
     try {
-      writer.close();
+      out.close();
     } catch (IOException e) {
       throw new UncheckedIOException("closing " + file + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static final class RowWriteSupport extends WriteSupport<ParquetTableWriter> {
-    private final MessageType schema;
-    private RecordConsumer consumer;
-
-    RowWriteSupport(MessageType schema) {
-      this.schema = schema;
-    }
-
-    @Override
-    public WriteContext init(Configuration configuration) {
-      return new WriteContext(schema, new HashMap<>());
-    }
-
-    @Override
-    public void prepareForWrite(RecordConsumer recordConsumer) {
-      this.consumer = recordConsumer;
-    }
-
-    @Override
-    public void write(ParquetTableWriter row) {
-      row.writeRow(consumer);
-    }
-  }
-
-  private static final class Builder extends ParquetWriter.Builder<ParquetTableWriter, Builder> {
-    private final MessageType schema;
-
-    Builder(HadoopOutputFile out, MessageType schema) {
-      super(out);
-      this.schema = schema;
-    }
-
-    @Override
-    protected Builder self() {
-      return this;
-    }
-
-    @Override
-    protected WriteSupport<ParquetTableWriter> getWriteSupport(Configuration conf) {
-      return new RowWriteSupport(schema);
     }
   }
 }
