@@ -73,10 +73,6 @@ final class ParquetColumnFile implements Closeable {
     return writers[leaf];
   }
 
-  int leafCount() {
-    return writers.length;
-  }
-
   /** Ends the current row: every leaf has received its values for it. */
   void endRow() throws IOException {
     store.endRecord();
@@ -90,8 +86,8 @@ final class ParquetColumnFile implements Closeable {
       if (buffered > nextRowGroupBytes - 2 * rowBytes) {
         nextRowGroup();
       } else {
-        nextSizeCheck = Math.min(
-            Math.max(props.getMinRowCountForPageSizeCheck(), (rows + (long) (nextRowGroupBytes / (float) rowBytes)) / 2),
+        long halfway = (rows + (long) (nextRowGroupBytes / (float) rowBytes)) / 2;
+        nextSizeCheck = Math.min(Math.max(props.getMinRowCountForPageSizeCheck(), halfway),
             rows + props.getMaxRowCountForPageSizeCheck());
       }
     }

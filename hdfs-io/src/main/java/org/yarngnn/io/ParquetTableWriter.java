@@ -50,7 +50,8 @@ final class ParquetTableWriter implements TableWriter {
     lists = new float[n][];
     listOffsets = new int[n];
     listLengths = new int[n];
-    ParquetProperties.Builder props = ParquetProperties.builder().withValuesWriterFactory(new BlockFloatWriterFactory());
+    ParquetProperties.Builder props =
+        ParquetProperties.builder().withValuesWriterFactory(new BlockFloatWriterFactory());
     for (int i = 0; i < n; i++) {
       ColumnSpec c = columns.get(i);
       types[i] = c.type();

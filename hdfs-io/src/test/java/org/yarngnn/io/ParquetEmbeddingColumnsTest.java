@@ -52,7 +52,8 @@ class ParquetEmbeddingColumnsTest {
     float[] data = randomRows(rows, width, 11 + width);
     Path file = TempTables.path(tmp, "part-00000.parquet");
     long rowBytes = 8 + 4L * width + (withPrediction ? 4 : 0);
-    try (EmbeddingWriter w = EmbeddingWriter.parquet(TempTables.CONF, file, width, withPrediction, rows * rowBytes / 6)) {
+    long rowGroupBytes = rows * rowBytes / 6;
+    try (EmbeddingWriter w = EmbeddingWriter.parquet(TempTables.CONF, file, width, withPrediction, rowGroupBytes)) {
       for (int i = 0; i < rows; i++) {
         w.write(id(i), data, i * width, i % 7);
       }
@@ -163,7 +164,8 @@ class ParquetEmbeddingColumnsTest {
 
   private static List<Group> readGroups(Path file) throws IOException {
     List<Group> out = new ArrayList<>();
-    try (ParquetReader<Group> r = ParquetReader.builder(new GroupReadSupport(), file).withConf(TempTables.CONF).build()) {
+    try (ParquetReader<Group> r =
+        ParquetReader.builder(new GroupReadSupport(), file).withConf(TempTables.CONF).build()) {
       for (Group g = r.read(); g != null; g = r.read()) {
         out.add(g);
       }

@@ -10,7 +10,8 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * Not a unit test: embeddings output write time, the former record-assembly Parquet writer against the column
- * writer (and ORC for reference), interleaved in one JVM after a warm-up; prints each run and the medians.
+ * writer (and ORC for reference), interleaved in one JVM after one full-size warm-up run each; prints each run
+ * and the medians.
  * Usage: {@code java -cp <test classpath> org.yarngnn.io.ParquetWriteThroughput [rows] [width] [runs] [writers...]}.
  */
 public final class ParquetWriteThroughput {
@@ -35,7 +36,7 @@ public final class ParquetWriteThroughput {
     }
     double rawMb = rows * (8.0 + 4.0 * width) / 1e6;
     for (String w : writers) {
-      write(conf, dir, w, data, Math.min(rows, 200_000), width); // warm-up
+      write(conf, dir, w, data, rows, width); // warm-up: full size, so row-group flushes are compiled too
     }
     List<List<double[]>> times = new ArrayList<>();
     for (int i = 0; i < writers.length; i++) {
@@ -66,7 +67,8 @@ public final class ParquetWriteThroughput {
     List<ColumnSpec> cols = List.of(ColumnSpec.int64("id"), ColumnSpec.floatList("embedding"));
     long c0 = THREADS.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
-    try (TableWriter w = writer.equals("parquet-records") ? new RecordConsumerParquetWriter(conf, file, "embeddings", cols)
+    try (TableWriter w = writer.equals("parquet-records")
+        ? new RecordConsumerParquetWriter(conf, file, "embeddings", cols)
         : TableWriter.create(conf, file, orc ? TableFormat.ORC : TableFormat.PARQUET, "embeddings", cols)) {
       for (int i = 0; i < rows; i++) {
         w.setLong(0, i);
