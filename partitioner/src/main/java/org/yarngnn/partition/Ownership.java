@@ -25,9 +25,17 @@ public final class Ownership {
     }
   }
 
+  /** Linear scans over more range starts than this cost more than the division they save. */
+  private static final int MAX_SCANNED_PARTS = 8;
+
   private final int parts;
   /** Node count of the dense range 0..n-1, or -1 for hash ownership. */
   private final long rangeNodes;
+  /**
+   * First id of each range, for range ownership over a few parts: {@link #owner} is on every edge's hot path, and
+   * a few comparisons beat a 64-bit division. Null otherwise.
+   */
+  private final long[] starts;
 
   private Ownership(int parts, long rangeNodes) {
     if (parts < 1) {
@@ -35,6 +43,14 @@ public final class Ownership {
     }
     this.parts = parts;
     this.rangeNodes = rangeNodes;
+    if (rangeNodes >= 0 && parts <= MAX_SCANNED_PARTS) {
+      starts = new long[parts];
+      for (int p = 0; p < parts; p++) {
+        starts[p] = Math.floorDiv((long) p * rangeNodes, parts);
+      }
+    } else {
+      starts = null;
+    }
   }
 
   public static Ownership hash(int parts) {
@@ -80,6 +96,14 @@ public final class Ownership {
   /** The owner of node {@code id}, in {@code [0, parts)}. */
   public int owner(long id) {
     if (rangeNodes > 0 && id >= 0 && id < rangeNodes) {
+      if (starts != null) {
+        // Ranges may be empty (more parts than nodes): the owner is the last range starting at or before id.
+        int p = parts - 1;
+        while (starts[p] > id) {
+          p--;
+        }
+        return p;
+      }
       // Largest p with floor(p*n/P) <= id; (id+1)*P cannot overflow for n*P < 2^63.
       return (int) (((id + 1) * parts - 1) / rangeNodes);
     }

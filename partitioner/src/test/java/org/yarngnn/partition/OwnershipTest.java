@@ -8,6 +8,42 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 class OwnershipTest {
+  /** The range owner's definition: the largest p with floor(p*n/P) <= id. */
+  private static int rangeOwner(int parts, long nodes, long id) {
+    return (int) (((id + 1) * parts - 1) / nodes);
+  }
+
+  /** Up to 8 parts the owner is found by scanning the range starts: it must agree with the definition. */
+  @Test
+  void scannedAndDividedRangeOwnersAgreeEverywhere() {
+    for (int parts = 1; parts <= 12; parts++) {
+      for (long nodes : new long[] {1, 2, 5, 11, 1000, 1_000_003}) {
+        Ownership own = Ownership.ranges(parts, nodes);
+        for (long id = 0; id < Math.min(nodes, 3000); id++) {
+          assertEquals(rangeOwner(parts, nodes, id), own.owner(id), own + " id " + id);
+        }
+        for (int p = 0; p < parts; p++) {
+          long start = own.rangeStart(p);
+          for (long id = Math.max(0, start - 1); id <= Math.min(nodes - 1, start + 1); id++) {
+            assertEquals(rangeOwner(parts, nodes, id), own.owner(id), own + " id " + id);
+          }
+        }
+      }
+    }
+    // Outside the dense range the hash decides, scanned or not.
+    java.util.Random r = new java.util.Random(7);
+    Ownership range = Ownership.ranges(4, 100);
+    Ownership hash = Ownership.hash(4);
+    for (int i = 0; i < 1000; i++) {
+      long id = r.nextLong();
+      if (id < 0 || id >= 100) {
+        assertEquals(hash.owner(id), range.owner(id), "id " + id);
+      }
+    }
+    assertEquals(hash.owner(Long.MAX_VALUE), range.owner(Long.MAX_VALUE));
+    assertEquals(hash.owner(Long.MIN_VALUE), range.owner(Long.MIN_VALUE));
+  }
+
   @Test
   void rangesAreContiguousAndBalanced() {
     for (int parts = 1; parts <= 7; parts++) {

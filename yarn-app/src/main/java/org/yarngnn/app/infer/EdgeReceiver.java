@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.yarngnn.io.InputException;
 import org.yarngnn.partition.NodeIndex;
+import org.yarngnn.partition.Ownership;
 
 /**
  * Adds routed {@link EdgeBlock}s to the in-edges a worker owns, a block at a time: destinations resolved to local
@@ -14,12 +15,12 @@ import org.yarngnn.partition.NodeIndex;
 final class EdgeReceiver {
   private final OwnedNodes owned;
   private final OwnedEdges in;
-  private final OwnerLookup owners;
+  private final Ownership owners;
   private final int self;
   private final List<String> files;
   private final boolean zero;
 
-  EdgeReceiver(OwnedNodes owned, OwnedEdges in, OwnerLookup owners, int self, List<String> files, boolean zero) {
+  EdgeReceiver(OwnedNodes owned, OwnedEdges in, Ownership owners, int self, List<String> files, boolean zero) {
     this.owned = owned;
     this.in = in;
     this.owners = owners;
@@ -51,7 +52,7 @@ final class EdgeReceiver {
         d = missing(b, i, "dst", dst[i]);
       }
       long s = src[i];
-      if (index.get(s) < 0 && owners.of(s) == self) {
+      if (index.get(s) < 0 && owners.owner(s) == self) {
         missing(b, i, "src", s);
       }
       inDst[k] = d;

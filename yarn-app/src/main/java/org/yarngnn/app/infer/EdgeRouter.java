@@ -1,6 +1,7 @@
 package org.yarngnn.app.infer;
 
 import org.yarngnn.io.EdgeSink;
+import org.yarngnn.partition.Ownership;
 
 /**
  * Splits edge rows by destination owner into per-owner {@link EdgeBlock}s (undirected: each edge's reverse too,
@@ -8,13 +9,13 @@ import org.yarngnn.io.EdgeSink;
  * reading thread. Columnar readers hand it whole batches: each endpoint's owner is computed once per row.
  */
 final class EdgeRouter implements EdgeSink {
-  private final OwnerLookup owners;
+  private final Ownership owners;
   private final boolean undirected;
   private final boolean zero;
   private final EdgeBlockBuilder[] edgeParts;
   private final EdgeBlockBuilder[] touchParts;
 
-  EdgeRouter(OwnerLookup owners, int workers, boolean weighted, boolean undirected, boolean zero, int blockRows,
+  EdgeRouter(Ownership owners, int workers, boolean weighted, boolean undirected, boolean zero, int blockRows,
       EdgeBlockBuilder.Sink sink) {
     this.owners = owners;
     this.undirected = undirected;
@@ -59,9 +60,9 @@ final class EdgeRouter implements EdgeSink {
   }
 
   private void route(long s, long d, float w, long row) throws Exception {
-    int qd = owners.of(d);
+    int qd = owners.owner(d);
     // The source's owner only matters for a reverse edge or a touch.
-    int qs = undirected || zero ? owners.of(s) : qd;
+    int qs = undirected || zero ? owners.owner(s) : qd;
     edgeParts[qd].add(s, d, w, row);
     if (zero && qs != qd) {
       touchParts[qs].add(0, s, 0, row);

@@ -387,7 +387,6 @@ public final class GraphWorker {
     EdgeTable edges = EdgeTable.open(conf, new Path(spec.edges()),
         TableReadOptions.builder().format(spec.edgesFormat()).build());
     boolean zero = spec.missingFeatures() == MissingFeatures.ZERO;
-    OwnerLookup owners = new OwnerLookup(ownership);
     owned.renumberConsecutive();
     // Without zero-filling no node joins from here on: the rows are gathered into one matrix while edges are read
     // (the consumer thread mostly waits on the readers then). With it, edges may add nodes: gathered at the end.
@@ -398,7 +397,7 @@ public final class GraphWorker {
     for (Path f : edges.files()) {
       names.add(f.toString());
     }
-    EdgeReceiver receiver = new EdgeReceiver(owned, in, owners, index, names, zero);
+    EdgeReceiver receiver = new EdgeReceiver(owned, in, ownership, index, names, zero);
     // Bounded, as the peers' windows are: the readers wait while the consumer is behind.
     BlockingQueue<EdgeBlock> local = new ArrayBlockingQueue<>(WorkerMesh.WINDOW);
     AtomicBoolean cancelled = new AtomicBoolean();
@@ -418,7 +417,7 @@ public final class GraphWorker {
     AtomicInteger next = new AtomicInteger();
     int threads = Math.max(1, Math.min(edgeReaders(), splits.size()));
     ReaderThreads readers = new ReaderThreads("route-edges-" + index, threads, () -> {
-      EdgeRouter router = new EdgeRouter(owners, workers, edges.weighted(), spec.undirected(), zero,
+      EdgeRouter router = new EdgeRouter(ownership, workers, edges.weighted(), spec.undirected(), zero,
           EDGE_BLOCK_ROWS, sink);
       for (int i = next.getAndIncrement(); i < splits.size(); i = next.getAndIncrement()) {
         EdgeTable.Split split = splits.get(i);

@@ -26,7 +26,7 @@ class EdgeReceiverTest {
   private static final List<String> FILES = List.of("edges/part-0", "edges/part-1");
 
   private static EdgeReceiver receiver(OwnedNodes owned, OwnedEdges in, boolean zero) {
-    return new EdgeReceiver(owned, in, new OwnerLookup(Ownership.ranges(2, 20)), 1, FILES, zero);
+    return new EdgeReceiver(owned, in, Ownership.ranges(2, 20), 1, FILES, zero);
   }
 
   private static EdgeBlock block(long[] src, long[] dst, float[] w) {

@@ -12,7 +12,7 @@ import org.yarngnn.partition.Ownership;
 
 class EdgeRouterTest {
   /** Two owners: ids 0..4 and 5..9. */
-  private static final OwnerLookup OWNERS = new OwnerLookup(Ownership.ranges(2, 10));
+  private static final Ownership OWNERS = Ownership.ranges(2, 10);
 
   private record Sent(int owner, EdgeBlock block) {}
 
