@@ -111,6 +111,11 @@ public final class Ownership {
     return (int) (((Mixing.mix64(id) >>> 32) * parts) >>> 32);
   }
 
+  /** Node count n of the dense range 0..n-1 (range ownership), or -1 for hash ownership. */
+  public long rangeNodes() {
+    return rangeNodes;
+  }
+
   /** First id of partition {@code p}'s range (range ownership only). */
   public long rangeStart(int p) {
     if (!isRange()) {

@@ -121,8 +121,8 @@ public final class InferCommand implements Command {
     Model model = validate(cl, o);
     int workers = cl.getInt("workers", o.graph() != null ? graphParts(cl, o) : 1, 1);
     OutputCommit commit = OutputCommit.begin(cl.conf(), new Path(o.output()), o.overwrite());
-    try (ThreadWorkers launcher = new ThreadWorkers(cl.conf())) {
-      InferenceJobSpec spec = spec(cl, o, o.model(), commit.workDir(), workers);
+    InferenceJobSpec spec = spec(cl, o, o.model(), commit.workDir(), workers);
+    try (ThreadWorkers launcher = new ThreadWorkers(cl.conf(), spec)) {
       InferenceDriver.Result r = new InferenceDriver(spec, "127.0.0.1", launcher, new ProgressLine(out), out)
           .run(model.spec().layers().size());
       commit.commit();

@@ -65,14 +65,58 @@ public final class LayerwiseInference {
   }
 
   private DenseMatrix runLayer(int k, GraphBlock g, DenseMatrix h) {
+    try {
+      return layer(k, g, sampled(k, g), h, false, HaloExchangeHook.NONE);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * One layer over a partition, the step single-JVM and distributed inference share: transform every own row of
+   * {@code h} once (with {@code fused}, {@code h} holds the first layer's {@link Layer#linear} rows, computed where
+   * the features were read), let {@code exchange} fill the halo rows and aggregate every own row once over
+   * {@code edges} (the layer's sampled in-edges of {@code g}). {@code h} is not used after the transform.
+   */
+  public DenseMatrix layer(int k, GraphBlock g, GraphBlock edges, DenseMatrix h, boolean fused,
+      HaloExchangeHook exchange) throws Exception {
     Layer layer = layers.get(k);
     int n = g.numNodes();
-    DenseMatrix msg = new DenseMatrix(n, layer.messageWidth());
+    DenseMatrix msg = new DenseMatrix(g.numSlots(), layer.messageWidth());
     DenseMatrix self = layer.selfWidth() > 0 ? new DenseMatrix(n, layer.selfWidth()) : null;
-    RowRanges.parallel(n, GRAIN, (from, to) -> layer.transform(g, h, from, to, msg, self));
-    GraphBlock edges = sampled(k, g);
+    if (fused) {
+      if (k != 0) {
+        throw new IllegalArgumentException("only the first layer takes fused rows");
+      }
+      RowRanges.parallel(n, GRAIN, (from, to) -> layer.completeTransform(g, h, from, to, msg, self));
+    } else {
+      RowRanges.parallel(n, GRAIN, (from, to) -> layer.transform(g, h, from, to, msg, self));
+    }
     DenseMatrix out = new DenseMatrix(n, layer.outWidth());
-    RowRanges.parallel(n, GRAIN, (from, to) -> layer.aggregate(edges, msg, self, from, to, out));
+    exchange.exchange(k, edges, msg, new HaloExchangeHook.Aggregation() {
+      @Override
+      public void range(int from, int to) {
+        RowRanges.parallel(to - from, GRAIN,
+            (a, b) -> layer.aggregate(edges, msg, self, from + a, from + b, out));
+      }
+
+      @Override
+      public void rows(int[] rows) {
+        RowRanges.parallel(rows.length, GRAIN / 2, (a, b) -> {
+          int p = a;
+          while (p < b) {
+            int q = p + 1;
+            while (q < b && rows[q] == rows[q - 1] + 1) {
+              q++;
+            }
+            layer.aggregate(edges, msg, self, rows[p], rows[q - 1] + 1, out);
+            p = q;
+          }
+        });
+      }
+    });
     return out;
   }
 

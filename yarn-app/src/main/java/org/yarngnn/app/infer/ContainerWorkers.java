@@ -1,5 +1,6 @@
 package org.yarngnn.app.infer;
 
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.yarngnn.app.yarn.ContainerPool;
@@ -16,7 +17,10 @@ final class ContainerWorkers implements WorkerLauncher {
   private final List<String> preferredHosts;
   private final CompletableFuture<String> failure = new CompletableFuture<>();
 
-  ContainerWorkers(ContainerPool pool, int memoryMb, int vcores, List<String> preferredHosts) {
+  private final InferenceJobSpec spec;
+
+  ContainerWorkers(ContainerPool pool, InferenceJobSpec spec, int memoryMb, int vcores, List<String> preferredHosts) {
+    this.spec = spec;
     this.pool = pool;
     this.memoryMb = memoryMb;
     this.vcores = vcores;
@@ -31,7 +35,8 @@ final class ContainerWorkers implements WorkerLauncher {
         + " -Djava.util.concurrent.ForkJoinPool.common.parallelism=" + Math.max(1, vcores);
     pool.launch(ContainerSpec.builder(ROLE, workers, GraphWorkerMain.class.getName())
         .memoryMb(memoryMb).vcores(vcores).javaOpts(opts)
-        .args(List.of(host, Integer.toString(port), Integer.toString(workers)))
+        .args(List.of(host, Integer.toString(port), Integer.toString(workers),
+            Base64.getEncoder().encodeToString(spec.toBytes())))
         .preferredHosts(preferredHosts).build());
   }
 

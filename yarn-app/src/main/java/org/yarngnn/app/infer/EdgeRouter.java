@@ -79,7 +79,7 @@ final class EdgeRouter implements EdgeSink {
     if (e instanceof RuntimeException r) {
       return r;
     }
-    return new IllegalStateException("routing edges: " + GraphWorker.describe(e), e);
+    return new IllegalStateException("routing edges: " + org.yarngnn.app.runtime.Failures.describe(e), e);
   }
 
   /** Sends every partly filled block. */

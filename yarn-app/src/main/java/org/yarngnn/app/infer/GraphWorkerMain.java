@@ -1,6 +1,7 @@
 package org.yarngnn.app.infer;
 
 import java.net.InetAddress;
+import java.util.Base64;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.yarngnn.app.yarn.ContainerEnv;
 
@@ -13,8 +14,9 @@ public final class GraphWorkerMain {
     if (host == null || host.isEmpty()) {
       host = InetAddress.getLocalHost().getHostName();
     }
-    int status = new GraphWorker(new YarnConfiguration(), ContainerEnv.index(), Integer.parseInt(args[2]), args[0],
-        Integer.parseInt(args[1]), host).run();
+    InferenceJobSpec spec = InferenceJobSpec.fromBytes(Base64.getDecoder().decode(args[3]));
+    int status = GraphWorker.serve(new YarnConfiguration(), spec, ContainerEnv.index(), Integer.parseInt(args[2]),
+        args[0], Integer.parseInt(args[1]), host);
     System.exit(status);
   }
 }

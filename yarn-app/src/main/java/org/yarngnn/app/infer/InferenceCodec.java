@@ -1,5 +1,8 @@
 package org.yarngnn.app.infer;
 
+import org.yarngnn.app.runtime.PhaseCommand;
+import org.yarngnn.app.runtime.PhaseDone;
+import org.yarngnn.app.runtime.WorkerFailure;
 import org.yarngnn.app.transport.MessageCodec;
 
 /** The transport codec of inference jobs: the built-in messages plus construction and halo messages. */
@@ -9,6 +12,9 @@ final class InferenceCodec {
       .register(EdgeBlock.TYPE, EdgeBlock::read)
       .register(HaloRequest.TYPE, HaloRequest::read)
       .register(WorkerHello.TYPE, WorkerHello::read)
+      .register(PhaseCommand.TYPE, PhaseCommand::read)
+      .register(PhaseDone.TYPE, PhaseDone::read)
+      .register(WorkerFailure.TYPE, WorkerFailure::read)
       .build();
 
   private InferenceCodec() {}

@@ -1,21 +1,20 @@
 package org.yarngnn.app.infer;
 
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.yarngnn.app.transport.Command;
-import org.yarngnn.app.transport.Done;
+import org.yarngnn.app.runtime.FailureKind;
+import org.yarngnn.app.runtime.Phase;
+import org.yarngnn.app.runtime.PhaseCommand;
+import org.yarngnn.app.runtime.PhaseDone;
+import org.yarngnn.app.runtime.PhaseResult;
+import org.yarngnn.app.runtime.WorkerFailure;
 import org.yarngnn.app.transport.Endpoint;
-import org.yarngnn.app.transport.Failure;
 import org.yarngnn.app.transport.Hello;
 import org.yarngnn.app.transport.InboundQueue;
-import org.yarngnn.app.transport.Message;
 import org.yarngnn.app.transport.PeerConnection;
 import org.yarngnn.app.transport.PeerTable;
 import org.yarngnn.app.transport.TransportOptions;
@@ -72,18 +71,20 @@ public final class InferenceDriver {
       launcher.launch(host, server.port(), p);
       report(0.01f, "waiting for " + p + " workers");
       register(p);
-      broadcast(new PeerTable(endpoints));
-      round("job", 0, spec.toBytes(), 0.02f);
-      List<String> sizes;
+      for (PeerConnection c : workers) {
+        c.sendBlocking(new PeerTable(endpoints));
+      }
+      round(new PhaseCommand(Phase.JOB), 0.02f);
+      List<PhaseResult> sizes;
       String ownershipText;
       if (spec.graph() != null) {
         // A partitioned graph: each worker loads its own partition's files; nothing is routed.
-        sizes = round("load", 0, new byte[0], 0.35f);
+        sizes = round(new PhaseCommand(Phase.LOAD_PARTITION), 0.35f);
         ownershipText = "from " + spec.graph();
       } else {
         Ownership own = route(p);
         ownershipText = own.toString();
-        sizes = round("edges", 0, new byte[0], 0.35f);
+        sizes = round(new PhaseCommand(Phase.BUILD_EDGES), 0.35f);
       }
       long totalNodes = 0;
       long edges = 0;
@@ -91,37 +92,27 @@ public final class InferenceDriver {
       long maxEdges = 0;
       StringBuilder perPartition = new StringBuilder();
       for (int w = 0; w < sizes.size(); w++) {
-        String[] f = sizes.get(w).trim().split(" ");
-        long n = Long.parseLong(f[0]);
-        long m = Long.parseLong(f[1]);
-        long h = Long.parseLong(f[2]);
-        totalNodes += n;
-        edges += m;
-        halo += h;
-        maxEdges = Math.max(maxEdges, m);
+        PhaseResult.PartitionSizes s = (PhaseResult.PartitionSizes) sizes.get(w);
+        totalNodes += s.nodes();
+        edges += s.edges();
+        halo += s.halo();
+        maxEdges = Math.max(maxEdges, s.edges());
         perPartition.append(String.format(Locale.ROOT,
-            "yarn-gnn infer:   partition %d: %,d nodes, %,d edges, halo %,d nodes per layer%n", w, n, m, h));
+            "yarn-gnn infer:   partition %d: %,d nodes, %,d edges, halo %,d nodes per layer%n", w, s.nodes(),
+            s.edges(), s.halo()));
       }
       double mean = (double) edges / Math.max(1, sizes.size());
       log.printf(Locale.ROOT, "yarn-gnn infer: %d workers, ownership %s: %,d nodes, %,d edges, %,d halo rows, "
           + "edge balance max/mean %.3f%n%s", p, ownershipText, totalNodes, edges, halo,
           mean == 0 ? 1.0 : maxEdges / mean, perPartition);
-      round("plan", 0, new byte[0], 0.40f);
+      round(new PhaseCommand(Phase.PLAN), 0.40f);
       for (int k = 0; k < layers; k++) {
-        round("layer", k, new byte[0], 0.40f + 0.5f * (k + 1) / layers);
+        round(new PhaseCommand(Phase.LAYER, k, null), 0.40f + 0.5f * (k + 1) / layers);
       }
-      round("write", 0, new byte[0], 0.95f);
-      List<String> reports = round("exit", 0, new byte[0], 1f);
+      round(new PhaseCommand(Phase.WRITE), 0.95f);
       List<Map<String, Double>> stats = new ArrayList<>();
-      for (String r : reports) {
-        Map<String, Double> m = new LinkedHashMap<>();
-        for (String line : r.split("\n")) {
-          int eq = line.indexOf('=');
-          if (eq > 0) {
-            m.put(line.substring(0, eq), Double.parseDouble(line.substring(eq + 1)));
-          }
-        }
-        stats.add(m);
+      for (PhaseResult r : round(new PhaseCommand(Phase.EXIT), 1f)) {
+        stats.add(((PhaseResult.WorkerReport) r).figures());
       }
       return new Result(totalNodes, edges, halo, stats, (System.nanoTime() - t0) / 1e9);
     }
@@ -129,124 +120,161 @@ public final class InferenceDriver {
 
   /** Reads the node files, chooses the ownership from the ids, and routes node rows to their owners. */
   private Ownership route(int p) throws Exception {
-    List<String> counts = round("read-nodes", 0, new byte[0], 0.10f);
     long nodes = 0;
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
-    for (String c : counts) {
-      String[] f = c.trim().split(" ");
-      long n = Long.parseLong(f[0]);
-      nodes += n;
-      if (n > 0) {
-        min = Math.min(min, Long.parseLong(f[1]));
-        max = Math.max(max, Long.parseLong(f[2]));
+    for (PhaseResult r : round(new PhaseCommand(Phase.READ_NODES), 0.10f)) {
+      PhaseResult.NodeCounts c = (PhaseResult.NodeCounts) r;
+      nodes += c.count();
+      if (c.count() > 0) {
+        min = Math.min(min, c.minId());
+        max = Math.max(max, c.maxId());
       }
     }
     Ownership own = Ownership.choose(Ownership.Kind.byName(spec.ownership()), p, nodes, min, max);
-    round("route-nodes", 0, own.toString().getBytes(StandardCharsets.UTF_8), 0.20f);
+    round(new PhaseCommand(Phase.ROUTE_NODES, 0, own), 0.20f);
     return own;
   }
 
   private List<Endpoint> endpoints;
 
+  /**
+   * Waits until every worker said Hello once, each from its own connection. Anything else from a connection that
+   * has not registered is refused: that connection is closed and the job goes on.
+   */
   private void register(int p) throws Exception {
     workers = new PeerConnection[p];
     Endpoint[] eps = new Endpoint[p];
     long deadline = System.currentTimeMillis() + REGISTER_TIMEOUT_MS;
     for (int registered = 0; registered < p; ) {
-      Message m = next(deadline, "registration");
-      if (m instanceof Hello h) {
-        if (h.workerIndex() < 0 || h.workerIndex() >= p || workers[h.workerIndex()] != null) {
-          throw new IllegalStateException("unexpected registration of worker " + h.workerIndex());
-        }
-        workers[h.workerIndex()] = lastConnection;
+      InboundQueue.Event ev = next(deadline, Phase.JOB);
+      if (ev == null) {
+        continue;
+      }
+      PeerConnection c = ev.connection();
+      if (ev.message() instanceof Hello h && h.workerIndex() >= 0 && h.workerIndex() < p
+          && workers[h.workerIndex()] == null && indexOf(c) < 0) {
+        workers[h.workerIndex()] = c;
         eps[h.workerIndex()] = h.endpoint();
         registered++;
       } else {
-        throw new IllegalStateException("unexpected message during registration: " + m);
+        refuse(c, "unexpected registration " + ev.message());
       }
     }
     endpoints = List.of(eps);
   }
 
-  private void broadcast(Message m) throws Exception {
-    for (PeerConnection c : workers) {
-      c.sendBlocking(m);
-    }
-  }
-
-  /** Sends a command to every worker and waits until each answered Done; returns their payloads by index. */
-  private List<String> round(String name, long arg, byte[] payload, float after) throws Exception {
-    report(after - 0.01f, name + (name.equals("layer") ? " " + (arg + 1) + "/" + layers : ""));
-    broadcast(new Command(name, arg, payload));
-    Map<PeerConnection, Integer> indexOf = new HashMap<>();
+  private int indexOf(PeerConnection c) {
     for (int w = 0; w < workers.length; w++) {
-      indexOf.put(workers[w], w);
-    }
-    String[] answers = new String[workers.length];
-    for (int done = 0; done < workers.length; ) {
-      Message m = next(Long.MAX_VALUE, name);
-      if (m instanceof Done d) {
-        Integer w = indexOf.get(lastConnection);
-        if (w != null && answers[w] == null) {
-          answers[w] = new String(d.payload(), StandardCharsets.UTF_8);
-          done++;
-        }
-      } else {
-        throw new IllegalStateException("unexpected message in round " + name + ": " + m);
+      if (workers[w] == c) {
+        return w;
       }
     }
-    report(after, name + (name.equals("layer") ? " " + (arg + 1) + "/" + layers : "") + " done");
+    return -1;
+  }
+
+  private void refuse(PeerConnection c, String why) {
+    log.println("yarn-gnn: closed connection " + c.remoteAddress() + ": " + why);
+    c.close();
+  }
+
+  /**
+   * Sends a command to every worker and waits until each answered it; returns their results by worker index.
+   * An answer to another phase, a second answer, or a message from an unregistered connection is refused.
+   */
+  private List<PhaseResult> round(PhaseCommand command, float after) throws Exception {
+    String label = GraphWorker.label(command.phase())
+        + (command.phase() == Phase.LAYER ? " " + (command.layer() + 1) + "/" + layers : "");
+    report(after - 0.01f, label);
+    for (PeerConnection c : workers) {
+      c.sendBlocking(command);
+    }
+    PhaseResult[] answers = new PhaseResult[workers.length];
+    for (int done = 0; done < workers.length; ) {
+      InboundQueue.Event ev = next(Long.MAX_VALUE, command.phase());
+      if (ev == null) {
+        continue;
+      }
+      int w = indexOf(ev.connection());
+      if (w < 0) {
+        refuse(ev.connection(), "message before registration: " + ev.message());
+        continue;
+      }
+      if (!(ev.message() instanceof PhaseDone d) || d.phase() != command.phase() || d.layer() != command.layer()
+          || answers[w] != null || !expected(command.phase(), d.result())) {
+        throw new IllegalStateException("worker " + w + " answered " + command.phase() + " with " + ev.message());
+      }
+      answers[w] = d.result();
+      done++;
+    }
+    report(after, label + " done");
     return List.of(answers);
   }
 
-  private PeerConnection lastConnection;
-
-  /** The next worker message; a worker's failure or lost connection becomes an exception. */
-  private Message next(long deadline, String phase) throws Exception {
-    while (true) {
-      InboundQueue.Event ev = inbox.poll(200, TimeUnit.MILLISECONDS);
-      if (launcher.failure().isDone() && (ev == null || ev.isClose())) {
-        // Give a worker's own Failure report (more precise) a moment to arrive first.
-        InboundQueue.Event late = inbox.poll(2, TimeUnit.SECONDS);
-        if (late != null && late.message() instanceof Failure f) {
-          throw failure(f.reason());
-        }
-        throw new IllegalStateException("a worker failed during " + phase + ": " + launcher.failure().get());
-      }
-      if (ev == null) {
-        if (System.currentTimeMillis() > deadline) {
-          throw new IllegalStateException("workers did not register within " + REGISTER_TIMEOUT_MS / 1000 + " s");
-        }
-        continue;
-      }
-      if (ev.isClose()) {
-        if (!phase.equals("exit")) {
-          InboundQueue.Event late = inbox.poll(2, TimeUnit.SECONDS);
-          if (late != null && late.message() instanceof Failure f) {
-            throw failure(f.reason());
-          }
-          throw new IllegalStateException("lost a worker during " + phase
-              + (ev.cause() == null ? "" : ": " + ev.cause().getMessage()));
-        }
-        continue;
-      }
-      if (ev.message() instanceof Failure f) {
-        throw failure(f.reason());
-      }
-      lastConnection = ev.connection();
-      return ev.message();
+  /** Whether {@code r} is the kind of result {@code phase} answers with. */
+  private static boolean expected(Phase phase, PhaseResult r) {
+    switch (phase) {
+      case READ_NODES: return r instanceof PhaseResult.NodeCounts;
+      case BUILD_EDGES:
+      case LOAD_PARTITION: return r instanceof PhaseResult.PartitionSizes;
+      case EXIT: return r instanceof PhaseResult.WorkerReport;
+      default: return r instanceof PhaseResult.Empty;
     }
   }
 
-  private static RuntimeException failure(String reason) {
-    if (reason.startsWith("input: ")) {
-      String msg = reason.substring("input: ".length());
-      // Drop the "worker N: " prefix: the message already names the file and row.
-      msg = msg.replaceFirst("^worker \\d+: ", "");
-      return new InputException(msg);
+  /**
+   * The next message from a connection (null after a short wait); a registered worker's failure or lost
+   * connection becomes an exception. A closed unregistered connection is ignored.
+   */
+  private InboundQueue.Event next(long deadline, Phase phase) throws Exception {
+    InboundQueue.Event ev = inbox.poll(200, TimeUnit.MILLISECONDS);
+    if (launcher.failure().isDone() && (ev == null || ev.isClose())) {
+      // Give a worker's own Failure report (more precise) a moment to arrive first.
+      InboundQueue.Event late = inbox.poll(2, TimeUnit.SECONDS);
+      if (late != null && late.message() instanceof WorkerFailure f && registered(late.connection())) {
+        throw failure(f);
+      }
+      throw new IllegalStateException("a worker failed during " + GraphWorker.label(phase) + ": "
+          + launcher.failure().get());
     }
-    return new IllegalStateException(reason.startsWith("error: ") ? reason.substring(7) : reason);
+    if (ev == null) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new IllegalStateException("workers did not register within " + REGISTER_TIMEOUT_MS / 1000 + " s");
+      }
+      return null;
+    }
+    if (!registered(ev.connection())) {
+      return ev.isClose() ? null : ev;
+    }
+    if (ev.isClose()) {
+      if (phase == Phase.EXIT) {
+        return null;
+      }
+      InboundQueue.Event late = inbox.poll(2, TimeUnit.SECONDS);
+      if (late != null && late.message() instanceof WorkerFailure f && registered(late.connection())) {
+        throw failure(f);
+      }
+      throw new IllegalStateException("lost worker " + indexOf(ev.connection()) + " during "
+          + GraphWorker.label(phase) + (ev.cause() == null ? "" : ": " + ev.cause().getMessage()));
+    }
+    if (ev.message() instanceof WorkerFailure f) {
+      throw failure(f);
+    }
+    return ev;
+  }
+
+  private boolean registered(PeerConnection c) {
+    return workers != null && indexOf(c) >= 0;
+  }
+
+  /** A worker's failure as the exception the job ends with: bad input, or a failure while running. */
+  private static RuntimeException failure(WorkerFailure f) {
+    if (f.kind() == FailureKind.BAD_INPUT) {
+      // The message already names the file and row (or the option).
+      return new InputException(f.message());
+    }
+    return new IllegalStateException("worker " + f.worker() + " (" + GraphWorker.label(f.phase()) + "): "
+        + f.message());
   }
 
   private void report(float fraction, String status) {

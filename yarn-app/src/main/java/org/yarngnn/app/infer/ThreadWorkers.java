@@ -8,11 +8,13 @@ import org.apache.hadoop.conf.Configuration;
 /** {@code --local}: graph workers as threads of this JVM, streaming to each other over loopback. */
 public final class ThreadWorkers implements WorkerLauncher {
   private final Configuration conf;
+  private final InferenceJobSpec spec;
   private final List<Thread> threads = new ArrayList<>();
   private final CompletableFuture<String> failure = new CompletableFuture<>();
 
-  public ThreadWorkers(Configuration conf) {
+  public ThreadWorkers(Configuration conf, InferenceJobSpec spec) {
     this.conf = conf;
+    this.spec = spec;
   }
 
   @Override
@@ -20,7 +22,7 @@ public final class ThreadWorkers implements WorkerLauncher {
     for (int i = 0; i < workers; i++) {
       int index = i;
       Thread t = new Thread(() -> {
-        int status = new GraphWorker(conf, index, workers, host, port, "127.0.0.1").run();
+        int status = GraphWorker.serve(conf, spec, index, workers, host, port, "127.0.0.1");
         if (status != 0) {
           failure.complete("worker " + index + " exited with status " + status);
         }

@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.ModelFiles;
+import org.yarngnn.app.infer.PartWriter;
 import org.yarngnn.compute.infer.LayerwiseInference;
 import org.yarngnn.compute.infer.NodewiseInference;
 import org.yarngnn.compute.model.Model;
@@ -93,36 +94,8 @@ public final class LocalInference {
 
   private int writeParts(OutputCommit commit, long[] ids, DenseMatrix embeddings, int[] predictions)
       throws Exception {
-    int n = ids.length;
-    int parts = Math.max(1, (n + ROWS_PER_PART - 1) / ROWS_PER_PART);
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(parts, options.threads()));
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int p = 0; p < parts; p++) {
-        int part = p;
-        done.add(pool.submit(() -> {
-          writePart(commit, part, ids, embeddings, predictions, part * ROWS_PER_PART,
-              Math.min(n, (part + 1) * ROWS_PER_PART));
-          return null;
-        }));
-      }
-      for (Future<?> f : done) {
-        f.get();
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-    return parts;
-  }
-
-  private void writePart(OutputCommit commit, int part, long[] ids, DenseMatrix emb, int[] pred, int from, int to)
-      throws IOException {
-    Path file = commit.partFile(part, options.outputFormat());
-    try (EmbeddingWriter w = EmbeddingWriter.create(conf, file, options.outputFormat(), emb.cols(),
-        pred != null)) {
-      for (int r = from; r < to; r++) {
-        w.write(ids[r], emb.data(), emb.offset(r), pred == null ? -1 : pred[r]);
-      }
-    }
+    int parts = Math.max(1, (ids.length + ROWS_PER_PART - 1) / ROWS_PER_PART);
+    return new PartWriter(conf, options.outputFormat()).write(ids, embeddings, predictions, parts,
+        options.threads(), part -> commit.partFile(part, options.outputFormat()));
   }
 }

@@ -1,0 +1,122 @@
+package org.yarngnn.app.infer;
+
+import org.yarngnn.compute.graph.Csr;
+import org.yarngnn.compute.graph.GraphBlock;
+import org.yarngnn.compute.infer.LayerwiseInference;
+import org.yarngnn.io.InputException;
+
+/**
+ * Which rows move between workers at each layer, fixed once before the first layer: per layer, the sampled
+ * in-edges, the local rows to send each peer (in the order the peer asked) and the halo slots each peer's rows
+ * fill (in the order they arrive). Immutable after {@link #build}; training will add the reverse direction
+ * (gradient rows flow back along the same tables).
+ */
+final class HaloPlan {
+  private final GraphBlock[] layerEdges;
+  private final int[][][] sendRows;
+  private final int[][][] recvSlots;
+
+  private HaloPlan(GraphBlock[] layerEdges, int[][][] sendRows, int[][][] recvSlots) {
+    this.layerEdges = layerEdges;
+    this.sendRows = sendRows;
+    this.recvSlots = recvSlots;
+  }
+
+  int layers() {
+    return layerEdges.length;
+  }
+
+  /** Layer {@code k}'s in-edges (its per-layer sample when the layer has a fanout). */
+  GraphBlock edges(int k) {
+    return layerEdges[k];
+  }
+
+  /** Local rows to send peer {@code q} at layer {@code k} (empty for this worker itself). */
+  int[][] sendRows(int k) {
+    return sendRows[k];
+  }
+
+  /** Halo slots filled by peer {@code q}'s rows at layer {@code k}, in arrival order. */
+  int[][] recvSlots(int k) {
+    return recvSlots[k];
+  }
+
+  /**
+   * Samples every layer once, asks each owner for the rows this worker's sampled in-edges reference, and answers
+   * every peer's requests with the local rows it will send.
+   */
+  static HaloPlan build(WorkerPartition part, LayerwiseInference engine, WorkerMesh mesh, int self,
+      String edgesTable) throws Exception {
+    GraphBlock graph = part.graph();
+    int workers = mesh.workers();
+    int depth = engine.layers().size();
+    int n = graph.numNodes();
+    long[] halo = graph.haloIds();
+    GraphBlock[] layerEdges = new GraphBlock[depth];
+    int[][][] sendRows = new int[depth][workers][];
+    int[][][] recvSlots = new int[depth][workers][];
+    int[] haloOwner = new int[halo.length];
+    for (int j = 0; j < halo.length; j++) {
+      haloOwner[j] = part.ownership().owner(halo[j]);
+    }
+    for (int k = 0; k < depth; k++) {
+      layerEdges[k] = engine.sampled(k, graph);
+      boolean[] used = new boolean[halo.length];
+      Csr c = layerEdges[k].inEdges();
+      for (int e = 0; e < c.numEdges(); e++) {
+        int slot = c.colIdx()[e];
+        if (slot >= n) {
+          used[slot - n] = true;
+        }
+      }
+      int[] counts = new int[workers];
+      for (int j = 0; j < halo.length; j++) {
+        if (used[j]) {
+          counts[haloOwner[j]]++;
+        }
+      }
+      long[][] ids = new long[workers][];
+      for (int q = 0; q < workers; q++) {
+        ids[q] = new long[counts[q]];
+        recvSlots[k][q] = new int[counts[q]];
+      }
+      int[] fill = new int[workers];
+      for (int j = 0; j < halo.length; j++) {
+        if (used[j]) {
+          int q = haloOwner[j];
+          ids[q][fill[q]] = halo[j];
+          recvSlots[k][q][fill[q]++] = n + j;
+        }
+      }
+      for (int q = 0; q < workers; q++) {
+        if (q != self) {
+          mesh.send(q, new HaloRequest(k, ids[q]));
+        }
+      }
+      sendRows[k][self] = new int[0];
+    }
+    for (int received = 0; received < depth * (workers - 1); received++) {
+      WorkerMesh.Inbound in = mesh.take(GraphWorker.PEER_TIMEOUT_MS);
+      if (!(in.message() instanceof HaloRequest r) || r.layer() < 0 || r.layer() >= depth
+          || sendRows[r.layer()][in.from()] != null) {
+        WorkerMesh.releaseQuietly(in.message());
+        throw new IllegalStateException("plan: unexpected message from worker " + in.from() + ": " + in.message());
+      }
+      int[] rows = new int[r.ids().length];
+      for (int i = 0; i < rows.length; i++) {
+        long id = r.ids()[i];
+        if (part.ownership().owner(id) != self) {
+          throw new IllegalStateException("plan: worker " + in.from() + " asked for node " + id
+              + ", which worker " + self + " does not own");
+        }
+        rows[i] = part.index().get(id);
+        if (rows[i] < 0) {
+          throw new InputException(edgesTable + ": edge source " + id
+              + " has no row in the nodes table (use --missing-features zero to give it zero features)");
+        }
+      }
+      sendRows[r.layer()][in.from()] = rows;
+    }
+    return new HaloPlan(layerEdges, sendRows, recvSlots);
+  }
+}

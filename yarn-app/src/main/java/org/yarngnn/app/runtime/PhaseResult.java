@@ -1,0 +1,100 @@
+package org.yarngnn.app.runtime;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.yarngnn.app.transport.FrameReader;
+import org.yarngnn.app.transport.FrameWriter;
+import org.yarngnn.app.transport.MalformedFrameException;
+
+/** What a worker reports when it finished a phase: one record per kind of answer, each with its wire form. */
+public sealed interface PhaseResult {
+  /** Most figures a worker report may carry; each takes at least 9 bytes, checked against the frame as well. */
+  int MAX_FIGURES = 4096;
+
+  /** The phase has nothing to report. */
+  record Empty() implements PhaseResult {}
+
+  /** {@link Phase#READ_NODES}: rows read, their smallest and largest id, and the feature width. */
+  record NodeCounts(long count, long minId, long maxId, int width) implements PhaseResult {}
+
+  /** {@link Phase#BUILD_EDGES} and {@link Phase#LOAD_PARTITION}: the partition's nodes, in-edges and halo. */
+  record PartitionSizes(long nodes, long edges, long halo) implements PhaseResult {}
+
+  /** {@link Phase#EXIT}: the worker's named figures (phase seconds, bytes, peak heap), in insertion order. */
+  record WorkerReport(Map<String, Double> figures) implements PhaseResult {
+    public WorkerReport {
+      figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));
+    }
+  }
+
+  PhaseResult EMPTY = new Empty();
+
+  static void write(PhaseResult r, FrameWriter out) {
+    if (r instanceof Empty) {
+      out.writeByte(0);
+    } else if (r instanceof NodeCounts c) {
+      out.writeByte(1);
+      out.writeVLong(c.count());
+      out.writeLong(c.minId());
+      out.writeLong(c.maxId());
+      out.writeVInt(c.width());
+    } else if (r instanceof PartitionSizes s) {
+      out.writeByte(2);
+      out.writeVLong(s.nodes());
+      out.writeVLong(s.edges());
+      out.writeVLong(s.halo());
+    } else {
+      Map<String, Double> f = ((WorkerReport) r).figures();
+      out.writeByte(3);
+      out.writeVInt(f.size());
+      f.forEach((k, v) -> {
+        out.writeString(k);
+        out.writeLong(Double.doubleToRawLongBits(v));
+      });
+    }
+  }
+
+  static PhaseResult read(FrameReader in) {
+    int kind = in.readByte();
+    switch (kind) {
+      case 0:
+        return EMPTY;
+      case 1: {
+        long count = in.readVLong();
+        long min = in.readLong();
+        long max = in.readLong();
+        int width = in.readVInt();
+        if (count < 0 || width < 0) {
+          throw new MalformedFrameException("node counts " + count + " of width " + width);
+        }
+        return new NodeCounts(count, min, max, width);
+      }
+      case 2: {
+        long nodes = in.readVLong();
+        long edges = in.readVLong();
+        long halo = in.readVLong();
+        if (nodes < 0 || edges < 0 || halo < 0) {
+          throw new MalformedFrameException("partition sizes " + nodes + " " + edges + " " + halo);
+        }
+        return new PartitionSizes(nodes, edges, halo);
+      }
+      case 3: {
+        int n = in.readVInt();
+        if (n < 0 || n > MAX_FIGURES || n > in.remaining() / 9) {
+          throw new MalformedFrameException("worker report of " + n + " figures in " + in.remaining() + " bytes");
+        }
+        Map<String, Double> f = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+          String key = in.readString();
+          if (f.put(key, Double.longBitsToDouble(in.readLong())) != null) {
+            throw new MalformedFrameException("worker report names " + key + " twice");
+          }
+        }
+        return new WorkerReport(f);
+      }
+      default:
+        throw new MalformedFrameException("unknown phase result kind " + kind);
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package org.yarngnn.app.runtime;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.yarngnn.app.transport.Endpoint;
+import org.yarngnn.app.transport.Hello;
+import org.yarngnn.app.transport.InboundQueue;
+import org.yarngnn.app.transport.Message;
+import org.yarngnn.app.transport.MessageCodec;
+import org.yarngnn.app.transport.PeerConnection;
+import org.yarngnn.app.transport.PeerTable;
+import org.yarngnn.app.transport.TransportClient;
+import org.yarngnn.app.transport.TransportOptions;
+
+/**
+ * A worker's side of the driver protocol, whatever the worker computes: register ({@link Hello} with the port of
+ * the worker's own peer server), receive the peer table, then run each {@link PhaseCommand} through the
+ * {@link Role} and answer {@link PhaseDone}, or {@link WorkerFailure} when it throws. Runs until
+ * {@link Phase#EXIT} or a failure. Graph workers of inference implement a role; training's roles (tensor workers,
+ * parameter servers) join the same way.
+ */
+public final class WorkerSession {
+  /** What a worker does in each phase. */
+  public interface Role extends AutoCloseable {
+    /** The port the worker's peer server listens on (advertised to the driver). */
+    int peerPort();
+
+    /** Where every worker listens, sent once by the driver after all registered. */
+    void peers(List<Endpoint> endpoints);
+
+    /** Runs one phase; the result goes back to the driver. */
+    PhaseResult run(PhaseCommand command) throws Exception;
+
+    @Override
+    void close();
+  }
+
+  /** How long a worker waits for its Failure report to reach the driver before it exits anyway. */
+  private static final long REPORT_WAIT_SECONDS = 5;
+
+  private final int index;
+  private final String driverHost;
+  private final int driverPort;
+  private final String advertisedHost;
+  private final MessageCodec codec;
+  private final boolean verbose;
+
+  public WorkerSession(int index, String driverHost, int driverPort, String advertisedHost, MessageCodec codec,
+      boolean verbose) {
+    this.index = index;
+    this.driverHost = driverHost;
+    this.driverPort = driverPort;
+    this.advertisedHost = advertisedHost;
+    this.codec = codec;
+    this.verbose = verbose;
+  }
+
+  /** A role built once the driver is reachable (it may bind sockets and start threads). */
+  @FunctionalInterface
+  public interface RoleFactory {
+    Role create() throws Exception;
+  }
+
+  /**
+   * Serves the driver until it says exit (returns 0) or a phase fails: the failure is reported to the driver,
+   * which ends the job; returns 0 for bad input (the driver reports it; a non-zero exit would race that report as
+   * a container failure with a less precise reason) and 1 otherwise.
+   */
+  public int run(RoleFactory roles) {
+    InboundQueue control = new InboundQueue();
+    TransportOptions options = TransportOptions.builder().codec(codec).build();
+    try (TransportClient client = new TransportClient(options, control)) {
+      client.start();
+      PeerConnection driver;
+      try {
+        driver = client.connect(driverHost, driverPort);
+      } catch (Exception e) {
+        System.err.println("yarn-gnn worker " + index + ": cannot reach the driver at " + driverHost + ":"
+            + driverPort + ": " + Failures.describe(e));
+        return 1;
+      }
+      Phase phase = Phase.JOB;
+      Role role = null;
+      try {
+        role = roles.create();
+        driver.sendBlocking(new Hello(index, advertisedHost, role.peerPort()));
+        while (true) {
+          InboundQueue.Event ev = control.take();
+          if (ev.isClose()) {
+            // The driver ended the job (another worker failed, or it was stopped): nothing to report.
+            return 1;
+          }
+          Message m = ev.message();
+          if (m instanceof PeerTable t) {
+            role.peers(t.endpoints());
+            continue;
+          }
+          if (!(m instanceof PhaseCommand c)) {
+            throw new IllegalStateException("unexpected message from the driver: " + m);
+          }
+          phase = c.phase();
+          PhaseResult result = role.run(c);
+          driver.sendBlocking(new PhaseDone(c.phase(), c.layer(), result));
+          if (c.phase() == Phase.EXIT) {
+            return 0;
+          }
+        }
+      } catch (Exception | OutOfMemoryError | StackOverflowError e) {
+        FailureKind kind = Failures.kindOf(e);
+        try {
+          driver.sendBlocking(new WorkerFailure(kind, index, phase, Failures.describe(e)));
+          driver.closeFuture().get(REPORT_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (Exception ignored) {
+          // The driver is gone too; the exit status says enough.
+        }
+        if (verbose) {
+          e.printStackTrace();
+        }
+        return kind == FailureKind.BAD_INPUT ? 0 : 1;
+      } finally {
+        if (role != null) {
+          role.close();
+        }
+      }
+    } catch (Exception e) {
+      System.err.println("yarn-gnn worker " + index + ": " + Failures.describe(e));
+      return 1;
+    }
+  }
+}
