@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.yarngnn.io.InputException;
+import org.yarngnn.io.table.InputException;
 
 /**
  * A bad-input finding of a partition job task, ordered as a single-JVM build would meet it: nodes table before

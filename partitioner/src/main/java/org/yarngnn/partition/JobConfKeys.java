@@ -1,8 +1,8 @@
 package org.yarngnn.partition;
 
 import org.apache.hadoop.conf.Configuration;
-import org.yarngnn.io.TableFormat;
-import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.io.table.TableFormat;
+import org.yarngnn.io.table.TableReadOptions;
 
 /** Configuration keys the partition job's driver sets for its tasks, and table read options through them. */
 final class JobConfKeys {

@@ -3,7 +3,7 @@ package org.yarngnn.partition;
 import java.util.Arrays;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.tensor.DenseMatrix;
-import org.yarngnn.io.NodeSplit;
+import org.yarngnn.io.table.NodeSplit;
 
 /**
  * The partition job's reduce logic, free of Hadoop: consumes one partition's records in shuffle order (nodes by

@@ -13,11 +13,11 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.lib.output.NullOutputFormat;
 import org.yarngnn.compute.model.Json;
-import org.yarngnn.io.EdgeTable;
-import org.yarngnn.io.InputException;
-import org.yarngnn.io.NodeSink;
-import org.yarngnn.io.NodeTable;
-import org.yarngnn.io.OutputCommit;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.NodeSink;
+import org.yarngnn.io.table.NodeTable;
+import org.yarngnn.io.table.OutputCommit;
 
 /**
  * The {@code partition} command: a MapReduce job turning raw edges and nodes tables into a partitioned graph

@@ -2,7 +2,7 @@ package org.yarngnn.partition;
 
 import java.util.Objects;
 import org.apache.hadoop.fs.Path;
-import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.io.table.TableReadOptions;
 
 /** Immutable options of the {@code partition} command; see {@link #builder()}. */
 public final class PartitionJobOptions {

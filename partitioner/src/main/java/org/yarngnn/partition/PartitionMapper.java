@@ -6,9 +6,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Mapper;
-import org.yarngnn.io.EdgeTable;
-import org.yarngnn.io.InputException;
-import org.yarngnn.io.NodeTable;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.NodeTable;
 
 /**
  * Reads one table file and routes its rows to their owners ({@link RecordRouter}), edges and references in blocks.

@@ -12,8 +12,8 @@ import org.apache.hadoop.fs.Path;
 import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.tensor.DenseMatrix;
-import org.yarngnn.io.InputException;
-import org.yarngnn.io.OutputCommit;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.OutputCommit;
 
 /**
  * A graph written by the {@code partition} job (or {@link #write}): {@code manifest.json}, one {@code

@@ -1,7 +1,7 @@
 package org.yarngnn.partition;
 
-import org.yarngnn.io.EdgeSink;
-import org.yarngnn.io.NodeSink;
+import org.yarngnn.io.table.EdgeSink;
+import org.yarngnn.io.table.NodeSink;
 
 /**
  * The partition job's map logic, free of Hadoop: turns table rows into keyed records for their owners. A node

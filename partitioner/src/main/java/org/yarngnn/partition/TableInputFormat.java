@@ -14,8 +14,8 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
-import org.yarngnn.io.EdgeTable;
-import org.yarngnn.io.NodeTable;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.NodeTable;
 
 /**
  * One split per file of the nodes and edges tables (located at the file's first block), each giving its mapper

@@ -14,8 +14,8 @@ import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yarngnn.compute.graph.GraphBlock;
-import org.yarngnn.io.InputException;
-import org.yarngnn.io.TableFormat;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.TableFormat;
 
 /** The real MapReduce job with Hadoop's local job runner, read back through {@link PartitionedGraph}. */
 class PartitionJobTest {
@@ -76,8 +76,8 @@ class PartitionJobTest {
     assertTrue(stats.edgeBalance() < 1.5, stats.summary());
     PartitionedGraph g = PartitionedGraph.open(conf(), new Path(dir.resolve("out-4").toUri()));
     List<GraphPartition> inMemory = GraphBuilder.buildPartitions(
-        org.yarngnn.io.EdgeTable.open(conf(), edges, org.yarngnn.io.TableReadOptions.defaults()),
-        org.yarngnn.io.NodeTable.open(conf(), nodes, org.yarngnn.io.TableReadOptions.defaults()), 4,
+        org.yarngnn.io.table.EdgeTable.open(conf(), edges, org.yarngnn.io.table.TableReadOptions.defaults()),
+        org.yarngnn.io.table.NodeTable.open(conf(), nodes, org.yarngnn.io.table.TableReadOptions.defaults()), 4,
         GraphBuildOptions.builder().build());
     for (int p = 0; p < 4; p++) {
       assertSamePartition(inMemory.get(p), g.loadPartition(p));

@@ -15,12 +15,12 @@ import org.apache.hadoop.fs.Path;
 import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.tensor.DenseMatrix;
-import org.yarngnn.io.EdgeTable;
-import org.yarngnn.io.EdgeTableWriter;
-import org.yarngnn.io.NodeTable;
-import org.yarngnn.io.NodeTableWriter;
-import org.yarngnn.io.TableFormat;
-import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.EdgeTableWriter;
+import org.yarngnn.io.table.NodeTable;
+import org.yarngnn.io.table.NodeTableWriter;
+import org.yarngnn.io.table.TableFormat;
+import org.yarngnn.io.table.TableReadOptions;
 
 /** Test helper: random graphs written as real tables, and comparisons of built graphs by node id. */
 final class TestGraphs {

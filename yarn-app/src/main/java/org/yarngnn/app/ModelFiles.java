@@ -32,7 +32,7 @@ public final class ModelFiles {
   /** Refuses (as bad input) a model whose first layer does not take rows of the features' width. */
   public static void checkInputWidth(Model model, String modelDir, int featureWidth, String features) {
     if (featureWidth != model.spec().inputWidth()) {
-      throw new org.yarngnn.io.InputException(modelDir + ": the model's input width " + model.spec().inputWidth()
+      throw new org.yarngnn.io.table.InputException(modelDir + ": the model's input width " + model.spec().inputWidth()
           + " differs from the feature width " + featureWidth + " of " + features);
     }
   }

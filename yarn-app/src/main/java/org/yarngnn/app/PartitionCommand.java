@@ -5,7 +5,7 @@ import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
-import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.MissingFeatures;
 import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.PartitionJob;

@@ -6,8 +6,8 @@ import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.yarn.DriverContext;
 import org.yarngnn.app.yarn.JobDriver;
 import org.yarngnn.compute.model.ModelFormatException;
-import org.yarngnn.io.InputException;
-import org.yarngnn.io.OutputCommit;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.OutputCommit;
 
 /**
  * The inference job inside the ApplicationMaster: launches the graph-worker containers, runs
