@@ -23,6 +23,8 @@ import org.yarngnn.io.table.NodeTable;
 import org.yarngnn.io.table.NodeTableWriter;
 import org.yarngnn.io.table.TableFormat;
 import org.yarngnn.io.table.TableReadOptions;
+import org.yarngnn.partition.mr.PartitionJob;
+import org.yarngnn.partition.mr.PartitionJobOptions;
 
 /**
  * The construction benchmark behind {@code scripts/bench/construction}: generates an R-MAT graph as Parquet

@@ -33,10 +33,10 @@ import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.GraphBuildOptions;
 import org.yarngnn.partition.GraphPartition;
 import org.yarngnn.partition.PartitionBuilder;
-import org.yarngnn.partition.PartitionJob;
-import org.yarngnn.partition.PartitionJobOptions;
-import org.yarngnn.partition.PartitionedGraph;
 import org.yarngnn.partition.PartitioningStats;
+import org.yarngnn.partition.format.PartitionedGraph;
+import org.yarngnn.partition.mr.PartitionJob;
+import org.yarngnn.partition.mr.PartitionJobOptions;
 
 /**
  * The partition MapReduce job on a real MiniDFSCluster + MiniYARNCluster: the MR ApplicationMaster, map and reduce

@@ -26,7 +26,7 @@ import org.yarngnn.io.table.NodeTable;
 import org.yarngnn.io.table.OutputCommit;
 import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.Ownership;
-import org.yarngnn.partition.PartitionedGraph;
+import org.yarngnn.partition.format.PartitionedGraph;
 
 /** {@code infer}: embeddings of every node, in one JVM ({@code --local}, the embedded default) or on YARN. */
 public final class InferCommand implements Command {

@@ -8,9 +8,9 @@ import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.MissingFeatures;
 import org.yarngnn.partition.Ownership;
-import org.yarngnn.partition.PartitionJob;
-import org.yarngnn.partition.PartitionJobOptions;
 import org.yarngnn.partition.PartitioningStats;
+import org.yarngnn.partition.mr.PartitionJob;
+import org.yarngnn.partition.mr.PartitionJobOptions;
 
 /**
  * {@code partition}: the MapReduce job that turns raw edges and nodes into a partitioned graph directory that

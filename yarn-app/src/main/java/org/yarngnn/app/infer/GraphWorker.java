@@ -51,7 +51,7 @@ import org.yarngnn.partition.MissingFeatures;
 import org.yarngnn.partition.NodeIndex;
 import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.PartitionBlockBuilder;
-import org.yarngnn.partition.PartitionedGraph;
+import org.yarngnn.partition.format.PartitionedGraph;
 
 /**
  * A long-lived graph worker (a YARN container, or a thread with {@code --local}). It registers with the driver,

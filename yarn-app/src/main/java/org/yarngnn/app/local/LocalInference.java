@@ -23,7 +23,7 @@ import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.GraphBuildOptions;
 import org.yarngnn.partition.GraphBuilder;
 import org.yarngnn.partition.LocalGraph;
-import org.yarngnn.partition.PartitionedGraph;
+import org.yarngnn.partition.format.PartitionedGraph;
 
 /**
  * Inference in one JVM without workers: reads the tables, builds the whole graph, runs the nodewise mini-batch

@@ -1,4 +1,4 @@
-package org.yarngnn.partition;
+package org.yarngnn.partition.mr;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,6 +18,15 @@ import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.NodeSink;
 import org.yarngnn.io.table.NodeTable;
 import org.yarngnn.io.table.OutputCommit;
+import org.yarngnn.partition.GraphRecord;
+import org.yarngnn.partition.InputError;
+import org.yarngnn.partition.Ownership;
+import org.yarngnn.partition.PartitionKey;
+import org.yarngnn.partition.PartitionStats;
+import org.yarngnn.partition.PartitioningStats;
+import org.yarngnn.partition.format.PartitionFiles;
+import org.yarngnn.partition.format.PartitionManifest;
+import org.yarngnn.partition.format.PartitionedGraph;
 
 /**
  * The {@code partition} command: a MapReduce job turning raw edges and nodes tables into a partitioned graph

@@ -1,4 +1,4 @@
-package org.yarngnn.partition;
+package org.yarngnn.partition.format;
 
 import java.io.EOFException;
 import java.io.IOException;

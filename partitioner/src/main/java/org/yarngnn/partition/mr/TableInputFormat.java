@@ -1,4 +1,4 @@
-package org.yarngnn.partition;
+package org.yarngnn.partition.mr;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -16,6 +16,7 @@ import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.NodeTable;
+import org.yarngnn.partition.InputError;
 
 /**
  * One split per file of the nodes and edges tables (located at the file's first block), each giving its mapper

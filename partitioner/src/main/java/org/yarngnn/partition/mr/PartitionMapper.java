@@ -1,4 +1,4 @@
-package org.yarngnn.partition;
+package org.yarngnn.partition.mr;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,6 +9,12 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.NodeTable;
+import org.yarngnn.partition.GraphRecord;
+import org.yarngnn.partition.InputError;
+import org.yarngnn.partition.MissingFeatures;
+import org.yarngnn.partition.Ownership;
+import org.yarngnn.partition.PartitionKey;
+import org.yarngnn.partition.RecordRouter;
 
 /**
  * Reads one table file and routes its rows to their owners ({@link RecordRouter}), edges and references in blocks.

@@ -1,4 +1,4 @@
-package org.yarngnn.partition;
+package org.yarngnn.partition.mr;
 
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -6,6 +6,7 @@ import java.io.IOException;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.InputSplit;
+import org.yarngnn.partition.InputError;
 
 /** One file of the nodes or edges table: a map task reads it whole through hdfs-io's readers. */
 public final class TableSplit extends InputSplit implements Writable {

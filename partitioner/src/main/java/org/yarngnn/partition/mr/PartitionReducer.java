@@ -1,4 +1,4 @@
-package org.yarngnn.partition;
+package org.yarngnn.partition.mr;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -11,6 +11,15 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.yarngnn.compute.model.Json;
+import org.yarngnn.partition.GraphPartition;
+import org.yarngnn.partition.GraphRecord;
+import org.yarngnn.partition.InputError;
+import org.yarngnn.partition.MissingFeatures;
+import org.yarngnn.partition.Ownership;
+import org.yarngnn.partition.PartitionAssembler;
+import org.yarngnn.partition.PartitionKey;
+import org.yarngnn.partition.PartitionStats;
+import org.yarngnn.partition.format.PartitionFiles;
 
 /**
  * Assembles one partition ({@link PartitionAssembler}) and writes its files under the job's work directory,

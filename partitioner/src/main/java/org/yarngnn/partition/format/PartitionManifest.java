@@ -1,4 +1,4 @@
-package org.yarngnn.partition;
+package org.yarngnn.partition.format;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,13 +11,16 @@ import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.compute.model.Json;
+import org.yarngnn.partition.Ownership;
+import org.yarngnn.partition.PartitionStats;
+import org.yarngnn.partition.PartitioningStats;
 
 /**
  * {@code manifest.json} of a partitioned graph: format name and version, P, the ownership function, counts,
  * feature width, whether edges are weighted and nodes labelled, the build statistics, and per partition its
  * counts and each file's size and CRC-32C.
  */
-record PartitionManifest(int parts, Ownership ownership, long nodes, long edges, int featureWidth,
+public record PartitionManifest(int parts, Ownership ownership, long nodes, long edges, int featureWidth,
     boolean weighted, boolean hasLabels, boolean hasSplits, PartitioningStats stats,
     List<Map<String, PartitionFiles.Checksum>> checksums) {
 
@@ -95,7 +98,7 @@ record PartitionManifest(int parts, Ownership ownership, long nodes, long edges,
         Boolean.TRUE.equals(m.get("has_splits")), st, sums);
   }
 
-  void write(FileSystem fs, Path dir) throws IOException {
+  public void write(FileSystem fs, Path dir) throws IOException {
     try (OutputStream out = fs.create(new Path(dir, FILE), true)) {
       out.write(Json.write(toJson()).getBytes(StandardCharsets.UTF_8));
     }

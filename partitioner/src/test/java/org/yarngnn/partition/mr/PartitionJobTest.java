@@ -1,4 +1,4 @@
-package org.yarngnn.partition;
+package org.yarngnn.partition.mr;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,6 +16,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.TableFormat;
+import org.yarngnn.partition.GraphBuildOptions;
+import org.yarngnn.partition.GraphBuilder;
+import org.yarngnn.partition.GraphPartition;
+import org.yarngnn.partition.LocalGraph;
+import org.yarngnn.partition.Ownership;
+import org.yarngnn.partition.PartitioningStats;
+import org.yarngnn.partition.TestGraphs;
+import org.yarngnn.partition.format.PartitionedGraph;
 
 /** The real MapReduce job with Hadoop's local job runner, read back through {@link PartitionedGraph}. */
 class PartitionJobTest {

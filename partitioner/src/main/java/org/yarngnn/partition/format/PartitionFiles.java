@@ -1,4 +1,4 @@
-package org.yarngnn.partition;
+package org.yarngnn.partition.format;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -9,6 +9,9 @@ import org.apache.hadoop.fs.Path;
 import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.tensor.DenseMatrix;
+import org.yarngnn.partition.GraphPartition;
+import org.yarngnn.partition.Ownership;
+import org.yarngnn.partition.PartitionStats;
 
 /**
  * The three files of one partition, in directory {@code part-NNNNN/} of a partitioned graph. All numbers are
@@ -25,7 +28,7 @@ import org.yarngnn.compute.tensor.DenseMatrix;
  * </ul>
  * The manifest records each file's size and CRC-32C; readers verify both.
  */
-final class PartitionFiles {
+public final class PartitionFiles {
   static final int VERSION = 1;
   static final String NODES = "nodes.bin";
   static final String GRAPH = "graph.bin";
@@ -33,27 +36,27 @@ final class PartitionFiles {
 
   private PartitionFiles() {}
 
-  static String dirName(int p) {
+  public static String dirName(int p) {
     return String.format(Locale.ROOT, "part-%05d", p);
   }
 
   /** Size and CRC-32C of one file. */
-  record Checksum(long bytes, long crc32c) {
-    Map<String, Object> toJson() {
+  public record Checksum(long bytes, long crc32c) {
+    public Map<String, Object> toJson() {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("bytes", bytes);
       m.put("crc32c", Long.toHexString(crc32c));
       return m;
     }
 
-    static Checksum fromJson(Object o) {
+    public static Checksum fromJson(Object o) {
       Map<?, ?> m = (Map<?, ?>) o;
       return new Checksum(((Number) m.get("bytes")).longValue(), Long.parseLong((String) m.get("crc32c"), 16));
     }
   }
 
   /** Writes the partition's files under {@code dir}; returns each file's checksum by name. */
-  static Map<String, Checksum> write(FileSystem fs, Path dir, GraphBlock block, DenseMatrix features,
+  public static Map<String, Checksum> write(FileSystem fs, Path dir, GraphBlock block, DenseMatrix features,
       int[] labels, byte[] splits) throws IOException {
     Map<String, Checksum> sums = new LinkedHashMap<>();
     int n = block.numNodes();

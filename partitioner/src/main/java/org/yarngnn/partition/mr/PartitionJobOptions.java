@@ -1,8 +1,10 @@
-package org.yarngnn.partition;
+package org.yarngnn.partition.mr;
 
 import java.util.Objects;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.io.table.TableReadOptions;
+import org.yarngnn.partition.MissingFeatures;
+import org.yarngnn.partition.Ownership;
 
 /** Immutable options of the {@code partition} command; see {@link #builder()}. */
 public final class PartitionJobOptions {

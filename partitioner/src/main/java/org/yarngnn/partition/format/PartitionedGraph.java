@@ -1,4 +1,4 @@
-package org.yarngnn.partition;
+package org.yarngnn.partition.format;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,6 +14,13 @@ import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.tensor.DenseMatrix;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.OutputCommit;
+import org.yarngnn.partition.GraphPartition;
+import org.yarngnn.partition.GraphStats;
+import org.yarngnn.partition.LocalGraph;
+import org.yarngnn.partition.Ownership;
+import org.yarngnn.partition.PartitionBuilder;
+import org.yarngnn.partition.PartitionStats;
+import org.yarngnn.partition.PartitioningStats;
 
 /**
  * A graph written by the {@code partition} job (or {@link #write}): {@code manifest.json}, one {@code

@@ -1,8 +1,9 @@
-package org.yarngnn.partition;
+package org.yarngnn.partition.mr;
 
 import org.apache.hadoop.conf.Configuration;
 import org.yarngnn.io.table.TableFormat;
 import org.yarngnn.io.table.TableReadOptions;
+import org.yarngnn.partition.RecordRouter;
 
 /** Configuration keys the partition job's driver sets for its tasks, and table read options through them. */
 final class JobConfKeys {
