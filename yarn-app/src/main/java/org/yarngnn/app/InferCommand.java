@@ -20,6 +20,7 @@ import org.yarngnn.app.yarn.JobResult;
 import org.yarngnn.app.yarn.JobSubmission;
 import org.yarngnn.app.yarn.YarnJobClient;
 import org.yarngnn.compute.model.Model;
+import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.NodeTable;

@@ -35,7 +35,7 @@ public final class InferenceJobDriver implements JobDriver {
     OutputCommit commit = OutputCommit.resume(ctx.conf(), output, new Path(spec.workDir()), overwrite);
     List<String> hosts = spec.graph() == null ? List.of() : partitionHosts(ctx.conf(), new Path(spec.graph()));
     try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), memoryMb, vcores, hosts)) {
-      int layers = org.yarngnn.app.ModelFiles.read(ctx.conf(), new Path(model)).spec().layers().size();
+      int layers = org.yarngnn.io.model.ModelFiles.read(ctx.conf(), new Path(model)).spec().layers().size();
       InferenceDriver.Result r = new InferenceDriver(spec, ctx.amHost(), workers, ctx::setProgress, System.out)
           .run(layers);
       commit.commit();

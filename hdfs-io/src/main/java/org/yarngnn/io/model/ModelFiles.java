@@ -1,4 +1,4 @@
-package org.yarngnn.app;
+package org.yarngnn.io.model;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
