@@ -1,7 +1,7 @@
 package org.yarngnn.partition;
 
-import org.yarngnn.io.EdgeSink;
-import org.yarngnn.io.InputException;
+import org.yarngnn.io.table.EdgeSink;
+import org.yarngnn.io.table.InputException;
 
 /**
  * Turns edge rows into global node indices (table order of the nodes), refusing endpoints without a node row or,

@@ -6,8 +6,8 @@ import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.CsrBuilder;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.kernel.RowRanges;
-import org.yarngnn.io.EdgeTable;
-import org.yarngnn.io.NodeTable;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.NodeTable;
 
 /**
  * Builds a whole graph in one JVM: the nodes table gives the nodes (duplicates refused), the edge files are read

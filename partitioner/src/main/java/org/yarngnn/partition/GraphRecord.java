@@ -38,7 +38,7 @@ public final class GraphRecord implements Writable {
   }
 
   /** Rows in the block (progress reporting). */
-  int count() {
+  public int count() {
     return kind == PartitionKey.NODE ? nodes.count : kind == PartitionKey.REF ? refs.count : edges.count;
   }
 

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.yarngnn.io.InputException;
+import org.yarngnn.io.table.InputException;
 
 /**
  * A bad-input finding of a partition job task, ordered as a single-JVM build would meet it: nodes table before
@@ -15,11 +15,11 @@ import org.yarngnn.io.InputException;
  * every other finding in its file, since the reader stopped there. Tasks write their first finding to
  * {@code _errors/} and the driver reports the smallest.
  */
-record InputError(int table, int file, long row, int column, String message, boolean formatted)
+public record InputError(int table, int file, long row, int column, String message, boolean formatted)
     implements Comparable<InputError> {
-  static final int NODES = 0;
-  static final int EDGES = 1;
-  static final String DIR = "_errors";
+  public static final int NODES = 0;
+  public static final int EDGES = 1;
+  public static final String DIR = "_errors";
 
   @Override
   public int compareTo(InputError o) {
@@ -29,12 +29,12 @@ record InputError(int table, int file, long row, int column, String message, boo
     return c != 0 ? c : Integer.compare(column, o.column);
   }
 
-  static InputError min(InputError a, InputError b) {
+  public static InputError min(InputError a, InputError b) {
     return a == null ? b : b == null ? a : a.compareTo(b) <= 0 ? a : b;
   }
 
   /** The exception the CLI reports, naming the file and row. */
-  InputException toException(List<Path> nodeFiles, List<Path> edgeFiles) {
+  public InputException toException(List<Path> nodeFiles, List<Path> edgeFiles) {
     if (formatted) {
       return new InputException(message);
     }
@@ -42,14 +42,14 @@ record InputError(int table, int file, long row, int column, String message, boo
     return InputException.at(f, row, message);
   }
 
-  void write(FileSystem fs, Path path) throws IOException {
+  public void write(FileSystem fs, Path path) throws IOException {
     try (OutputStream out = fs.create(path, true)) {
       out.write((table + "\t" + file + "\t" + row + "\t" + column + "\t" + (formatted ? 1 : 0) + "\t" + message)
           .getBytes(StandardCharsets.UTF_8));
     }
   }
 
-  static InputError read(FileSystem fs, Path file) throws IOException {
+  public static InputError read(FileSystem fs, Path file) throws IOException {
     try (InputStream in = fs.open(file)) {
       String[] f = new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\t", 6);
       return new InputError(Integer.parseInt(f[0]), Integer.parseInt(f[1]), Long.parseLong(f[2]),

@@ -4,7 +4,7 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.Arrays;
-import org.yarngnn.io.NodeSplit;
+import org.yarngnn.io.table.NodeSplit;
 
 /**
  * Node rows of one table file owned by one partition, shuffled as a single record, in table order: ids, labels,

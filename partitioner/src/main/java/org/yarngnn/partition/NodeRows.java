@@ -1,10 +1,10 @@
 package org.yarngnn.partition;
 
 import java.util.Arrays;
-import org.yarngnn.io.InputException;
-import org.yarngnn.io.NodeSink;
-import org.yarngnn.io.NodeSplit;
-import org.yarngnn.io.NodeTable;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.NodeSink;
+import org.yarngnn.io.table.NodeSplit;
+import org.yarngnn.io.table.NodeTable;
 
 /**
  * The nodes table collected in table order: an index of the ids (a duplicate is refused naming its row),

@@ -7,7 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.IntFunction;
-import org.yarngnn.io.EdgeTable;
+import org.yarngnn.io.table.EdgeTable;
 
 /**
  * Reads an edges table on a few threads, split by file and, within Parquet files, by row groups (so a single

@@ -3,7 +3,7 @@ package org.yarngnn.partition;
 import java.util.Arrays;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.tensor.DenseMatrix;
-import org.yarngnn.io.NodeSplit;
+import org.yarngnn.io.table.NodeSplit;
 
 /**
  * The partition job's reduce logic, free of Hadoop: consumes one partition's records in shuffle order (nodes by
@@ -13,7 +13,7 @@ import org.yarngnn.io.NodeSplit;
  * source id, float32 weight when weighted) until {@link PartitionBlockBuilder} builds the block, whose CSR
  * depends only on the multiset of edges.
  */
-final class PartitionAssembler {
+public final class PartitionAssembler {
   private final int partition;
   private final Ownership ownership;
   private final boolean weighted;
@@ -44,7 +44,7 @@ final class PartitionAssembler {
   private int phase = PartitionKey.NODE;
   private InputError error;
 
-  PartitionAssembler(int partition, Ownership ownership, int width, boolean weighted, boolean hasLabels,
+  public PartitionAssembler(int partition, Ownership ownership, int width, boolean weighted, boolean hasLabels,
       boolean hasSplits, MissingFeatures missing) {
     this.partition = partition;
     this.ownership = ownership;
@@ -58,7 +58,7 @@ final class PartitionAssembler {
   }
 
   /** Feeds one record (in shuffle order). */
-  void accept(GraphRecord r) {
+  public void accept(GraphRecord r) {
     if (r.kind < phase) {
       throw new IllegalStateException("record of kind " + r.kind + " after kind " + phase);
     }
@@ -266,12 +266,12 @@ final class PartitionAssembler {
   }
 
   /** The first bad-input finding, or null. */
-  InputError error() {
+  public InputError error() {
     return error;
   }
 
   /** The assembled partition; call only when {@link #error()} is null. */
-  GraphPartition finish() {
+  public GraphPartition finish() {
     if (finalIds == null) {
       endNodes();
     }

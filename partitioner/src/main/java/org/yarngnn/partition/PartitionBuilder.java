@@ -5,8 +5,8 @@ import java.util.List;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.kernel.RowRanges;
 import org.yarngnn.compute.tensor.DenseMatrix;
-import org.yarngnn.io.EdgeTable;
-import org.yarngnn.io.NodeTable;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.NodeTable;
 
 /**
  * In-memory construction of P partitions: the nodes table is read and ownership chosen (ranges for dense ids,

@@ -1,7 +1,7 @@
 package org.yarngnn.partition;
 
-import org.yarngnn.io.EdgeSink;
-import org.yarngnn.io.NodeSink;
+import org.yarngnn.io.table.EdgeSink;
+import org.yarngnn.io.table.NodeSink;
 
 /**
  * The partition job's map logic, free of Hadoop: turns table rows into keyed records for their owners. A node
@@ -13,16 +13,16 @@ import org.yarngnn.io.NodeSink;
  * {@code blockRows} entries (fewer nodes when their feature rows are wide); {@link #finish} emits the partly
  * filled ones, so map-side memory stays at one block per owner and kind.
  */
-final class RecordRouter implements EdgeSink, NodeSink {
+public final class RecordRouter implements EdgeSink, NodeSink {
   /** Receives each routed record; the key and record objects are reused. */
-  interface Emitter {
+  public interface Emitter {
     void emit(PartitionKey key, GraphRecord record);
   }
 
   /** Entries per block at most: large enough that per-record shuffle costs vanish, small enough to sort cheaply. */
-  static final int MAX_BLOCK_ROWS = 1 << 16;
+  public static final int MAX_BLOCK_ROWS = 1 << 16;
   /** Map-side buffer for all owners' blocks together, by default. */
-  static final long DEFAULT_BUFFER_BYTES = 64L << 20;
+  public static final long DEFAULT_BUFFER_BYTES = 64L << 20;
   /**
    * Buffered bytes per entry of an edge block, of a reference block (with its recent-id cache at worst), and the
    * budget of a node block per entry.
@@ -53,7 +53,7 @@ final class RecordRouter implements EdgeSink, NodeSink {
         blockRows(ownership.parts(), DEFAULT_BUFFER_BYTES, MAX_BLOCK_ROWS), out);
   }
 
-  RecordRouter(Ownership ownership, boolean undirected, MissingFeatures missing, int width, int file,
+  public RecordRouter(Ownership ownership, boolean undirected, MissingFeatures missing, int width, int file,
       int blockRows, Emitter out) {
     if (blockRows < 1) {
       throw new IllegalArgumentException("block rows must be positive, not " + blockRows);
@@ -73,7 +73,7 @@ final class RecordRouter implements EdgeSink, NodeSink {
   }
 
   /** Entries per block so that one edge and one reference block per owner fit {@code bufferBytes}. */
-  static int blockRows(int parts, long bufferBytes, int maxRows) {
+  public static int blockRows(int parts, long bufferBytes, int maxRows) {
     long rows = bufferBytes / ((long) Math.max(1, parts) * BYTES_PER_ROW);
     return (int) Math.max(Math.min(MIN_BLOCK_ROWS, maxRows), Math.min(maxRows, rows));
   }
@@ -164,7 +164,7 @@ final class RecordRouter implements EdgeSink, NodeSink {
   }
 
   /** Emits every partly filled block; call after the file's last row (also after a malformed row). */
-  void finish() {
+  public void finish() {
     for (int p = 0; p < refBlocks.length; p++) {
       if (nodeBlocks[p] != null && nodeBlocks[p].count > 0) {
         flushNodes(p);

@@ -16,13 +16,15 @@ import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.compute.synth.RmatGenerator;
-import org.yarngnn.io.EdgeTable;
-import org.yarngnn.io.EdgeTableWriter;
-import org.yarngnn.io.NodeSplit;
-import org.yarngnn.io.NodeTable;
-import org.yarngnn.io.NodeTableWriter;
-import org.yarngnn.io.TableFormat;
-import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.EdgeTableWriter;
+import org.yarngnn.io.table.NodeSplit;
+import org.yarngnn.io.table.NodeTable;
+import org.yarngnn.io.table.NodeTableWriter;
+import org.yarngnn.io.table.TableFormat;
+import org.yarngnn.io.table.TableReadOptions;
+import org.yarngnn.partition.mr.PartitionJob;
+import org.yarngnn.partition.mr.PartitionJobOptions;
 
 /**
  * The construction benchmark behind {@code scripts/bench/construction}: generates an R-MAT graph as Parquet

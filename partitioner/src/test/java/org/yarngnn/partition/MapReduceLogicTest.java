@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.yarngnn.io.EdgeTable;
-import org.yarngnn.io.NodeTable;
-import org.yarngnn.io.TableFormat;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.NodeTable;
+import org.yarngnn.io.table.TableFormat;
 
 /** The partition job's map, partition, sort and reduce logic, driven without Hadoop's runtime. */
 class MapReduceLogicTest {
@@ -81,12 +81,12 @@ class MapReduceLogicTest {
 
   private EdgeTable edgesTsv() {
     return EdgeTable.open(TestGraphs.CONF, new org.apache.hadoop.fs.Path(dir.resolve("edges.tsv").toUri()),
-        org.yarngnn.io.TableReadOptions.defaults());
+        org.yarngnn.io.table.TableReadOptions.defaults());
   }
 
   private NodeTable nodesTsv() {
     return NodeTable.open(TestGraphs.CONF, new org.apache.hadoop.fs.Path(dir.resolve("nodes.tsv").toUri()),
-        org.yarngnn.io.TableReadOptions.defaults());
+        org.yarngnn.io.table.TableReadOptions.defaults());
   }
 
   @Test

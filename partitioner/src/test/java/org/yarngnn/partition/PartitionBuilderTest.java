@@ -10,11 +10,11 @@ import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.yarngnn.io.EdgeTable;
-import org.yarngnn.io.InputException;
-import org.yarngnn.io.NodeTable;
-import org.yarngnn.io.TableFormat;
-import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.NodeTable;
+import org.yarngnn.io.table.TableFormat;
+import org.yarngnn.io.table.TableReadOptions;
 
 /** The in-memory P-partition build equals the single-partition build. */
 class PartitionBuilderTest {

@@ -15,26 +15,26 @@ import org.apache.hadoop.fs.Path;
 import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.tensor.DenseMatrix;
-import org.yarngnn.io.EdgeTable;
-import org.yarngnn.io.EdgeTableWriter;
-import org.yarngnn.io.NodeTable;
-import org.yarngnn.io.NodeTableWriter;
-import org.yarngnn.io.TableFormat;
-import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.EdgeTableWriter;
+import org.yarngnn.io.table.NodeTable;
+import org.yarngnn.io.table.NodeTableWriter;
+import org.yarngnn.io.table.TableFormat;
+import org.yarngnn.io.table.TableReadOptions;
 
 /** Test helper: random graphs written as real tables, and comparisons of built graphs by node id. */
-final class TestGraphs {
+public final class TestGraphs {
   static final Configuration CONF = new Configuration();
 
   private TestGraphs() {}
 
   /** Tables of a random graph in {@code dir}: nodes in one file, edges split over {@code edgeFiles} files. */
-  record Tables(Path nodes, Path edges, long[] ids, int width) {
-    EdgeTable edgeTable() {
+  public record Tables(Path nodes, Path edges, long[] ids, int width) {
+    public EdgeTable edgeTable() {
       return EdgeTable.open(CONF, edges, TableReadOptions.defaults());
     }
 
-    NodeTable nodeTable() {
+    public NodeTable nodeTable() {
       return NodeTable.open(CONF, nodes, TableReadOptions.defaults());
     }
   }
@@ -44,7 +44,7 @@ final class TestGraphs {
     return java.nio.file.Path.of(dir);
   }
 
-  static Path cora(String file) {
+  public static Path cora(String file) {
     return new Path(sharedDir().resolve("data/planetoid/cora").resolve(file).toUri());
   }
 
@@ -52,7 +52,7 @@ final class TestGraphs {
    * A random graph: {@code n} nodes with sparse int64 ids (or 0..n-1 shuffled when {@code dense}), {@code m}
    * edges (parallel edges and self-loops included), labels and splits, optional weights.
    */
-  static Tables random(java.nio.file.Path dir, int n, int m, int width, boolean dense, boolean weighted,
+  public static Tables random(java.nio.file.Path dir, int n, int m, int width, boolean dense, boolean weighted,
       int edgeFiles, TableFormat format, long seed) throws Exception {
     SplittableRandom rnd = new SplittableRandom(seed);
     long[] ids = new long[n];
@@ -93,7 +93,7 @@ final class TestGraphs {
   }
 
   /** Per node id: its in-edges as (source id, weight) pairs in CSR order. */
-  static Map<Long, List<long[]>> inEdgesById(GraphBlock block) {
+  public static Map<Long, List<long[]>> inEdgesById(GraphBlock block) {
     Map<Long, List<long[]>> out = new HashMap<>();
     Csr csr = block.inEdges();
     for (int r = 0; r < block.numNodes(); r++) {
@@ -106,7 +106,7 @@ final class TestGraphs {
     return out;
   }
 
-  static void assertSameEdges(List<long[]> expected, List<long[]> actual, long node) {
+  public static void assertSameEdges(List<long[]> expected, List<long[]> actual, long node) {
     assertEquals(expected.size(), actual.size(), "in-degree of " + node);
     for (int i = 0; i < expected.size(); i++) {
       assertArrayEquals(expected.get(i), actual.get(i), "in-edge " + i + " of " + node);

@@ -18,7 +18,7 @@ import org.yarngnn.compute.model.Model;
 import org.yarngnn.compute.model.ModelDirectory;
 import org.yarngnn.compute.model.ModelSpec;
 import org.yarngnn.compute.model.RandomModels;
-import org.yarngnn.io.EmbeddingTable;
+import org.yarngnn.io.table.EmbeddingTable;
 
 /**
  * {@code infer --local} on Cora's text files as shipped, for a gcn, a sage (with sampling) and a gat model,

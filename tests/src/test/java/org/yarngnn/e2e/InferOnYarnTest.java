@@ -20,7 +20,7 @@ import org.yarngnn.compute.model.Model;
 import org.yarngnn.compute.model.ModelDirectory;
 import org.yarngnn.compute.model.ModelSpec;
 import org.yarngnn.e2e.cluster.MiniClusters;
-import org.yarngnn.io.EmbeddingTable;
+import org.yarngnn.io.table.EmbeddingTable;
 
 /**
  * {@code infer} submitted to a real MiniYARNCluster over a MiniDFSCluster, as {@code yarn jar} would: the AM and

@@ -26,17 +26,17 @@ import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.e2e.cluster.MapReduceFramework;
 import org.yarngnn.e2e.cluster.MiniClusters;
-import org.yarngnn.io.EdgeTable;
-import org.yarngnn.io.InputException;
-import org.yarngnn.io.NodeTable;
-import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.NodeTable;
+import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.GraphBuildOptions;
 import org.yarngnn.partition.GraphPartition;
 import org.yarngnn.partition.PartitionBuilder;
-import org.yarngnn.partition.PartitionJob;
-import org.yarngnn.partition.PartitionJobOptions;
-import org.yarngnn.partition.PartitionedGraph;
 import org.yarngnn.partition.PartitioningStats;
+import org.yarngnn.partition.format.PartitionedGraph;
+import org.yarngnn.partition.mr.PartitionJob;
+import org.yarngnn.partition.mr.PartitionJobOptions;
 
 /**
  * The partition MapReduce job on a real MiniDFSCluster + MiniYARNCluster: the MR ApplicationMaster, map and reduce

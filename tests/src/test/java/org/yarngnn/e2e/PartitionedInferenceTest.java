@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yarngnn.compute.model.ModelDirectory;
 import org.yarngnn.compute.model.RandomModels;
-import org.yarngnn.io.EmbeddingTable;
+import org.yarngnn.io.table.EmbeddingTable;
 
 /**
  * {@code partition} (MapReduce, local job runner) then {@code infer --local --graph DIR} gives the same embeddings

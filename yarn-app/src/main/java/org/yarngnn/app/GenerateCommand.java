@@ -23,11 +23,11 @@ import org.yarngnn.compute.synth.EdgeConsumer;
 import org.yarngnn.compute.synth.NodeConsumer;
 import org.yarngnn.compute.synth.RmatGenerator;
 import org.yarngnn.compute.synth.SbmGenerator;
-import org.yarngnn.io.EdgeTableWriter;
-import org.yarngnn.io.NodeSplit;
-import org.yarngnn.io.NodeTableWriter;
-import org.yarngnn.io.OutputCommit;
-import org.yarngnn.io.TableFormat;
+import org.yarngnn.io.table.EdgeTableWriter;
+import org.yarngnn.io.table.NodeSplit;
+import org.yarngnn.io.table.NodeTableWriter;
+import org.yarngnn.io.table.OutputCommit;
+import org.yarngnn.io.table.TableFormat;
 
 /**
  * {@code generate}: a synthetic graph as {@code OUT/edges} and {@code OUT/nodes} tables, written as

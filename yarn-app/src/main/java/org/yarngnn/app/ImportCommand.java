@@ -5,11 +5,11 @@ import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
-import org.yarngnn.io.OutputCommit;
-import org.yarngnn.io.TableFormat;
-import org.yarngnn.io.TableImport;
-import org.yarngnn.io.TableKind;
-import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.io.table.OutputCommit;
+import org.yarngnn.io.table.TableFormat;
+import org.yarngnn.io.table.TableImport;
+import org.yarngnn.io.table.TableKind;
+import org.yarngnn.io.table.TableReadOptions;
 
 /**
  * {@code import}: text tables (TSV/CSV, gzip allowed) to Parquet, {@code OUT/edges} and {@code OUT/nodes},

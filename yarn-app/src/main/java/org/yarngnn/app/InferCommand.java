@@ -20,13 +20,14 @@ import org.yarngnn.app.yarn.JobResult;
 import org.yarngnn.app.yarn.JobSubmission;
 import org.yarngnn.app.yarn.YarnJobClient;
 import org.yarngnn.compute.model.Model;
-import org.yarngnn.io.EdgeTable;
-import org.yarngnn.io.InputException;
-import org.yarngnn.io.NodeTable;
-import org.yarngnn.io.OutputCommit;
-import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.io.model.ModelFiles;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.NodeTable;
+import org.yarngnn.io.table.OutputCommit;
+import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.Ownership;
-import org.yarngnn.partition.PartitionedGraph;
+import org.yarngnn.partition.format.PartitionedGraph;
 
 /** {@code infer}: embeddings of every node, in one JVM ({@code --local}, the embedded default) or on YARN. */
 public final class InferCommand implements Command {

@@ -9,7 +9,7 @@ import org.apache.hadoop.util.GenericOptionsParser;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.compute.model.ModelFormatException;
-import org.yarngnn.io.InputException;
+import org.yarngnn.io.table.InputException;
 
 /**
  * The entry point of {@code scripts/yarn-gnn} and {@code yarn jar yarn-gnn.jar}. Exit status: 0 success, 2 bad

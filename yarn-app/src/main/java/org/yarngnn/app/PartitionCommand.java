@@ -5,12 +5,12 @@ import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
-import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.MissingFeatures;
 import org.yarngnn.partition.Ownership;
-import org.yarngnn.partition.PartitionJob;
-import org.yarngnn.partition.PartitionJobOptions;
 import org.yarngnn.partition.PartitioningStats;
+import org.yarngnn.partition.mr.PartitionJob;
+import org.yarngnn.partition.mr.PartitionJobOptions;
 
 /**
  * {@code partition}: the MapReduce job that turns raw edges and nodes into a partitioned graph directory that

@@ -2,7 +2,7 @@ package org.yarngnn.app.infer;
 
 import java.util.Arrays;
 import java.util.List;
-import org.yarngnn.io.InputException;
+import org.yarngnn.io.table.InputException;
 import org.yarngnn.partition.NodeIndex;
 import org.yarngnn.partition.Ownership;
 

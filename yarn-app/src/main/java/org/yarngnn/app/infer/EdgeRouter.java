@@ -1,6 +1,6 @@
 package org.yarngnn.app.infer;
 
-import org.yarngnn.io.EdgeSink;
+import org.yarngnn.io.table.EdgeSink;
 import org.yarngnn.partition.Ownership;
 
 /**

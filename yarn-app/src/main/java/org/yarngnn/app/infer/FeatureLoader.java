@@ -5,16 +5,16 @@ import java.util.List;
 import java.util.function.IntPredicate;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.yarngnn.app.ModelFiles;
+import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.app.runtime.PhaseResult;
 import org.yarngnn.compute.infer.RowNormalization;
 import org.yarngnn.compute.kernel.RowRanges;
 import org.yarngnn.compute.layer.Layer;
 import org.yarngnn.compute.model.Model;
 import org.yarngnn.compute.tensor.DenseMatrix;
-import org.yarngnn.io.NodeSink;
-import org.yarngnn.io.NodeTable;
-import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.io.table.NodeSink;
+import org.yarngnn.io.table.NodeTable;
+import org.yarngnn.io.table.TableReadOptions;
 
 /**
  * Feature loading fused with the first layer (Deal): input normalisation is row-local, so it is done where a row

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.yarngnn.app.ModelFiles;
+import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.app.runtime.Phase;
 import org.yarngnn.app.runtime.PhaseCommand;
 import org.yarngnn.app.runtime.PhaseResult;
@@ -15,7 +15,7 @@ import org.yarngnn.compute.infer.LayerwiseInference;
 import org.yarngnn.compute.infer.RowNormalization;
 import org.yarngnn.compute.model.Model;
 import org.yarngnn.compute.tensor.DenseMatrix;
-import org.yarngnn.io.OutputCommit;
+import org.yarngnn.io.table.OutputCommit;
 
 /**
  * A long-lived graph worker of inference (a YARN container, or a thread with {@code --local}): the role its

@@ -3,7 +3,7 @@ package org.yarngnn.app.infer;
 import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.infer.LayerwiseInference;
-import org.yarngnn.io.InputException;
+import org.yarngnn.io.table.InputException;
 
 /**
  * Which rows move between workers at each layer, fixed once before the first layer: per layer, the sampled

@@ -19,7 +19,7 @@ import org.yarngnn.app.transport.PeerConnection;
 import org.yarngnn.app.transport.PeerTable;
 import org.yarngnn.app.transport.TransportOptions;
 import org.yarngnn.app.transport.TransportServer;
-import org.yarngnn.io.InputException;
+import org.yarngnn.io.table.InputException;
 import org.yarngnn.partition.Ownership;
 
 /**

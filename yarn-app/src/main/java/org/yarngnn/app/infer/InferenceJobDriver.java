@@ -6,8 +6,8 @@ import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.yarn.DriverContext;
 import org.yarngnn.app.yarn.JobDriver;
 import org.yarngnn.compute.model.ModelFormatException;
-import org.yarngnn.io.InputException;
-import org.yarngnn.io.OutputCommit;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.OutputCommit;
 
 /**
  * The inference job inside the ApplicationMaster: launches the graph-worker containers, runs
@@ -35,7 +35,7 @@ public final class InferenceJobDriver implements JobDriver {
     OutputCommit commit = OutputCommit.resume(ctx.conf(), output, new Path(spec.workDir()), overwrite);
     List<String> hosts = spec.graph() == null ? List.of() : partitionHosts(ctx.conf(), new Path(spec.graph()));
     try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), spec, memoryMb, vcores, hosts)) {
-      int layers = org.yarngnn.app.ModelFiles.read(ctx.conf(), new Path(model)).spec().layers().size();
+      int layers = org.yarngnn.io.model.ModelFiles.read(ctx.conf(), new Path(model)).spec().layers().size();
       InferenceDriver.Result r = new InferenceDriver(spec, ctx.amHost(), workers, ctx::setProgress, System.out)
           .run(layers);
       commit.commit();

@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Properties;
-import org.yarngnn.io.TableFormat;
+import org.yarngnn.io.table.TableFormat;
 import org.yarngnn.partition.MissingFeatures;
 
 /**

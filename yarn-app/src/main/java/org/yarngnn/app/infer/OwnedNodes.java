@@ -4,8 +4,8 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.compute.tensor.DenseMatrix;
-import org.yarngnn.io.InputException;
-import org.yarngnn.io.NodeSplit;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.NodeSplit;
 import org.yarngnn.partition.NodeIndex;
 
 /**

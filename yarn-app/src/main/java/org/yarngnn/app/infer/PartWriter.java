@@ -7,8 +7,8 @@ import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.compute.tensor.DenseMatrix;
-import org.yarngnn.io.EmbeddingWriter;
-import org.yarngnn.io.TableFormat;
+import org.yarngnn.io.table.EmbeddingWriter;
+import org.yarngnn.io.table.TableFormat;
 
 /**
  * Writes rows of embeddings (and predictions) as part files, several in parallel since encoding dominates

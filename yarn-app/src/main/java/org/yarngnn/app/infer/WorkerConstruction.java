@@ -9,19 +9,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.yarngnn.app.ModelFiles;
+import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.app.transport.Command;
 import org.yarngnn.app.transport.Message;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.model.Model;
 import org.yarngnn.compute.tensor.DenseMatrix;
-import org.yarngnn.io.EdgeTable;
-import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.GraphPartition;
 import org.yarngnn.partition.MissingFeatures;
 import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.PartitionBlockBuilder;
-import org.yarngnn.partition.PartitionedGraph;
+import org.yarngnn.partition.format.PartitionedGraph;
 
 /**
  * A graph worker's construction (Deal's 1-D partitioning): node rows routed to their owners, then edges routed to

@@ -9,22 +9,23 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.yarngnn.app.ModelFiles;
+import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.app.infer.PartWriter;
 import org.yarngnn.compute.infer.LayerwiseInference;
 import org.yarngnn.compute.infer.NodewiseInference;
 import org.yarngnn.compute.model.Model;
 import org.yarngnn.compute.tensor.DenseMatrix;
-import org.yarngnn.io.EdgeTable;
-import org.yarngnn.io.EmbeddingWriter;
-import org.yarngnn.io.InputException;
-import org.yarngnn.io.NodeTable;
-import org.yarngnn.io.OutputCommit;
-import org.yarngnn.io.TableReadOptions;
+import org.yarngnn.io.model.ModelFiles;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.EmbeddingWriter;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.NodeTable;
+import org.yarngnn.io.table.OutputCommit;
+import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.GraphBuildOptions;
 import org.yarngnn.partition.GraphBuilder;
 import org.yarngnn.partition.LocalGraph;
-import org.yarngnn.partition.PartitionedGraph;
+import org.yarngnn.partition.format.PartitionedGraph;
 
 /**
  * Inference in one JVM without workers: reads the tables, builds the whole graph, runs the nodewise mini-batch

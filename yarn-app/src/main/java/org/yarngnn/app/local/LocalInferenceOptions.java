@@ -2,7 +2,7 @@ package org.yarngnn.app.local;
 
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.UsageException;
-import org.yarngnn.io.TableFormat;
+import org.yarngnn.io.table.TableFormat;
 import org.yarngnn.partition.MissingFeatures;
 
 /** Immutable options of an {@code infer} job, read from the command line and configuration. */

@@ -3,7 +3,7 @@ package org.yarngnn.app.runtime;
 import java.util.concurrent.ExecutionException;
 import org.yarngnn.app.transport.TransportException;
 import org.yarngnn.compute.model.ModelFormatException;
-import org.yarngnn.io.InputException;
+import org.yarngnn.io.table.InputException;
 
 /** How a worker's exception becomes a {@link WorkerFailure}: its kind and its one-line reason. */
 public final class Failures {

@@ -10,7 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
-import org.yarngnn.io.InputException;
+import org.yarngnn.io.table.InputException;
 import org.yarngnn.partition.Ownership;
 
 class EdgeReceiverTest {

@@ -1,8 +1,0 @@
-package org.yarngnn.io;
-
-/** What a nodes table holds besides ids: label and split columns, and the feature width. */
-record NodeLayout(boolean hasLabels, boolean hasSplits, int featureWidth) {
-  NodeLayout withWidth(int width) {
-    return new NodeLayout(hasLabels, hasSplits, width);
-  }
-}

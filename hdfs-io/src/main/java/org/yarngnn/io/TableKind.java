@@ -1,4 +1,0 @@
-package org.yarngnn.io;
-
-/** Which of the contract's input tables a path holds. */
-public enum TableKind { EDGES, NODES }

@@ -1,0 +1,153 @@
+package org.yarngnn.io.parquet;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnWriteStore;
+import org.apache.parquet.column.ColumnWriter;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
+import org.apache.parquet.crypto.EncryptionPropertiesFactory;
+import org.apache.parquet.crypto.FileEncryptionProperties;
+import org.apache.parquet.hadoop.CodecFactory;
+import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.api.WriteSupport.WriteContext;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.util.HadoopOutputFile;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * A Parquet file filled leaf column by leaf column through parquet-mr's own column writers (encoders, pages,
+ * statistics, compression, footer), skipping record assembly, which costs several calls per value. The caller
+ * writes each leaf's values with their repetition and definition levels, then calls {@link #endRow()}. Row
+ * groups are sized and flushed the way parquet-mr's record writer does it, so files match ParquetWriter's.
+ */
+final class ParquetColumnFile implements Closeable {
+  private final ParquetFileWriter file;
+  private final CodecFactory codecs;
+  private final BytesInputCompressor compressor;
+  private final MessageType schema;
+  private final List<ColumnDescriptor> leaves;
+  private final ParquetProperties props;
+  private final long rowGroupBytes;
+  private final ColumnWriter[] writers;
+  private ColumnChunkPageWriteStore pages;
+  private ColumnWriteStore store;
+  private long rows;
+  private long nextSizeCheck;
+  private long nextRowGroupBytes;
+  private int rowGroupOrdinal;
+  private boolean closed;
+
+  /**
+   * Creates (overwrites) {@code path}. Encryption follows {@code parquet.crypto.factory.class} in {@code conf}, as
+   * ParquetWriter does; {@code maxPaddingBytes} pads row groups to HDFS blocks like ParquetWriter's option.
+   */
+  ParquetColumnFile(Configuration conf, Path path, MessageType schema, ParquetProperties props,
+      CompressionCodecName codec, long rowGroupBytes, int maxPaddingBytes) throws IOException {
+    this.schema = schema;
+    this.leaves = schema.getColumns();
+    this.props = props;
+    this.rowGroupBytes = rowGroupBytes;
+    this.nextRowGroupBytes = rowGroupBytes;
+    EncryptionPropertiesFactory crypto = EncryptionPropertiesFactory.loadFactory(conf);
+    FileEncryptionProperties encryption = crypto == null ? null
+        : crypto.getFileEncryptionProperties(conf, path, new WriteContext(schema, new HashMap<>()));
+    file = new ParquetFileWriter(HadoopOutputFile.fromPath(path, conf), schema, ParquetFileWriter.Mode.OVERWRITE,
+        rowGroupBytes, maxPaddingBytes, encryption, props);
+    file.start();
+    codecs = new CodecFactory(conf, props.getPageSizeThreshold());
+    compressor = codecs.getCompressor(codec);
+    writers = new ColumnWriter[leaves.size()];
+    nextSizeCheck = props.getMinRowCountForPageSizeCheck();
+    openRowGroup();
+  }
+
+  /** The writer of leaf column {@code leaf} (schema order) for the open row group; valid until endRow. */
+  ColumnWriter column(int leaf) {
+    return writers[leaf];
+  }
+
+  /** Ends the current row: every leaf has received its values for it. */
+  void endRow() throws IOException {
+    store.endRecord();
+    rows++;
+    if (rows >= props.getRowGroupRowCountLimit()) {
+      nextRowGroup();
+    } else if (rows >= nextSizeCheck) {
+      // Same policy as parquet-mr: measuring the buffers is not free, so look again about halfway to the limit.
+      long buffered = store.getBufferedSize();
+      long rowBytes = buffered / rows;
+      if (buffered > nextRowGroupBytes - 2 * rowBytes) {
+        nextRowGroup();
+      } else {
+        long halfway = (rows + (long) (nextRowGroupBytes / (float) rowBytes)) / 2;
+        nextSizeCheck = Math.min(Math.max(props.getMinRowCountForPageSizeCheck(), halfway),
+            rows + props.getMaxRowCountForPageSizeCheck());
+      }
+    }
+  }
+
+  private void nextRowGroup() throws IOException {
+    long written = rows;
+    flushRowGroup();
+    openRowGroup();
+    nextSizeCheck = Math.min(Math.max(props.getMinRowCountForPageSizeCheck(), written / 2),
+        props.getMaxRowCountForPageSizeCheck());
+  }
+
+  private void openRowGroup() {
+    pages = new ColumnChunkPageWriteStore(compressor, schema, props.getAllocator(),
+        props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled(), file.getEncryptor(),
+        rowGroupOrdinal);
+    store = props.newColumnWriteStore(schema, pages, pages);
+    for (int i = 0; i < writers.length; i++) {
+      writers[i] = store.getColumnWriter(leaves.get(i));
+    }
+  }
+
+  private void flushRowGroup() throws IOException {
+    try {
+      if (rows > 0) {
+        rowGroupOrdinal++;
+        file.startBlock(rows);
+        store.flush();
+        pages.flushToFileWriter(file);
+        rows = 0;
+        file.endBlock();
+        nextRowGroupBytes = Math.min(file.getNextRowGroupSize(), rowGroupBytes);
+      }
+    } finally {
+      store.close();
+      pages.close();
+    }
+  }
+
+  /** Flushes the last row group and writes the footer. */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    boolean ended = false;
+    try {
+      flushRowGroup();
+      file.end(new HashMap<>());
+      ended = true;
+    } finally {
+      try {
+        if (!ended) {
+          file.close();
+        }
+      } finally {
+        codecs.release();
+      }
+    }
+  }
+}

@@ -1,0 +1,175 @@
+package org.yarngnn.io.parquet;
+
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BINARY;
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.DOUBLE;
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.FLOAT;
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT32;
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT64;
+
+import java.nio.ByteBuffer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.io.api.Binary;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.NodeLayout;
+import org.yarngnn.io.table.NodeLayouts;
+import org.yarngnn.io.table.NodeSink;
+import org.yarngnn.io.table.NodeSplit;
+import org.yarngnn.io.table.TableReadOptions;
+
+/** Nodes from a Parquet file: {@code id}, {@code features} LIST&lt;FLOAT&gt;, optional {@code label}, {@code split}. */
+public final class ParquetNodeFile {
+  private ParquetNodeFile() {
+  }
+
+  private static ParquetColumn[] columns(ParquetFile pf, Path file, TableReadOptions opts) {
+    return new ParquetColumn[] {
+        ParquetColumn.scalar(pf.schema(), file, opts.idColumn(), true, "INT64", INT64, INT32),
+        ParquetColumn.list(pf.schema(), file, opts.featuresColumn(), true, "LIST<FLOAT>", FLOAT, DOUBLE),
+        ParquetColumn.scalar(pf.schema(), file, opts.labelColumn(), false, "INT32", INT32, INT64),
+        ParquetColumn.scalar(pf.schema(), file, opts.splitColumn(), false, "STRING", BINARY)};
+  }
+
+  /** The layout and the first row's feature width; width -1 when the file has no rows. */
+  public static NodeLayout peek(Configuration conf, Path file, TableReadOptions opts) {
+    try (ParquetFile pf = ParquetFile.open(conf, file)) {
+      ParquetColumn[] cols = columns(pf, file, opts);
+      pf.project(cols[1]);
+      int width = -1;
+      while (width < 0 && pf.nextRowGroup()) {
+        if (pf.rowGroupRows() > 0) {
+          LeafCursor f = pf.column(cols[1]);
+          width = 0;
+          do {
+            if (f.definitionLevel() == cols[1].maxDefinition) {
+              width++;
+            }
+            f.consume();
+          } while (f.hasNext() && f.repetitionLevel() != 0);
+        }
+      }
+      return new NodeLayout(cols[2] != null, cols[3] != null, width);
+    }
+  }
+
+  public static long rowCount(Configuration conf, Path file) {
+    try (ParquetFile pf = ParquetFile.open(conf, file)) {
+      return pf.rowCount();
+    }
+  }
+
+  public static void read(Configuration conf, Path file, TableReadOptions opts, NodeLayout layout, NodeSink sink) {
+    try (ParquetFile pf = ParquetFile.open(conf, file)) {
+      ParquetColumn[] cols = columns(pf, file, opts);
+      NodeLayouts.checkSame(file, layout, cols[2] != null, cols[3] != null);
+      pf.project(cols);
+      ParquetColumn idCol = cols[0];
+      ParquetColumn featCol = cols[1];
+      ParquetColumn labelCol = cols[2];
+      ParquetColumn splitCol = cols[3];
+      boolean allowNonFinite = opts.allowNonFinite();
+      float[] features = new float[layout.featureWidth()];
+      long base = 0;
+      while (pf.nextRowGroup()) {
+        long rows = pf.rowGroupRows();
+        LeafCursor id = pf.column(idCol);
+        LeafCursor feat = pf.column(featCol);
+        LeafCursor lab = pf.column(labelCol);
+        LeafCursor spl = pf.column(splitCol);
+        // Rows whose features are all present are copied in bulk; anything else is stepped through and reported.
+        PageCursor bulk = feat instanceof PageCursor ? (PageCursor) feat : null;
+        for (long r = 1; r <= rows; r++) {
+          long row = base + r;
+          if (idCol.maxDefinition > 0 && id.definitionLevel() < idCol.maxDefinition) {
+            throw InputException.at(file, row, "null id");
+          }
+          long nodeId = id.getLong();
+          id.consume();
+          if (bulk != null && bulk.readFullRow(features)) {
+            if (!allowNonFinite) {
+              checkFinite(features, file, row);
+            }
+          } else {
+            readRow(feat, featCol, features, allowNonFinite, file, row);
+          }
+          int label = -1;
+          if (lab != null) {
+            if (lab.definitionLevel() == labelCol.maxDefinition) {
+              long l = lab.getLong();
+              if (l < -1 || l > Integer.MAX_VALUE) {
+                throw InputException.at(file, row, "bad label " + l + " (expected -1 for none, or a class index >= 0)");
+              }
+              label = (int) l;
+            }
+            lab.consume();
+          }
+          byte split = NodeSplit.NONE;
+          if (spl != null) {
+            if (spl.definitionLevel() == splitCol.maxDefinition) {
+              split = parseSplit(spl.getBinary(), file, row);
+            }
+            spl.consume();
+          }
+          sink.node(nodeId, label, split, features, row);
+        }
+        base += rows;
+      }
+    }
+  }
+
+  /** Steps through one row's feature list, naming the first problem (null, non-finite, wrong length). */
+  private static void readRow(LeafCursor feat, ParquetColumn featCol, float[] features, boolean allowNonFinite,
+      Path file, long row) {
+    int featDef = featCol.maxDefinition;
+    int n = 0;
+    do {
+      int def = feat.definitionLevel();
+      if (def == featDef) {
+        if (n < features.length) {
+          float v = feat.getFloat();
+          if (!allowNonFinite && !Float.isFinite(v)) {
+            throw InputException.at(file, row, "feature " + (n + 1) + " is NaN or infinite");
+          }
+          features[n] = v;
+        }
+        n++;
+      } else if (def == featCol.nullElementLevel) {
+        throw InputException.at(file, row, "feature " + (n + 1) + " is null");
+      } else if (def == featCol.nullListLevel) {
+        throw InputException.at(file, row, "null features");
+      }
+      feat.consume();
+    } while (feat.hasNext() && feat.repetitionLevel() != 0);
+    if (n != features.length) {
+      throw InputException.at(file, row,
+          "expected " + features.length + " features (the width of the first row), found " + n);
+    }
+  }
+
+  private static void checkFinite(float[] features, Path file, long row) {
+    for (int i = 0; i < features.length; i++) {
+      if (!Float.isFinite(features[i])) {
+        throw InputException.at(file, row, "feature " + (i + 1) + " is NaN or infinite");
+      }
+    }
+  }
+
+  private static byte parseSplit(Binary value, Path file, long row) {
+    ByteBuffer bb = value.toByteBuffer();
+    byte[] b;
+    int off;
+    if (bb.hasArray()) {
+      b = bb.array();
+      off = bb.arrayOffset() + bb.position();
+    } else {
+      b = value.getBytes();
+      off = 0;
+    }
+    byte split = NodeSplit.parse(b, off, off + value.length());
+    if (split < 0) {
+      throw InputException.at(file, row, "bad split '" + value.toStringUsingUTF8()
+          + "' (expected train, val, test or none)");
+    }
+    return split;
+  }
+}

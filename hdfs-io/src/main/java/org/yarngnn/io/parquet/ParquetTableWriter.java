@@ -1,0 +1,159 @@
+package org.yarngnn.io.parquet;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.column.ColumnWriter;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.yarngnn.io.table.ColumnSpec;
+import org.yarngnn.io.table.TableWriter;
+
+/**
+ * Writes rows straight to Parquet's column writers (no record objects, no record assembly): each column of the
+ * table is one leaf of the schema. Lists use the standard 3-level LIST encoding
+ * ({@code group (LIST) { repeated group list { required float element } }}), which Spark, DuckDB and pyarrow
+ * read. Properties, codec and row-group size are ParquetWriter's defaults with SNAPPY.
+ */
+public final class ParquetTableWriter implements TableWriter {
+  private static final String LIST = "list";
+  private static final String ELEMENT = "element";
+  /** A list element's definition level when present (the repeated group adds one; the element is required). */
+  private static final int ELEMENT_DEFINED = 1;
+
+  private final Path file;
+  private final ColumnSpec.Type[] types;
+  private final long[] longs;
+  private final float[] floats;
+  private final byte[][] strings;
+  private final float[][] lists;
+  private final int[] listOffsets;
+  private final int[] listLengths;
+  private final ParquetColumnFile out;
+
+  public ParquetTableWriter(Configuration conf, Path file, String tableName, List<ColumnSpec> columns) {
+    this(conf, file, tableName, columns, ParquetWriter.DEFAULT_BLOCK_SIZE);
+  }
+
+  /** With a row-group size other than ParquetWriter's default (tests write several row groups this way). */
+  public ParquetTableWriter(Configuration conf, Path file, String tableName, List<ColumnSpec> columns,
+      long rowGroupBytes) {
+    this.file = file;
+    int n = columns.size();
+    types = new ColumnSpec.Type[n];
+    longs = new long[n];
+    floats = new float[n];
+    strings = new byte[n][];
+    lists = new float[n][];
+    listOffsets = new int[n];
+    listLengths = new int[n];
+    ParquetProperties.Builder props =
+        ParquetProperties.builder().withValuesWriterFactory(new BlockFloatWriterFactory());
+    for (int i = 0; i < n; i++) {
+      ColumnSpec c = columns.get(i);
+      types[i] = c.type();
+      if (c.type() == ColumnSpec.Type.FLOAT_LIST) {
+        // Dense float vectors rarely repeat: a dictionary only costs time before Parquet falls back.
+        props.withDictionaryEncoding(c.name() + "." + LIST + "." + ELEMENT, false);
+      }
+    }
+    try {
+      out = new ParquetColumnFile(conf, file, schema(tableName, columns), props.build(), CompressionCodecName.SNAPPY,
+          rowGroupBytes, ParquetWriter.MAX_PADDING_SIZE_DEFAULT);
+    } catch (IOException e) {
+      throw new UncheckedIOException("creating " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  static MessageType schema(String tableName, List<ColumnSpec> columns) {
+    StringBuilder s = new StringBuilder("message ").append(tableName).append(" {\n");
+    for (ColumnSpec c : columns) {
+      switch (c.type()) {
+        case INT64: s.append("  required int64 ").append(c.name()).append(";\n"); break;
+        case INT32: s.append("  required int32 ").append(c.name()).append(";\n"); break;
+        case FLOAT: s.append("  required float ").append(c.name()).append(";\n"); break;
+        case STRING: s.append("  required binary ").append(c.name()).append(" (STRING);\n"); break;
+        case FLOAT_LIST:
+          s.append("  required group ").append(c.name()).append(" (LIST) {\n    repeated group ").append(LIST)
+              .append(" {\n      required float ").append(ELEMENT).append(";\n    }\n  }\n");
+          break;
+        default: throw new IllegalStateException(c.type().toString());
+      }
+    }
+    return MessageTypeParser.parseMessageType(s.append("}\n").toString());
+  }
+
+  @Override
+  public void setLong(int column, long value) {
+    longs[column] = value;
+  }
+
+  @Override
+  public void setInt(int column, int value) {
+    longs[column] = value;
+  }
+
+  @Override
+  public void setFloat(int column, float value) {
+    floats[column] = value;
+  }
+
+  @Override
+  public void setString(int column, byte[] utf8) {
+    strings[column] = utf8;
+  }
+
+  @Override
+  public void setFloats(int column, float[] values, int offset, int length) {
+    lists[column] = values;
+    listOffsets[column] = offset;
+    listLengths[column] = length;
+  }
+
+  @Override
+  public void endRow() {
+    try {
+      for (int i = 0; i < types.length; i++) {
+        ColumnWriter w = out.column(i);
+        switch (types[i]) {
+          case INT64: w.write(longs[i], 0, 0); break;
+          case INT32: w.write((int) longs[i], 0, 0); break;
+          case FLOAT: w.write(floats[i], 0, 0); break;
+          case STRING: w.write(Binary.fromReusedByteArray(strings[i]), 0, 0); break;
+          case FLOAT_LIST: writeList(w, lists[i], listOffsets[i], listLengths[i]); break;
+          default: throw new IllegalStateException(types[i].toString());
+        }
+      }
+      out.endRow();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** First element starts the row (repetition 0), the rest repeat the list (1); an empty list is a null at 0. */
+  private static void writeList(ColumnWriter w, float[] values, int offset, int length) {
+    if (length == 0) {
+      w.writeNull(0, 0);
+      return;
+    }
+    w.write(values[offset], 0, ELEMENT_DEFINED);
+    for (int k = 1; k < length; k++) {
+      w.write(values[offset + k], 1, ELEMENT_DEFINED);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      out.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("closing " + file + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,142 @@
+package org.yarngnn.io.table;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.yarngnn.io.orc.OrcEdgeFile;
+import org.yarngnn.io.parquet.ParquetEdgeFile;
+import org.yarngnn.io.parquet.ParquetFile;
+import org.yarngnn.io.text.TextEdgeFile;
+import org.yarngnn.io.text.TextSizes;
+
+/**
+ * An edges table (a file or a directory of files) on any Hadoop FileSystem. Opening checks that it exists and
+ * looks at its first file to learn whether it is weighted; reading checks every row. Files may be read in
+ * parallel through {@link #readFile}, or, finer, {@link #splits} (ranges of a Parquet file's row groups, so even
+ * a single-file table is read on several threads) through {@link #readSplit}.
+ */
+public final class EdgeTable extends FileTable<EdgeSink> {
+  private final boolean weighted;
+  /** Per Parquet file, its footer, read once (schema, row groups) for every split of the file. */
+  private final ParquetMetadata[] footers;
+
+  private EdgeTable(Configuration conf, TableFiles files, TableReadOptions opts, boolean weighted) {
+    super(conf, files, opts);
+    this.weighted = weighted;
+    this.footers = new ParquetMetadata[files.size()];
+  }
+
+  public static EdgeTable open(Configuration conf, Path path, TableReadOptions opts) {
+    TableFiles files = TableFiles.resolve(conf, path, opts.format());
+    if (files.size() == 0) {
+      return new EdgeTable(conf, files, opts, false);
+    }
+    Path f = files.file(0);
+    TableFormat format = files.format(0);
+    ParquetMetadata footer = format == TableFormat.PARQUET ? ParquetFile.footer(conf, f) : null;
+    boolean weighted;
+    switch (format) {
+      case PARQUET: weighted = ParquetEdgeFile.weighted(conf, f, footer, opts); break;
+      case ORC: weighted = OrcEdgeFile.weighted(conf, f, opts); break;
+      default: weighted = TextEdgeFile.weighted(conf, f, format); break;
+    }
+    EdgeTable t = new EdgeTable(conf, files, opts, weighted);
+    t.footers[0] = footer;
+    return t;
+  }
+
+  /** True when the table has a weight column (text: a third field in its first data row). */
+  public boolean weighted() {
+    return weighted;
+  }
+
+  @Override
+  public void readFile(int index, EdgeSink sink) {
+    Path f = files.file(index);
+    TableFormat format = files.format(index);
+    sink.beginFile(f.toString());
+    switch (format) {
+      case PARQUET: ParquetEdgeFile.read(conf, f, footer(index), opts, weighted, 0, Integer.MAX_VALUE, sink); break;
+      case ORC: OrcEdgeFile.read(conf, f, opts, weighted, sink); break;
+      default: TextEdgeFile.read(conf, f, format, weighted, sink); break;
+    }
+  }
+
+  /**
+   * A part of the table that can be read on its own: row groups {@code [firstRowGroup, firstRowGroup + rowGroups)}
+   * of a Parquet file, or a whole file of another format ({@code rowGroups == -1}). {@code rows} is exact for
+   * Parquet and ORC, estimated for text.
+   */
+  public record Split(int file, int firstRowGroup, int rowGroups, long rows) {}
+
+  /**
+   * The table cut into splits of about {@code targetRows} rows in table order (Parquet files at row group
+   * boundaries; other files whole). Rows keep their numbering within their file in error messages.
+   */
+  public List<Split> splits(long targetRows) {
+    List<Split> out = new ArrayList<>();
+    for (int f = 0; f < files.size(); f++) {
+      if (files.format(f) != TableFormat.PARQUET) {
+        out.add(new Split(f, 0, -1, rowCount(f)));
+        continue;
+      }
+      long[] groups = rowGroupRows(f);
+      int first = 0;
+      long rows = 0;
+      for (int g = 0; g < groups.length; g++) {
+        rows += groups[g];
+        if (rows >= targetRows || g == groups.length - 1) {
+          out.add(new Split(f, first, g + 1 - first, rows));
+          first = g + 1;
+          rows = 0;
+        }
+      }
+      if (groups.length == 0) {
+        out.add(new Split(f, 0, 0, 0));
+      }
+    }
+    return out;
+  }
+
+  private synchronized ParquetMetadata footer(int f) {
+    if (footers[f] == null) {
+      footers[f] = ParquetFile.footer(conf, files.file(f));
+    }
+    return footers[f];
+  }
+
+  private long[] rowGroupRows(int f) {
+    List<BlockMetaData> blocks = footer(f).getBlocks();
+    long[] rows = new long[blocks.size()];
+    for (int g = 0; g < rows.length; g++) {
+      rows[g] = blocks.get(g).getRowCount();
+    }
+    return rows;
+  }
+
+  /** Reads one split; safe to call from several threads for different splits. */
+  public void readSplit(Split split, EdgeSink sink) {
+    if (split.rowGroups() < 0) {
+      readFile(split.file(), sink);
+      return;
+    }
+    Path f = files.file(split.file());
+    sink.beginFile(f.toString());
+    ParquetEdgeFile.read(conf, f, footer(split.file()), opts, weighted, split.firstRowGroup(), split.rowGroups(),
+        sink);
+  }
+
+  @Override
+  long rowCount(int index) {
+    Path f = files.file(index);
+    switch (files.format(index)) {
+      case PARQUET: return Arrays.stream(rowGroupRows(index)).sum();
+      case ORC: return OrcEdgeFile.rowCount(conf, f);
+      default: return TextSizes.estimateRows(conf, f, weighted ? 20 : 14);
+    }
+  }
+}

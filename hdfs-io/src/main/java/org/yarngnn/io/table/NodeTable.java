@@ -1,0 +1,88 @@
+package org.yarngnn.io.table;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.yarngnn.io.orc.OrcNodeFile;
+import org.yarngnn.io.parquet.ParquetNodeFile;
+import org.yarngnn.io.text.TextNodeFile;
+import org.yarngnn.io.text.TextSizes;
+
+/**
+ * A nodes table (a file or a directory of files) on any Hadoop FileSystem. Opening looks at the first row of
+ * the first non-empty file: that row sets the feature width every row must have; the first file's columns say
+ * whether the table has labels and splits. Reading checks every row.
+ */
+public final class NodeTable extends FileTable<NodeSink> {
+  private final NodeLayout layout;
+
+  private NodeTable(Configuration conf, TableFiles files, TableReadOptions opts, NodeLayout layout) {
+    super(conf, files, opts);
+    this.layout = layout;
+  }
+
+  public static NodeTable open(Configuration conf, Path path, TableReadOptions opts) {
+    TableFiles files = TableFiles.resolve(conf, path, opts.format());
+    NodeLayout layout = null;
+    for (int i = 0; i < files.size(); i++) {
+      NodeLayout l = peek(conf, files.file(i), files.format(i), opts);
+      if (l == null) {
+        continue;
+      }
+      if (layout == null) {
+        layout = l;
+      } else if (layout.featureWidth() < 0) {
+        layout = layout.withWidth(l.featureWidth());
+      }
+      if (layout.featureWidth() >= 0) {
+        break;
+      }
+    }
+    if (layout == null || layout.featureWidth() < 0) {
+      throw InputException.in(path, "nodes table has no rows");
+    }
+    return new NodeTable(conf, files, opts, layout);
+  }
+
+  private static NodeLayout peek(Configuration conf, Path file, TableFormat format, TableReadOptions opts) {
+    switch (format) {
+      case PARQUET: return ParquetNodeFile.peek(conf, file, opts);
+      case ORC: return OrcNodeFile.peek(conf, file, opts);
+      default: return TextNodeFile.peek(conf, file, format);
+    }
+  }
+
+  /** The number of features per node, set by the first row. */
+  public int featureWidth() {
+    return layout.featureWidth();
+  }
+
+  public boolean hasLabels() {
+    return layout.hasLabels();
+  }
+
+  public boolean hasSplits() {
+    return layout.hasSplits();
+  }
+
+  @Override
+  public void readFile(int index, NodeSink sink) {
+    Path f = files.file(index);
+    TableFormat format = files.format(index);
+    sink.beginFile(f.toString());
+    switch (format) {
+      case PARQUET: ParquetNodeFile.read(conf, f, opts, layout, sink); break;
+      case ORC: OrcNodeFile.read(conf, f, opts, layout, sink); break;
+      default: TextNodeFile.read(conf, f, format, layout, opts.allowNonFinite(), sink); break;
+    }
+  }
+
+  @Override
+  long rowCount(int index) {
+    Path f = files.file(index);
+    switch (files.format(index)) {
+      case PARQUET: return ParquetNodeFile.rowCount(conf, f);
+      case ORC: return OrcNodeFile.rowCount(conf, f);
+      default: return TextSizes.estimateRows(conf, f, 12 + 4 * Math.max(1, layout.featureWidth()));
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package org.yarngnn.io.text;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.yarngnn.io.table.EdgeSink;
+import org.yarngnn.io.table.TableFormat;
+
+/** Edges from a TSV/CSV file: {@code src<sep>dst[<sep>weight]}. */
+public final class TextEdgeFile {
+  private TextEdgeFile() {
+  }
+
+  /** Whether the file's first data row has a weight; null when the file has no data rows. */
+  public static Boolean weighted(Configuration conf, Path file, TableFormat format) {
+    try (TextRows rows = TextRows.open(conf, file, format, "src")) {
+      if (!rows.next()) {
+        return null;
+      }
+      int n = rows.fieldCount();
+      if (n != 2 && n != 3) {
+        throw rows.wrongColumns("2 or 3 columns (src, dst[, weight])");
+      }
+      return n == 3;
+    }
+  }
+
+  public static void read(Configuration conf, Path file, TableFormat format, boolean weighted, EdgeSink sink) {
+    int expected = weighted ? 3 : 2;
+    try (TextRows rows = TextRows.open(conf, file, format, "src")) {
+      while (rows.next()) {
+        if (rows.fieldCount() != expected) {
+          throw rows.wrongColumns(weighted ? "3 columns (src, dst, weight)" : "2 columns (src, dst)");
+        }
+        long src = rows.parseLong(0, "src");
+        long dst = rows.parseLong(1, "dst");
+        float w = 1f;
+        if (weighted) {
+          w = rows.parseFloat(2, "weight");
+          if (!Float.isFinite(w)) {
+            throw rows.error("weight is NaN or infinite");
+          }
+        }
+        sink.edge(src, dst, w, rows.row());
+      }
+    }
+  }
+}

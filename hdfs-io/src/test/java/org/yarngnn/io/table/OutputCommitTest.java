@@ -1,0 +1,99 @@
+package org.yarngnn.io.table;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The output directory appears complete with _SUCCESS, or not at all. */
+class OutputCommitTest {
+  @TempDir
+  java.nio.file.Path tmp;
+
+  /** Names in a local directory, without Hadoop's hidden checksum files. */
+  private static List<String> visible(java.nio.file.Path dir) throws IOException {
+    try (Stream<java.nio.file.Path> s = Files.list(dir)) {
+      return s.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(".")).sorted()
+          .collect(Collectors.toList());
+    }
+  }
+
+  private static void writeParts(OutputCommit commit, int parts) {
+    for (int part = 0; part < parts; part++) {
+      try (EmbeddingWriter w = EmbeddingWriter.create(TempTables.CONF, commit.partFile(part, TableFormat.PARQUET),
+          TableFormat.PARQUET, 2, false)) {
+        w.write(part, new float[] {part, 1}, 0, 0);
+      }
+    }
+  }
+
+  @Test
+  void commitLeavesExactlyThePartsAndSuccess() throws IOException {
+    Path out = TempTables.path(tmp, "out");
+    OutputCommit commit = OutputCommit.begin(TempTables.CONF, out, false);
+    writeParts(commit, 2);
+    assertFalse(Files.exists(tmp.resolve("out")), "nothing at the output path before commit");
+    commit.commit();
+    assertEquals(List.of("_SUCCESS", "part-00000.parquet", "part-00001.parquet"), visible(tmp.resolve("out")));
+    assertEquals(0, Files.size(tmp.resolve("out/_SUCCESS")));
+    assertEquals(List.of("out"), visible(tmp), "the work directory is gone");
+    EmbeddingTable read = EmbeddingTable.read(TempTables.CONF, out);
+    assertTrue(read.committed());
+    assertEquals(2, read.size());
+  }
+
+  @Test
+  void abortLeavesNoOutput() throws IOException {
+    Path out = TempTables.path(tmp, "out");
+    OutputCommit commit = OutputCommit.begin(TempTables.CONF, out, false);
+    writeParts(commit, 1);
+    commit.abort();
+    commit.abort();
+    assertFalse(Files.exists(tmp.resolve("out")));
+    try (Stream<java.nio.file.Path> s = Files.list(tmp)) {
+      assertEquals(0, s.count(), "the work directory is deleted too");
+    }
+  }
+
+  @Test
+  void existingOutputRefusedWithoutOverwriteAndReplacedWithIt() throws IOException {
+    Path out = TempTables.path(tmp, "out");
+    TempTables.text(tmp, "out/old.txt", "old");
+    InputException e = assertThrows(InputException.class, () -> OutputCommit.begin(TempTables.CONF, out, false));
+    assertEquals(out + ": output exists (use --overwrite)", e.getMessage());
+    assertTrue(Files.exists(tmp.resolve("out/old.txt")), "refusal touches nothing");
+
+    OutputCommit commit = OutputCommit.begin(TempTables.CONF, out, true);
+    writeParts(commit, 1);
+    commit.commit();
+    assertEquals(List.of("_SUCCESS", "part-00000.parquet"), visible(tmp.resolve("out")));
+  }
+
+  @Test
+  void failedRerunWithOverwriteKeepsThePreviousOutput() throws IOException {
+    Path out = TempTables.path(tmp, "out");
+    OutputCommit first = OutputCommit.begin(TempTables.CONF, out, false);
+    writeParts(first, 2);
+    first.commit();
+    OutputCommit second = OutputCommit.begin(TempTables.CONF, out, true);
+    writeParts(second, 1);
+    second.abort();
+    assertEquals(List.of("_SUCCESS", "part-00000.parquet", "part-00001.parquet"), visible(tmp.resolve("out")));
+    assertEquals(List.of("out"), visible(tmp));
+  }
+
+  @Test
+  void partNames() {
+    assertEquals("part-00007.orc", OutputCommit.partName(7, TableFormat.ORC));
+    assertEquals("part-123456.parquet", OutputCommit.partName(123456, TableFormat.PARQUET));
+  }
+}

@@ -1,0 +1,204 @@
+package org.yarngnn.partition.mr;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.lib.output.NullOutputFormat;
+import org.yarngnn.compute.model.Json;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.NodeSink;
+import org.yarngnn.io.table.NodeTable;
+import org.yarngnn.io.table.OutputCommit;
+import org.yarngnn.partition.GraphRecord;
+import org.yarngnn.partition.InputError;
+import org.yarngnn.partition.Ownership;
+import org.yarngnn.partition.PartitionKey;
+import org.yarngnn.partition.PartitionStats;
+import org.yarngnn.partition.PartitioningStats;
+import org.yarngnn.partition.format.PartitionFiles;
+import org.yarngnn.partition.format.PartitionManifest;
+import org.yarngnn.partition.format.PartitionedGraph;
+
+/**
+ * The {@code partition} command: a MapReduce job turning raw edges and nodes tables into a partitioned graph
+ * ({@link PartitionedGraph}). Maps read one table file each and route rows to owners; the shuffle sorts each
+ * partition's records (nodes by id, references, edges); reducer p assembles partition p and writes its files.
+ * Everything is written under a hidden work directory that is promoted (renamed) only when the job succeeded
+ * with no bad input; then {@code manifest.json} and {@code _SUCCESS}. Bad input (dangling endpoint, duplicate
+ * id, width mismatch, malformed row) throws {@link InputException} naming the first offending row in table
+ * order, leaving nothing at the output path; a failed job throws {@link IllegalStateException}.
+ */
+public final class PartitionJob {
+  private PartitionJob() {}
+
+  public static PartitioningStats run(Configuration baseConf, PartitionJobOptions o) {
+    long t0 = System.nanoTime();
+    Configuration conf = new Configuration(baseConf);
+    EdgeTable edges = EdgeTable.open(conf, o.edges(), o.edgeOptions());
+    NodeTable nodes = NodeTable.open(conf, o.nodes(), o.nodeOptions());
+    Ownership ownership = chooseOwnership(o, nodes);
+    OutputCommit commit = OutputCommit.begin(conf, o.output(), o.overwrite());
+    try {
+      Path work = commit.workDir();
+      Job job = configure(conf, o, edges, nodes, ownership, work);
+      boolean ok = job.waitForCompletion(o.verbose());
+      FileSystem fs = work.getFileSystem(conf);
+      InputError error = firstError(fs, work);
+      if (error != null) {
+        throw error.toException(nodes.files(), edges.files());
+      }
+      if (!ok) {
+        throw new IllegalStateException("partition job " + job.getJobID() + " failed: "
+            + job.getStatus().getFailureInfo());
+      }
+      PartitioningStats stats = writeManifest(fs, work, o, ownership, edges, nodes, (System.nanoTime() - t0) / 1e9);
+      commit.commit();
+      return stats;
+    } catch (IOException e) {
+      commit.abort();
+      throw new UncheckedIOException("partition job: " + e.getMessage(), e);
+    } catch (ClassNotFoundException e) {
+      commit.abort();
+      throw new IllegalStateException("partition job: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      commit.abort();
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the partition job", e);
+    } catch (RuntimeException | Error e) {
+      commit.abort();
+      throw e;
+    }
+  }
+
+  /**
+   * Hash ownership needs nothing; ranges need the node count (exact from Parquet/ORC footers, counted from text);
+   * auto scans the node ids once here to see whether they are exactly 0..n-1.
+   */
+  static Ownership chooseOwnership(PartitionJobOptions o, NodeTable nodes) {
+    if (o.ownership() == Ownership.Kind.HASH) {
+      return Ownership.hash(o.partitions());
+    }
+    boolean exactCount = nodes.files().stream().allMatch(f -> {
+      String n = f.getName().toLowerCase(java.util.Locale.ROOT);
+      return n.endsWith(".parquet") || n.endsWith(".orc");
+    }) && o.nodeOptions().format() == null;
+    if (o.ownership() == Ownership.Kind.RANGE && exactCount) {
+      // Ids outside 0..n-1 would still get an owner (by hash): ranges only shape the balance, never correctness.
+      return Ownership.ranges(o.partitions(), nodes.countHint());
+    }
+    long[] s = {0, Long.MAX_VALUE, Long.MIN_VALUE};
+    nodes.read((NodeSink) (id, label, split, features, row) -> {
+      s[0]++;
+      s[1] = Math.min(s[1], id);
+      s[2] = Math.max(s[2], id);
+    });
+    boolean dense = s[0] == 0 || (s[1] == 0 && s[2] == s[0] - 1);
+    if (o.ownership() == Ownership.Kind.RANGE || dense) {
+      return Ownership.ranges(o.partitions(), s[0]);
+    }
+    return Ownership.hash(o.partitions());
+  }
+
+  private static Job configure(Configuration conf, PartitionJobOptions o, EdgeTable edges, NodeTable nodes,
+      Ownership ownership, Path work) throws IOException {
+    if (o.local()) {
+      conf.set("mapreduce.framework.name", "local");
+      conf.setInt("mapreduce.local.map.tasks.maximum", Math.max(1, Runtime.getRuntime().availableProcessors()));
+      conf.setInt("mapreduce.local.reduce.tasks.maximum", Math.max(1, Runtime.getRuntime().availableProcessors()));
+      // In process, polling is free: the default 5 s would add up to 5 s to every job.
+      conf.setInt(Job.COMPLETION_POLL_INTERVAL_KEY, 50);
+      // Keep the shuffled blocks in memory through the reduce instead of merging them to disk first.
+      conf.setFloat(MRJobConfig.REDUCE_INPUT_BUFFER_PERCENT, 0.5f);
+    }
+    if (o.queue() != null) {
+      conf.set(MRJobConfig.QUEUE_NAME, o.queue());
+    }
+    conf.set(JobConfKeys.EDGES, o.edges().toString());
+    conf.set(JobConfKeys.NODES, o.nodes().toString());
+    JobConfKeys.setReadOptions(conf, "edges", o.edgeOptions());
+    JobConfKeys.setReadOptions(conf, "nodes", o.nodeOptions());
+    conf.set(JobConfKeys.WORK, work.toString());
+    conf.set(JobConfKeys.OWNERSHIP, ownership.toString());
+    conf.setBoolean(JobConfKeys.UNDIRECTED, o.undirected());
+    conf.set(JobConfKeys.MISSING, o.missingFeatures().name().toLowerCase(java.util.Locale.ROOT));
+    conf.setInt(JobConfKeys.WIDTH, nodes.featureWidth());
+    conf.setBoolean(JobConfKeys.WEIGHTED, edges.weighted());
+    conf.setBoolean(JobConfKeys.LABELS, nodes.hasLabels());
+    conf.setBoolean(JobConfKeys.SPLITS, nodes.hasSplits());
+    // Reducers write their files directly; a speculative twin would race on the same paths.
+    conf.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
+    conf.setBoolean(MRJobConfig.REDUCE_SPECULATIVE, false);
+    Job job = Job.getInstance(conf, o.name() != null ? o.name() : "yarn-gnn partition");
+    if (conf.get(MRJobConfig.JAR) == null) {
+      // A caller (the CLI, a test) may name the shipped jar; otherwise the jar this class came from.
+      job.setJarByClass(PartitionJob.class);
+    }
+    job.setInputFormatClass(TableInputFormat.class);
+    job.setMapperClass(PartitionMapper.class);
+    job.setMapOutputKeyClass(PartitionKey.class);
+    job.setMapOutputValueClass(GraphRecord.class);
+    job.setPartitionerClass(PartitionKey.OwnerPartitioner.class);
+    job.setSortComparatorClass(PartitionKey.SortComparator.class);
+    job.setGroupingComparatorClass(PartitionKey.GroupComparator.class);
+    job.setReducerClass(PartitionReducer.class);
+    job.setNumReduceTasks(o.partitions());
+    job.setOutputFormatClass(NullOutputFormat.class);
+    return job;
+  }
+
+  private static InputError firstError(FileSystem fs, Path work) throws IOException {
+    Path dir = new Path(work, InputError.DIR);
+    if (!fs.exists(dir)) {
+      return null;
+    }
+    InputError first = null;
+    for (FileStatus st : fs.listStatus(dir)) {
+      first = InputError.min(first, InputError.read(fs, st.getPath()));
+    }
+    return first;
+  }
+
+  private static PartitioningStats writeManifest(FileSystem fs, Path work, PartitionJobOptions o,
+      Ownership ownership, EdgeTable edges, NodeTable nodes, double seconds) throws IOException {
+    List<PartitionStats> stats = new ArrayList<>();
+    List<Map<String, PartitionFiles.Checksum>> sums = new ArrayList<>();
+    for (int p = 0; p < o.partitions(); p++) {
+      Path dir = new Path(work, PartitionFiles.dirName(p));
+      Path meta = new Path(dir, PartitionReducer.META);
+      if (!fs.exists(meta)) {
+        throw new IllegalStateException("partition " + p + " was not written (no " + meta + ")");
+      }
+      Map<?, ?> m;
+      try (java.io.InputStream in = fs.open(meta)) {
+        m = (Map<?, ?>) Json.parse(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+      }
+      stats.add(new PartitionStats(p, num(m, "nodes"), num(m, "edges"), num(m, "halo_nodes"),
+          (int) num(m, "max_in_degree"), num(m, "csr_bytes")));
+      Map<String, PartitionFiles.Checksum> files = new java.util.LinkedHashMap<>();
+      ((Map<?, ?>) m.get("files")).forEach((k, v) -> files.put((String) k, PartitionFiles.Checksum.fromJson(v)));
+      sums.add(files);
+      fs.delete(meta, false);
+    }
+    PartitioningStats all = new PartitioningStats(ownership, stats, 0, seconds);
+    new PartitionManifest(o.partitions(), ownership, all.nodes(), all.edges(), nodes.featureWidth(),
+        edges.weighted(), nodes.hasLabels(), nodes.hasSplits(), all, sums).write(fs, work);
+    Path stale = new Path(work, InputError.DIR);
+    if (fs.exists(stale)) {
+      fs.delete(stale, true);
+    }
+    return all;
+  }
+
+  private static long num(Map<?, ?> m, String key) {
+    return ((Number) m.get(key)).longValue();
+  }
+}
