@@ -148,7 +148,7 @@ class ProtocolMessagesTest {
     assertEquals("a: b", Failures.describe(new IllegalStateException("a", new RuntimeException("b"))));
     assertEquals("worker 1 lost: closed",
         Failures.describe(new IllegalStateException("worker 1 lost: closed", new RuntimeException("closed"))));
-    assertEquals(FailureKind.BAD_INPUT, Failures.kindOf(new org.yarngnn.io.InputException("f:1: bad")));
+    assertEquals(FailureKind.BAD_INPUT, Failures.kindOf(new org.yarngnn.io.table.InputException("f:1: bad")));
     assertEquals(FailureKind.INTERNAL, Failures.kindOf(new IllegalStateException("x")));
   }
 }
