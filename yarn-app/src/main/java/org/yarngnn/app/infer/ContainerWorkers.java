@@ -26,13 +26,19 @@ final class ContainerWorkers implements WorkerLauncher {
 
   @Override
   public void launch(String host, int port, int workers) {
+    pool.launch(spec(host, port, workers, memoryMb, vcores, preferredHosts));
+  }
+
+  /** The containers: the job's options come from the localized job.xml, the command line names the driver. */
+  static ContainerSpec spec(String host, int port, int workers, int memoryMb, int vcores,
+      List<String> preferredHosts) {
     // Compute threads follow the container's vcores, not the node's cores.
     String opts = LaunchContexts.defaultJavaOpts(memoryMb)
         + " -Djava.util.concurrent.ForkJoinPool.common.parallelism=" + Math.max(1, vcores);
-    pool.launch(ContainerSpec.builder(ROLE, workers, GraphWorkerMain.class.getName())
+    return ContainerSpec.builder(ROLE, workers, GraphWorkerMain.class.getName())
         .memoryMb(memoryMb).vcores(vcores).javaOpts(opts)
-        .args(List.of(host, Integer.toString(port), Integer.toString(workers)))
-        .preferredHosts(preferredHosts).build());
+        .args(List.of(host, Integer.toString(port)))
+        .preferredHosts(preferredHosts).build();
   }
 
   @Override

@@ -81,7 +81,7 @@ public final class GraphWorker {
   private final int driverPort;
   private final String advertisedHost;
 
-  private InferenceJobSpec spec;
+  private final InferOptions spec;
   private LayerwiseInference engine;
   private Model model;
   private WorkerMesh mesh;
@@ -102,11 +102,17 @@ public final class GraphWorker {
   private int[][][] recvSlots;
   private DenseMatrix h;
 
-  public GraphWorker(Configuration conf, int index, int workers, String driverHost, int driverPort,
-      String advertisedHost) {
+  /**
+   * A worker of the job {@code spec}; {@code model} is the job's model when this JVM already holds it
+   * ({@code --local}), else null and the worker reads it once, in the "job" round.
+   */
+  public GraphWorker(Configuration conf, InferOptions spec, Model model, int index, String driverHost,
+      int driverPort, String advertisedHost) {
     this.conf = conf;
+    this.spec = spec;
+    this.model = model;
     this.index = index;
-    this.workers = workers;
+    this.workers = spec.workers();
     this.driverHost = driverHost;
     this.driverPort = driverPort;
     this.advertisedHost = advertisedHost;
@@ -176,7 +182,7 @@ public final class GraphWorker {
       if (!(m instanceof Command c)) {
         throw new IOException("unexpected message from the driver: " + m);
       }
-      if (spec != null && (index + "@" + c.name()).equals(spec.haltAt())) {
+      if ((index + "@" + c.name()).equals(spec.haltAt())) {
         // Test hook: in a container, die the way a killed container dies, without a word to anyone.
         if (System.getenv("CONTAINER_ID") != null) {
           Runtime.getRuntime().halt(137);
@@ -187,7 +193,7 @@ public final class GraphWorker {
       String result = "";
       switch (c.name()) {
         case "job":
-          job(InferenceJobSpec.fromBytes(c.payload()));
+          job();
           break;
         case "read-nodes":
           result = readNodes();
@@ -221,10 +227,11 @@ public final class GraphWorker {
     }
   }
 
-  private void job(InferenceJobSpec s) throws Exception {
-    spec = s;
-    model = ModelFiles.read(conf, new Path(s.model()));
-    engine = new LayerwiseInference(model, s.seed());
+  private void job() throws Exception {
+    if (model == null) {
+      model = ModelFiles.read(conf, new Path(spec.model()));
+    }
+    engine = new LayerwiseInference(model, spec.seed());
     mesh.connect(endpoints, PEER_TIMEOUT_MS);
   }
 

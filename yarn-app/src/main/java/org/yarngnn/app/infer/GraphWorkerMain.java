@@ -1,10 +1,15 @@
 package org.yarngnn.app.infer;
 
 import java.net.InetAddress;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.yarngnn.app.yarn.ContainerEnv;
+import org.yarngnn.app.yarn.LaunchContexts;
 
-/** A graph worker container's entry point: {@code GraphWorkerMain DRIVER_HOST DRIVER_PORT WORKERS}. */
+/**
+ * A graph worker container's entry point: {@code GraphWorkerMain DRIVER_HOST DRIVER_PORT}. The job's options come
+ * from the localized {@value LaunchContexts#JOB_XML}, the worker's index from {@link ContainerEnv}.
+ */
 public final class GraphWorkerMain {
   private GraphWorkerMain() {}
 
@@ -13,7 +18,9 @@ public final class GraphWorkerMain {
     if (host == null || host.isEmpty()) {
       host = InetAddress.getLocalHost().getHostName();
     }
-    int status = new GraphWorker(new YarnConfiguration(), ContainerEnv.index(), Integer.parseInt(args[2]), args[0],
+    InferOptions spec = InferenceJobDriver.inStaging(InferOptions.fromConfiguration(LaunchContexts.jobConf()),
+        new Path(ContainerEnv.require(ContainerEnv.STAGING_DIR)));
+    int status = new GraphWorker(new YarnConfiguration(), spec, null, ContainerEnv.index(), args[0],
         Integer.parseInt(args[1]), host).run();
     System.exit(status);
   }

@@ -40,7 +40,7 @@ public final class InferenceDriver {
 
   private static final long REGISTER_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(10);
 
-  private final InferenceJobSpec spec;
+  private final InferOptions spec;
   private final String host;
   private final WorkerLauncher launcher;
   private final Progress progress;
@@ -49,7 +49,7 @@ public final class InferenceDriver {
   private PeerConnection[] workers;
   private int layers;
 
-  public InferenceDriver(InferenceJobSpec spec, String host, WorkerLauncher launcher, Progress progress,
+  public InferenceDriver(InferOptions spec, String host, WorkerLauncher launcher, Progress progress,
       PrintStream log) {
     this.spec = spec;
     this.host = host;
@@ -73,7 +73,9 @@ public final class InferenceDriver {
       report(0.01f, "waiting for " + p + " workers");
       register(p);
       broadcast(new PeerTable(endpoints));
-      round("job", 0, spec.toBytes(), 0.02f);
+      // Each worker has the job's options already (job.xml, or handed over with --local): it reads the model
+      // and connects to its peers.
+      round("job", 0, new byte[0], 0.02f);
       List<String> sizes;
       String ownershipText;
       if (spec.graph() != null) {

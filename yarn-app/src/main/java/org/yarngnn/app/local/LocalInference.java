@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.ModelFiles;
+import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.compute.infer.LayerwiseInference;
 import org.yarngnn.compute.infer.NodewiseInference;
 import org.yarngnn.compute.model.Model;
@@ -38,10 +39,10 @@ public final class LocalInference {
   public record Result(long nodes, int width, int parts, double seconds) {}
 
   private final Configuration conf;
-  private final LocalInferenceOptions options;
+  private final InferOptions options;
   private final PrintStream log;
 
-  public LocalInference(Configuration conf, LocalInferenceOptions options, PrintStream log) {
+  public LocalInference(Configuration conf, InferOptions options, PrintStream log) {
     this.conf = conf;
     this.options = options;
     this.log = log;
