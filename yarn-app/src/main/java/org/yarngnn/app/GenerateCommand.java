@@ -58,29 +58,20 @@ public final class GenerateCommand implements Command {
 
   @Override
   public int run(CommandLine cl, PrintStream out) throws Exception {
-    String type = cl.require("type");
-    if (!type.equals("rmat") && !type.equals("sbm")) {
-      throw new UsageException("--type must be rmat or sbm, not '" + type + "'");
-    }
-    long nodes = cl.getLong("nodes", -1);
-    if (nodes < 2) {
-      throw new UsageException("generate needs --nodes of at least 2");
-    }
-    int width = cl.getInt("features", 16, 1);
-    int files = cl.getInt("files", Runtime.getRuntime().availableProcessors(), 1);
-    long seed = cl.getLong("seed", 1);
-    TableFormat format = ImportCommand.format(cl, "format");
-    format = format == null ? TableFormat.PARQUET : format;
-    Graph graph = type.equals("rmat") ? rmat(cl, nodes, width, seed) : sbm(cl, nodes, width, seed);
+    GenerateOptions o = GenerateOptions.fromCommandLine(cl);
+    long nodes = o.nodes();
+    int width = o.features();
+    int files = o.files();
+    Graph graph = o.rmat() ? rmat(o) : sbm(o);
 
-    Path output = new Path(cl.require("output"));
-    boolean overwrite = cl.flag("overwrite");
-    Model model = cl.has("model") ? randomModel(cl, width, graph.classes(), seed) : null;
+    Path output = new Path(o.output());
+    boolean overwrite = o.overwrite();
+    Model model = o.model() != null ? randomModel(o) : null;
     OutputCommit commit = OutputCommit.begin(cl.conf(), output, overwrite);
     long t0 = System.nanoTime();
     AtomicLong edgeCount = new AtomicLong();
     try {
-      TableFormat fmt = format;
+      TableFormat fmt = o.format();
       Path edgesDir = new Path(commit.workDir(), "edges");
       Path nodesDir = new Path(commit.workDir(), "nodes");
       List<Runnable> tasks = new ArrayList<>();
@@ -108,10 +99,10 @@ public final class GenerateCommand implements Command {
       throw e;
     }
     out.printf("yarn-gnn generate: wrote %,d nodes and %,d edges (%s, %d features%s) under %s in %.1f s%n",
-        nodes, edgeCount.get(), type, width, graph.labelled() ? ", " + graph.classes() + " classes" : "",
+        nodes, edgeCount.get(), o.type(), width, graph.labelled() ? ", " + graph.classes() + " classes" : "",
         output, (System.nanoTime() - t0) / 1e9);
     if (model != null) {
-      Path dir = new Path(cl.get("model"));
+      Path dir = new Path(o.model());
       writeModel(cl, model, dir, overwrite);
       out.printf("yarn-gnn generate: wrote a random %s model (%d -> %d) to %s%n",
           model.spec().layers().get(0).type().jsonName(), width, model.spec().outputWidth(), dir);
@@ -130,9 +121,11 @@ public final class GenerateCommand implements Command {
     int classes();
   }
 
-  private static Graph rmat(CommandLine cl, long nodes, int width, long seed) {
+  private static Graph rmat(GenerateOptions o) {
+    long nodes = o.nodes();
+    int width = o.features();
     RmatGenerator gen = new RmatGenerator(RmatGenerator.builder().nodes(nodes)
-        .edges(cl.getLong("edges", nodes * 16)).seed(seed).scrambleIds(cl.flag("sparse-ids")).build());
+        .edges(o.edges()).seed(o.seed()).scrambleIds(o.sparseIds()).build());
     return new Graph() {
       @Override
       public void edges(int chunk, int chunks, EdgeConsumer out) {
@@ -159,11 +152,12 @@ public final class GenerateCommand implements Command {
     };
   }
 
-  private static Graph sbm(CommandLine cl, long nodes, int width, long seed) {
-    int classes = cl.getInt("classes", 8, 2);
+  private static Graph sbm(GenerateOptions o) {
+    long nodes = o.nodes();
+    int classes = o.classes();
     SbmGenerator gen = new SbmGenerator(SbmGenerator.builder().nodes(nodes).classes(classes)
-        .averageDegree(cl.getDouble("avg-degree", 10), cl.getDouble("homophily", 0.8)).featureWidth(width)
-        .seed(seed).scrambleIds(cl.flag("sparse-ids")).bothDirections(true).build());
+        .averageDegree(o.avgDegree(), o.homophily()).featureWidth(o.features())
+        .seed(o.seed()).scrambleIds(o.sparseIds()).bothDirections(true).build());
     return new Graph() {
       @Override
       public void edges(int chunk, int chunks, EdgeConsumer out) {
@@ -188,12 +182,13 @@ public final class GenerateCommand implements Command {
     };
   }
 
-  private static Model randomModel(CommandLine cl, int width, int classes, long seed) {
-    String type = cl.get("model-type", "sage");
-    int hidden = cl.getInt("hidden", 64, 1);
-    int outWidth = cl.getInt("model-out", classes > 0 ? classes : 16, 1);
+  private static Model randomModel(GenerateOptions o) {
+    int width = o.features();
+    int classes = o.classes();
+    int hidden = o.hidden();
+    int outWidth = o.modelOut();
     List<LayerSpec> layers;
-    switch (type) {
+    switch (o.modelType()) {
       case "gcn":
         layers = List.of(LayerSpec.gcn(width, hidden, Activation.RELU, true),
             LayerSpec.gcn(hidden, outWidth, Activation.NONE, true));
@@ -208,9 +203,9 @@ public final class GenerateCommand implements Command {
             LayerSpec.gat(Math.max(1, hidden / heads) * heads, outWidth, 1, false, 0.2f, Activation.NONE, true));
         break;
       default:
-        throw new UsageException("--model-type must be gcn, sage or gat, not '" + type + "'");
+        throw new IllegalStateException("unchecked --model-type " + o.modelType());
     }
-    return RandomModels.random(new ModelSpec("none", layers, "none", classes > 0), seed);
+    return RandomModels.random(new ModelSpec("none", layers, "none", classes > 0), o.seed());
   }
 
   private static void writeModel(CommandLine cl, Model model, Path dir, boolean overwrite) throws Exception {

@@ -1,7 +1,6 @@
 package org.yarngnn.app;
 
 import java.io.PrintStream;
-import java.util.Base64;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -10,12 +9,11 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.infer.InferenceDriver;
 import org.yarngnn.app.infer.InferenceJobDriver;
-import org.yarngnn.app.infer.InferenceJobSpec;
 import org.yarngnn.app.infer.ThreadWorkers;
 import org.yarngnn.app.local.LocalInference;
-import org.yarngnn.app.local.LocalInferenceOptions;
 import org.yarngnn.app.yarn.JobResult;
 import org.yarngnn.app.yarn.JobSubmission;
 import org.yarngnn.app.yarn.YarnJobClient;
@@ -33,103 +31,65 @@ import org.yarngnn.partition.format.PartitionedGraph;
 public final class InferCommand implements Command {
   @Override
   public OptionSpec options() {
-    return JobOptions.common(new OptionSpec("infer",
-        "--edges PATH --nodes PATH --model DIR --output DIR [--local] [--workers N]"))
-        .value("edges", "PATH", "edges table: a file or directory (Parquet, ORC, TSV, CSV, optionally .gz)")
-        .value("graph", "DIR", "a partitioned graph written by partition, instead of --edges and --nodes")
-        .value("nodes", "PATH", "nodes table: id, features[, label, split]")
-        .value("edges-format", "FORMAT", "parquet|orc|tsv|csv when the file names do not say")
-        .value("nodes-format", "FORMAT", "parquet|orc|tsv|csv when the file names do not say")
-        .value("model", "DIR", "model directory: model.json + weights.safetensors")
-        .value("output", "DIR", "output directory for part files and _SUCCESS")
-        .flag("undirected", "add the reverse of every edge")
-        .value("missing-features", "error|zero", "an edge endpoint without a node row: refuse (default) or zero features")
-        .value("threads", "N", "compute threads per JVM (default: all cores)")
-        .value("strategy", "layerwise|nodewise", "layerwise (Deal, default) or the nodewise mini-batch baseline (--local only)")
-        .value("batch-size", "N", "nodewise: targets per mini-batch (default 1024)")
-        .value("pipelining", "on|off", "chunked exchange overlapped with aggregation (default on)")
-        .value("fusion", "on|off", "first layer's transform fused with feature loading (default on)")
-        .value("chunk-rows", "N", "rows per exchanged chunk (default 16384)")
-        .value("ownership", "auto|range|hash", "node owners: ranges when ids are 0..n-1 (auto), or a hash that "
-            + "balances power-law graphs whose hubs have low ids");
+    return InferOptions.optionSpec();
   }
 
   @Override
   public int run(CommandLine cl, PrintStream out) throws Exception {
-    LocalInferenceOptions options = LocalInferenceOptions.fromCommandLine(cl);
-    String strategy = cl.get("strategy", "layerwise");
-    if (!strategy.equals("layerwise") && !strategy.equals("nodewise")) {
-      throw new UsageException("--strategy must be layerwise or nodewise, not '" + strategy + "'");
-    }
-    boolean local = JobOptions.runLocally(cl);
-    if (strategy.equals("nodewise")) {
-      if (!local) {
-        throw new UsageException("--strategy nodewise is a single-JVM baseline: add --local");
-      }
+    InferOptions options = InferOptions.fromCommandLine(cl);
+    if (options.strategy() == InferOptions.Strategy.NODEWISE) {
       LocalInference.Result r = new LocalInference(cl.conf(), options, out).run();
       out.printf("yarn-gnn infer: wrote %,d embeddings of width %d to %s (%d part files) in %.1f s%n",
           r.nodes(), r.width(), new Path(options.output()), r.parts(), r.seconds());
       return Main.OK;
     }
-    return local ? runLocal(cl, options, out) : runOnYarn(cl, options, out);
+    return options.local() ? runLocal(cl.conf(), options, out) : runOnYarn(cl.conf(), options, out);
   }
 
-  /** Checks everything that can be refused before anything runs; returns the model. */
-  static Model validate(CommandLine cl, LocalInferenceOptions o) throws Exception {
-    Model model = ModelFiles.read(cl.conf(), new Path(o.model()));
+  /**
+   * Checks everything that can be refused before anything runs, reading the model (the only read of it in this
+   * JVM); returns the model.
+   */
+  static Model validate(Configuration conf, InferOptions o) throws Exception {
+    Model model = ModelFiles.read(conf, new Path(o.model()));
     if (o.graph() != null) {
-      PartitionedGraph g = PartitionedGraph.open(cl.conf(), new Path(o.graph()));
+      PartitionedGraph g = PartitionedGraph.open(conf, new Path(o.graph()));
       ModelFiles.checkInputWidth(model, o.model(), g.featureWidth(), o.graph());
-      int workers = cl.getInt("workers", g.parts(), 1);
+      int workers = o.workers() == 0 ? g.parts() : o.workers();
       if (workers != g.parts()) {
         throw new UsageException("--graph " + o.graph() + " has " + g.parts() + " partitions: run it with --workers "
             + g.parts() + " (one worker loads each partition)");
       }
       return model;
     }
-    EdgeTable.open(cl.conf(), new Path(o.edges()), TableReadOptions.builder().format(o.edgesFormat()).build());
-    NodeTable nodes = NodeTable.open(cl.conf(), new Path(o.nodes()),
+    EdgeTable.open(conf, new Path(o.edges()), TableReadOptions.builder().format(o.edgesFormat()).build());
+    NodeTable nodes = NodeTable.open(conf, new Path(o.nodes()),
         TableReadOptions.builder().format(o.nodesFormat()).build());
     ModelFiles.checkInputWidth(model, o.model(), nodes.featureWidth(), o.nodes());
     return model;
   }
 
-  static InferenceJobSpec spec(CommandLine cl, LocalInferenceOptions o, String model, Path workDir, int workers) {
-    return new InferenceJobSpec(o.edges(), o.nodes(), o.edgesFormat(), o.nodesFormat(), o.graph(), model,
-        workDir.toString(), o.outputFormat(), o.undirected(), o.missingFeatures(), o.seed(), workers, o.threads(),
-        onOff(cl, "fusion"), onOff(cl, "pipelining"), cl.getInt("chunk-rows", 16384, 1), ownership(cl),
-        cl.conf().get(HALT_KEY));
+  /** The job the driver and the workers run: workers resolved, the model's layer count, the commit's work dir. */
+  static InferOptions job(Configuration conf, InferOptions o, Model model, Path workDir, int defaultWorkers) {
+    int workers = o.workers() != 0 ? o.workers() : o.graph() != null ? graphParts(conf, o) : defaultWorkers;
+    return o.toBuilder().workers(workers).layers(model.spec().layers().size()).workDir(workDir.toString())
+        .build();
   }
 
-  private static String ownership(CommandLine cl) {
-    String v = cl.get("ownership", "auto");
+  private int runLocal(Configuration conf, InferOptions o, PrintStream out) throws Exception {
+    Model model = validate(conf, o);
+    OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.overwrite());
     try {
-      return Ownership.Kind.byName(v).name().toLowerCase(java.util.Locale.ROOT);
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage());
-    }
-  }
-
-  private static boolean onOff(CommandLine cl, String option) {
-    String v = cl.get(option, "on");
-    if (!v.equals("on") && !v.equals("off")) {
-      throw new UsageException("--" + option + " must be on or off, not '" + v + "'");
-    }
-    return v.equals("on");
-  }
-
-  private int runLocal(CommandLine cl, LocalInferenceOptions o, PrintStream out) throws Exception {
-    Model model = validate(cl, o);
-    int workers = cl.getInt("workers", o.graph() != null ? graphParts(cl, o) : 1, 1);
-    OutputCommit commit = OutputCommit.begin(cl.conf(), new Path(o.output()), o.overwrite());
-    InferenceJobSpec spec = spec(cl, o, o.model(), commit.workDir(), workers);
-    try (ThreadWorkers launcher = new ThreadWorkers(cl.conf(), spec)) {
-      InferenceDriver.Result r = new InferenceDriver(spec, "127.0.0.1", launcher, new ProgressLine(out), out)
-          .run(model.spec().layers().size());
+      InferOptions job = job(conf, o, model, commit.workDir(), 1);
+      InferenceDriver.Result r;
+      // The thread workers share this JVM's model and options: neither is read again.
+      try (ThreadWorkers launcher = new ThreadWorkers(conf, job, model)) {
+        r = new InferenceDriver(job, "127.0.0.1", launcher, new ProgressLine(out), out).run(job.layers());
+      }
       commit.commit();
       printStats(out, r);
       out.printf("yarn-gnn infer: wrote %,d embeddings of width %d to %s (%d part files) in %.1f s%n",
-          r.nodes(), model.spec().outputWidth(), commit.outputDir(), workers, r.seconds());
+          r.nodes(), model.spec().outputWidth(), commit.outputDir(), job.workers(), r.seconds());
       return Main.OK;
     } catch (Exception | Error e) {
       commit.abort();
@@ -142,37 +102,31 @@ public final class InferCommand implements Command {
    * is not on the cluster FileSystem) to staging, and waits; the ApplicationMaster runs the driver, the graph
    * workers run in containers, and the AM promotes the output.
    */
-  private int runOnYarn(CommandLine cl, LocalInferenceOptions o, PrintStream out) throws Exception {
-    Configuration conf = new YarnConfiguration(cl.conf());
-    validate(cl, o);
-    String edges = o.edges() == null ? null : onCluster(conf, o.edges(), "edges");
-    String nodes = o.nodes() == null ? null : onCluster(conf, o.nodes(), "nodes");
-    String graph = o.graph() == null ? null : onCluster(conf, o.graph(), "graph");
-    Path modelPath = new Path(o.model());
-    JobSubmission.Builder submission = JobSubmission.builder();
-    String model;
-    if (isLocal(conf, modelPath) && !isLocal(conf, new Path("/"))) {
-      java.nio.file.Path dir = java.nio.file.Path.of(modelPath.toUri().getPath());
-      submission.file(dir);
-      model = InferenceJobDriver.STAGED + dir.getFileName();
-    } else {
-      model = modelPath.getFileSystem(conf).makeQualified(modelPath).toString();
+  private int runOnYarn(Configuration clientConf, InferOptions o, PrintStream out) throws Exception {
+    Configuration conf = new YarnConfiguration(clientConf);
+    Model model = validate(conf, o);
+    InferOptions.Builder qualified = o.toBuilder()
+        // Compute threads follow the containers' vcores, not this machine's cores.
+        .threads(o.workerVcores());
+    if (o.edges() != null) {
+      qualified.edges(onCluster(conf, o.edges(), "edges")).nodes(onCluster(conf, o.nodes(), "nodes"));
     }
-    int workers = cl.getInt("workers", o.graph() != null ? graphParts(cl, o) : 2, 1);
-    int memoryMb = cl.getInt("worker-memory", 1024, 128);
-    int vcores = cl.getInt("worker-vcores", 1, 1);
+    if (o.graph() != null) {
+      qualified.graph(onCluster(conf, o.graph(), "graph"));
+    }
+    Path modelPath = new Path(o.model());
+    java.nio.file.Path shippedModel = null;
+    if (isLocal(conf, modelPath) && !isLocal(conf, new Path("/"))) {
+      shippedModel = java.nio.file.Path.of(modelPath.toUri().getPath());
+      qualified.model(InferenceJobDriver.STAGED + shippedModel.getFileName());
+    } else {
+      qualified.model(modelPath.getFileSystem(conf).makeQualified(modelPath).toString());
+    }
     OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.overwrite());
     try {
-      LocalInferenceOptions qualified = new LocalInferenceOptions(edges, nodes, o.edgesFormat(), o.nodesFormat(),
-          model, commit.outputDir().toString(), o.outputFormat(), o.overwrite(), o.undirected(),
-          o.missingFeatures(), o.seed(), vcores, o.batchSize(), graph);
-      InferenceJobSpec spec = spec(cl, qualified, model, commit.workDir(), workers);
-      submission.appName(cl.get("name", "yarn-gnn infer")).queue(cl.get("queue", "default"))
-          .jar(shippedJar(conf)).amMemoryMb(512)
-          .driver(InferenceJobDriver.class.getName(), List.of(
-              Base64.getEncoder().encodeToString(spec.toBytes()), commit.outputDir().toString(),
-              Boolean.toString(o.overwrite()), Integer.toString(memoryMb), Integer.toString(vcores)));
-      JobResult r = new YarnJobClient(conf, out).run(submission.build());
+      InferOptions job = job(conf, qualified.output(commit.outputDir().toString()).build(), model,
+          commit.workDir(), 2);
+      JobResult r = new YarnJobClient(conf, out).run(submission(job, shippedJar(conf), shippedModel));
       if (r.succeeded()) {
         out.printf("yarn-gnn infer: application %s SUCCEEDED: %,d embeddings in %s%n", r.applicationId(),
             committedRows(conf, commit.outputDir()), commit.outputDir());
@@ -192,11 +146,22 @@ public final class InferCommand implements Command {
     }
   }
 
-  /** Fault injection for tests: {@code WORKER@COMMAND} halts that worker's JVM when the command arrives. */
-  public static final String HALT_KEY = "yarngnn.test.halt-worker";
+  /**
+   * The YARN application of a job: the jar, the model directory when it is shipped ({@code shippedModel}, else
+   * null), the job's options as the staged {@code job.xml}, and an AM command line that names only the driver.
+   */
+  public static JobSubmission submission(InferOptions job, Path jar, java.nio.file.Path shippedModel) {
+    JobSubmission.Builder submission = JobSubmission.builder();
+    if (shippedModel != null) {
+      submission.file(shippedModel);
+    }
+    return submission.appName(job.name()).queue(job.queue()).jar(jar).amMemoryMb(512)
+        .jobConf(job.toConfiguration())
+        .driver(InferenceJobDriver.class.getName(), List.of()).build();
+  }
 
-  private static int graphParts(CommandLine cl, LocalInferenceOptions o) {
-    return PartitionedGraph.open(cl.conf(), new Path(o.graph())).parts();
+  private static int graphParts(Configuration conf, InferOptions o) {
+    return PartitionedGraph.open(conf, new Path(o.graph())).parts();
   }
 
   /** Rows of the committed output, from the part files' footers (no data is read). */

@@ -1,6 +1,5 @@
 package org.yarngnn.app.infer;
 
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.yarngnn.app.yarn.ContainerPool;
@@ -17,10 +16,7 @@ final class ContainerWorkers implements WorkerLauncher {
   private final List<String> preferredHosts;
   private final CompletableFuture<String> failure = new CompletableFuture<>();
 
-  private final InferenceJobSpec spec;
-
-  ContainerWorkers(ContainerPool pool, InferenceJobSpec spec, int memoryMb, int vcores, List<String> preferredHosts) {
-    this.spec = spec;
+  ContainerWorkers(ContainerPool pool, int memoryMb, int vcores, List<String> preferredHosts) {
     this.pool = pool;
     this.memoryMb = memoryMb;
     this.vcores = vcores;
@@ -30,14 +26,19 @@ final class ContainerWorkers implements WorkerLauncher {
 
   @Override
   public void launch(String host, int port, int workers) {
+    pool.launch(spec(host, port, workers, memoryMb, vcores, preferredHosts));
+  }
+
+  /** The containers: the job's options come from the localized job.xml, the command line names the driver. */
+  static ContainerSpec spec(String host, int port, int workers, int memoryMb, int vcores,
+      List<String> preferredHosts) {
     // Compute threads follow the container's vcores, not the node's cores.
     String opts = LaunchContexts.defaultJavaOpts(memoryMb)
         + " -Djava.util.concurrent.ForkJoinPool.common.parallelism=" + Math.max(1, vcores);
-    pool.launch(ContainerSpec.builder(ROLE, workers, GraphWorkerMain.class.getName())
+    return ContainerSpec.builder(ROLE, workers, GraphWorkerMain.class.getName())
         .memoryMb(memoryMb).vcores(vcores).javaOpts(opts)
-        .args(List.of(host, Integer.toString(port), Integer.toString(workers),
-            Base64.getEncoder().encodeToString(spec.toBytes())))
-        .preferredHosts(preferredHosts).build());
+        .args(List.of(host, Integer.toString(port)))
+        .preferredHosts(preferredHosts).build();
   }
 
   @Override

@@ -46,7 +46,7 @@ final class FeatureLoader {
   }
 
   /** Reads the node files {@code mine} selects, normalising (and with fusion, transforming) rows as they come. */
-  NodesRead read(Configuration conf, InferenceJobSpec spec, IntPredicate mine)
+  NodesRead read(Configuration conf, InferOptions spec, IntPredicate mine)
       throws Exception {
     NodeTable table = NodeTable.open(conf, new Path(spec.nodes()),
         TableReadOptions.builder().format(spec.nodesFormat()).build());

@@ -31,7 +31,7 @@ public final class GraphWorker implements WorkerSession.Role {
   static final int PARTS_PER_WORKER = 8;
 
   private final Configuration conf;
-  private final InferenceJobSpec spec;
+  private final InferOptions spec;
   private final int index;
   private final int workers;
   private final WorkerMesh mesh;
@@ -50,20 +50,25 @@ public final class GraphWorker implements WorkerSession.Role {
   private DenseMatrix rows;
   private int layersDone;
 
-  GraphWorker(Configuration conf, InferenceJobSpec spec, int index, int workers) throws Exception {
+  /**
+   * A worker of the job {@code spec}; {@code model} is the job's model when this JVM already holds it
+   * ({@code --local}), else null and the worker reads it once, in the job phase.
+   */
+  GraphWorker(Configuration conf, InferOptions spec, Model model, int index) throws Exception {
     this.conf = conf;
     this.spec = spec;
+    this.model = model;
     this.index = index;
-    this.workers = workers;
+    this.workers = spec.workers();
     this.mesh = new WorkerMesh(index, workers, TransportOptions.builder().codec(InferenceCodec.CODEC).build());
   }
 
   /** Runs a graph worker's session with the driver; returns the process exit status. */
-  public static int serve(Configuration conf, InferenceJobSpec spec, int index, int workers, String driverHost,
+  public static int serve(Configuration conf, InferOptions spec, Model model, int index, String driverHost,
       int driverPort, String advertisedHost) {
     return new WorkerSession(index, driverHost, driverPort, advertisedHost, InferenceCodec.CODEC,
         conf.getBoolean("yarngnn.verbose", false))
-        .run(() -> new GraphWorker(conf, spec, index, workers));
+        .run(() -> new GraphWorker(conf, spec, model, index));
   }
 
   @Override
@@ -145,7 +150,9 @@ public final class GraphWorker implements WorkerSession.Role {
   }
 
   private void job() throws Exception {
-    model = ModelFiles.read(conf, new Path(spec.model()));
+    if (model == null) {
+      model = ModelFiles.read(conf, new Path(spec.model()));
+    }
     engine = new LayerwiseInference(model, spec.seed());
     features = new FeatureLoader(model, engine.layers().get(0), spec.fusion());
     construction = new WorkerConstruction(conf, spec, index, workers, mesh, figures);

@@ -1,11 +1,15 @@
 package org.yarngnn.app.infer;
 
 import java.net.InetAddress;
-import java.util.Base64;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.yarngnn.app.yarn.ContainerEnv;
+import org.yarngnn.app.yarn.LaunchContexts;
 
-/** A graph worker container's entry point: {@code GraphWorkerMain DRIVER_HOST DRIVER_PORT WORKERS}. */
+/**
+ * A graph worker container's entry point: {@code GraphWorkerMain DRIVER_HOST DRIVER_PORT}. The job's options come
+ * from the localized {@value LaunchContexts#JOB_XML}, the worker's index from {@link ContainerEnv}.
+ */
 public final class GraphWorkerMain {
   private GraphWorkerMain() {}
 
@@ -14,9 +18,10 @@ public final class GraphWorkerMain {
     if (host == null || host.isEmpty()) {
       host = InetAddress.getLocalHost().getHostName();
     }
-    InferenceJobSpec spec = InferenceJobSpec.fromBytes(Base64.getDecoder().decode(args[3]));
-    int status = GraphWorker.serve(new YarnConfiguration(), spec, ContainerEnv.index(), Integer.parseInt(args[2]),
-        args[0], Integer.parseInt(args[1]), host);
+    InferOptions spec = InferenceJobDriver.inStaging(InferOptions.fromConfiguration(LaunchContexts.jobConf()),
+        new Path(ContainerEnv.require(ContainerEnv.STAGING_DIR)));
+    int status = GraphWorker.serve(new YarnConfiguration(), spec, null, ContainerEnv.index(), args[0],
+        Integer.parseInt(args[1]), host);
     System.exit(status);
   }
 }

@@ -39,7 +39,7 @@ public final class InferenceDriver {
 
   private static final long REGISTER_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(10);
 
-  private final InferenceJobSpec spec;
+  private final InferOptions spec;
   private final String host;
   private final WorkerLauncher launcher;
   private final Progress progress;
@@ -48,7 +48,7 @@ public final class InferenceDriver {
   private PeerConnection[] workers;
   private int layers;
 
-  public InferenceDriver(InferenceJobSpec spec, String host, WorkerLauncher launcher, Progress progress,
+  public InferenceDriver(InferOptions spec, String host, WorkerLauncher launcher, Progress progress,
       PrintStream log) {
     this.spec = spec;
     this.host = host;

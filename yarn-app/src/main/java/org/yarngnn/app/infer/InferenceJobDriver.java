@@ -1,10 +1,10 @@
 package org.yarngnn.app.infer;
 
-import java.util.Base64;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.yarn.DriverContext;
 import org.yarngnn.app.yarn.JobDriver;
+import org.yarngnn.app.yarn.LaunchContexts;
 import org.yarngnn.compute.model.ModelFormatException;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.OutputCommit;
@@ -13,7 +13,8 @@ import org.yarngnn.io.table.OutputCommit;
  * The inference job inside the ApplicationMaster: launches the graph-worker containers, runs
  * {@link InferenceDriver}, reports its rounds as YARN progress, and promotes the output ({@code _SUCCESS} last)
  * once every worker wrote its part; on failure the work directory is removed and no part reaches the output.
- * Arguments: {@code SPEC(base64) OUTPUT_DIR OVERWRITE WORKER_MEMORY_MB WORKER_VCORES}.
+ * No arguments: the job's {@link InferOptions} come from the localized {@value LaunchContexts#JOB_XML} (the
+ * client already read the model; its layer count is in the options, so the AM does not read it).
  */
 public final class InferenceJobDriver implements JobDriver {
   /** Prefix of the diagnostics of a job refused for bad input; the client exits 2 on it. */
@@ -23,21 +24,14 @@ public final class InferenceJobDriver implements JobDriver {
 
   @Override
   public int run(DriverContext ctx) throws Exception {
-    List<String> a = ctx.args();
-    InferenceJobSpec shipped = InferenceJobSpec.fromBytes(Base64.getDecoder().decode(a.get(0)));
-    Path output = new Path(a.get(1));
-    boolean overwrite = Boolean.parseBoolean(a.get(2));
-    int memoryMb = Integer.parseInt(a.get(3));
-    int vcores = Integer.parseInt(a.get(4));
-    String model = shipped.model().startsWith(STAGED)
-        ? new Path(ctx.stagingDir(), shipped.model().substring(STAGED.length())).toString() : shipped.model();
-    InferenceJobSpec spec = withModel(shipped, model);
-    OutputCommit commit = OutputCommit.resume(ctx.conf(), output, new Path(spec.workDir()), overwrite);
+    InferOptions spec = inStaging(InferOptions.fromConfiguration(LaunchContexts.jobConf()), ctx.stagingDir());
+    OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(spec.output()), new Path(spec.workDir()),
+        spec.overwrite());
     List<String> hosts = spec.graph() == null ? List.of() : partitionHosts(ctx.conf(), new Path(spec.graph()));
-    try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), spec, memoryMb, vcores, hosts)) {
-      int layers = org.yarngnn.io.model.ModelFiles.read(ctx.conf(), new Path(model)).spec().layers().size();
+    try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), spec.workerMemoryMb(),
+        spec.workerVcores(), hosts)) {
       InferenceDriver.Result r = new InferenceDriver(spec, ctx.amHost(), workers, ctx::setProgress, System.out)
-          .run(layers);
+          .run(spec.layers());
       commit.commit();
       ctx.setProgress(1f, String.format("wrote %,d embeddings", r.nodes()));
       System.out.println("yarn-gnn infer: " + r);
@@ -49,6 +43,14 @@ public final class InferenceJobDriver implements JobDriver {
       commit.abort();
       throw e;
     }
+  }
+
+  /** The options with a model shipped through staging ({@code staged:NAME}) resolved to its staged copy. */
+  static InferOptions inStaging(InferOptions o, Path stagingDir) {
+    if (!o.model().startsWith(STAGED)) {
+      return o;
+    }
+    return o.toBuilder().model(new Path(stagingDir, o.model().substring(STAGED.length())).toString()).build();
   }
 
   /**
@@ -69,11 +71,5 @@ public final class InferenceJobDriver implements JobDriver {
       System.err.println("yarn-gnn AM: no locality hints for " + graph + ": " + e.getMessage());
     }
     return List.copyOf(hosts);
-  }
-
-  static InferenceJobSpec withModel(InferenceJobSpec s, String model) {
-    return new InferenceJobSpec(s.edges(), s.nodes(), s.edgesFormat(), s.nodesFormat(), s.graph(), model,
-        s.workDir(), s.outputFormat(), s.undirected(), s.missingFeatures(), s.seed(), s.workers(), s.threads(),
-        s.fusion(), s.pipelining(), s.chunkRows(), s.ownership(), s.haltAt());
   }
 }

@@ -4,17 +4,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.compute.model.Model;
 
 /** {@code --local}: graph workers as threads of this JVM, streaming to each other over loopback. */
 public final class ThreadWorkers implements WorkerLauncher {
   private final Configuration conf;
-  private final InferenceJobSpec spec;
+  private final InferOptions options;
+  private final Model model;
   private final List<Thread> threads = new ArrayList<>();
   private final CompletableFuture<String> failure = new CompletableFuture<>();
 
-  public ThreadWorkers(Configuration conf, InferenceJobSpec spec) {
+  /** Workers of the job {@code options}, sharing this JVM's {@code model} (read-only) instead of reading it. */
+  public ThreadWorkers(Configuration conf, InferOptions options, Model model) {
     this.conf = conf;
-    this.spec = spec;
+    this.options = options;
+    this.model = model;
   }
 
   @Override
@@ -22,7 +26,7 @@ public final class ThreadWorkers implements WorkerLauncher {
     for (int i = 0; i < workers; i++) {
       int index = i;
       Thread t = new Thread(() -> {
-        int status = GraphWorker.serve(conf, spec, index, workers, host, port, "127.0.0.1");
+        int status = GraphWorker.serve(conf, options, model, index, host, port, "127.0.0.1");
         if (status != 0) {
           failure.complete("worker " + index + " exited with status " + status);
         }

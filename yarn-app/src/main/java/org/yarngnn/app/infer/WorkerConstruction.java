@@ -42,13 +42,13 @@ final class WorkerConstruction {
   record NodesRouted(OwnedNodes owned, Ownership ownership, List<Path> nodeFiles, boolean fused) {}
 
   private final Configuration conf;
-  private final InferenceJobSpec spec;
+  private final InferOptions spec;
   private final int index;
   private final int workers;
   private final WorkerMesh mesh;
   private final WorkerFigures figures;
 
-  WorkerConstruction(Configuration conf, InferenceJobSpec spec, int index, int workers, WorkerMesh mesh,
+  WorkerConstruction(Configuration conf, InferOptions spec, int index, int workers, WorkerMesh mesh,
       WorkerFigures figures) {
     this.conf = conf;
     this.spec = spec;

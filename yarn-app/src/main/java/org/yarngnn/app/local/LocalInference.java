@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.io.model.ModelFiles;
+import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.infer.PartWriter;
 import org.yarngnn.compute.infer.LayerwiseInference;
 import org.yarngnn.compute.infer.NodewiseInference;
@@ -40,10 +41,10 @@ public final class LocalInference {
   public record Result(long nodes, int width, int parts, double seconds) {}
 
   private final Configuration conf;
-  private final LocalInferenceOptions options;
+  private final InferOptions options;
   private final PrintStream log;
 
-  public LocalInference(Configuration conf, LocalInferenceOptions options, PrintStream log) {
+  public LocalInference(Configuration conf, InferOptions options, PrintStream log) {
     this.conf = conf;
     this.options = options;
     this.log = log;

@@ -299,7 +299,7 @@ public final class ContainerPool {
     env.put(ContainerEnv.COUNT, Integer.toString(spec.count()));
     env.putAll(spec.environment());
     return ContainerLaunchContext.newInstance(resources, LaunchContexts.environment(conf, env),
-        LaunchContexts.javaCommand(spec.javaOpts(), spec.mainClass(), spec.args()), null,
+        LaunchContexts.command(spec), null,
         tokens == null ? null : tokens.duplicate(), null);
   }
 

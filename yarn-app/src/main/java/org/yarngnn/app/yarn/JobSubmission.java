@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -25,6 +26,7 @@ public final class JobSubmission {
   private final String amJavaOpts;
   private final Path jar;
   private final List<Path> files;
+  private final Configuration jobConf;
   private final String amMainClass;
   private final List<String> amArgs;
   private final Map<String, String> environment;
@@ -38,6 +40,7 @@ public final class JobSubmission {
     this.amJavaOpts = b.amJavaOpts != null ? b.amJavaOpts : LaunchContexts.defaultJavaOpts(b.amMemoryMb);
     this.jar = Objects.requireNonNull(b.jar, "jar");
     this.files = List.copyOf(b.files);
+    this.jobConf = b.jobConf == null ? null : new Configuration(b.jobConf);
     this.amMainClass = b.amMainClass;
     this.amArgs = List.copyOf(b.amArgs);
     this.environment = Collections.unmodifiableMap(new LinkedHashMap<>(b.environment));
@@ -45,6 +48,7 @@ public final class JobSubmission {
     Set<String> names = new LinkedHashSet<>();
     names.add(LaunchContexts.JAR_NAME);
     names.add(LaunchContexts.CONF_DIR);
+    names.add(LaunchContexts.JOB_XML);
     for (Path f : files) {
       if (f.getName().startsWith("_") || !names.add(f.getName())) {
         throw new IllegalArgumentException("cannot ship " + f + ": its name clashes with another shipped file or "
@@ -89,6 +93,14 @@ public final class JobSubmission {
     return files;
   }
 
+  /**
+   * The job's settings, staged as {@value LaunchContexts#JOB_XML} and localized in the AM's and every worker's
+   * directory; null when the job has none.
+   */
+  public Configuration jobConf() {
+    return jobConf == null ? null : new Configuration(jobConf);
+  }
+
   public String amMainClass() {
     return amMainClass;
   }
@@ -114,6 +126,7 @@ public final class JobSubmission {
     private String amJavaOpts;
     private Path jar;
     private final List<Path> files = new ArrayList<>();
+    private Configuration jobConf;
     private String amMainClass = AmMain.class.getName();
     private List<String> amArgs = List.of();
     private final Map<String, String> environment = new LinkedHashMap<>();
@@ -176,6 +189,15 @@ public final class JobSubmission {
     // Not toUri(): a directory's URI ends with '/', and Hadoop's Path.getName() of it is empty.
     private static Path localPath(java.nio.file.Path v) {
       return new Path("file", null, v.toAbsolutePath().normalize().toString());
+    }
+
+    /**
+     * The job's settings (written as {@value LaunchContexts#JOB_XML}: keep it to the job's own keys, e.g. a
+     * {@code new Configuration(false)}), so that no command line has to carry them.
+     */
+    public Builder jobConf(Configuration v) {
+      this.jobConf = v;
+      return this;
     }
 
     public Builder amMainClass(String v) {

@@ -26,6 +26,11 @@ public final class LaunchContexts {
   /** The client's configuration, localized as a directory and put first on every classpath. */
   public static final String CONF_DIR = "yarngnn-conf";
   /**
+   * The job's own settings (a driver's options, e.g. {@code infer}'s), staged when the submission has them and
+   * localized beside the jar in the AM's and every worker's working directory, as MapReduce ships its job.xml.
+   */
+  public static final String JOB_XML = "job.xml";
+  /**
    * Where a JDK lives on the NodeManagers when their own JAVA_HOME is not right (a MiniYARNCluster has none):
    * set as JAVA_HOME in every container.
    */
@@ -82,6 +87,35 @@ public final class LaunchContexts {
     }
     env.putAll(extra);
     return env;
+  }
+
+  /**
+   * The localized {@value #JOB_XML} of this container's working directory, alone (no Hadoop defaults, not the
+   * shipped cluster configuration).
+   */
+  public static Configuration jobConf() throws IOException {
+    return jobConf(new java.io.File(JOB_XML).getAbsoluteFile());
+  }
+
+  /** The job settings file {@code file}, alone. */
+  public static Configuration jobConf(java.io.File file) throws IOException {
+    if (!file.isFile()) {
+      throw new IOException("no " + file + ": the job's settings are missing from the container's working directory");
+    }
+    Configuration conf = new Configuration(false);
+    conf.addResource(new Path(file.toURI()));
+    conf.size(); // loads it now, while the file is known to be there
+    return conf;
+  }
+
+  /** The AM container's command line. */
+  public static List<String> command(JobSubmission s) {
+    return javaCommand(s.amJavaOpts(), s.amMainClass(), s.amArgs());
+  }
+
+  /** A worker container's command line. */
+  public static List<String> command(ContainerSpec spec) {
+    return javaCommand(spec.javaOpts(), spec.mainClass(), spec.args());
   }
 
   /** {@code java <opts> --add-modules jdk.incubator.vector <mainClass> 'arg'...}, logs to the container's log dir. */

@@ -12,7 +12,7 @@ import org.apache.hadoop.fs.permission.FsPermission;
 /**
  * The per-application directory on the cluster FileSystem that every container localizes from:
  * {@code <root>/<appId>/} with {@value LaunchContexts#JAR_NAME}, {@value LaunchContexts#CONF_DIR}/ (the client's
- * configuration) and the shipped files. Root: {@value #ROOT_KEY}, default {@code ~/.yarn-gnn/staging}.
+ * configuration), {@value LaunchContexts#JOB_XML} (the job's settings, when it has them) and the shipped files. Root: {@value #ROOT_KEY}, default {@code ~/.yarn-gnn/staging}.
  */
 public final class StagingDir {
   public static final String ROOT_KEY = "yarngnn.staging-dir";
@@ -29,11 +29,16 @@ public final class StagingDir {
   }
 
   /** Creates the directory (owner-only) and copies the jar, the configuration and the files into it. */
-  static void populate(Configuration conf, FileSystem fs, Path dir, JobSubmission s) throws IOException {
+  public static void populate(Configuration conf, FileSystem fs, Path dir, JobSubmission s) throws IOException {
     fs.mkdirs(dir, new FsPermission((short) 0700));
     copy(conf, s.jar(), fs, new Path(dir, LaunchContexts.JAR_NAME));
     for (Path f : s.files()) {
       copy(conf, f, fs, new Path(dir, f.getName()));
+    }
+    if (s.jobConf() != null) {
+      try (OutputStream out = fs.create(new Path(dir, LaunchContexts.JOB_XML), true)) {
+        s.jobConf().writeXml(out);
+      }
     }
     writeConf(conf, fs, new Path(dir, LaunchContexts.CONF_DIR));
   }

@@ -77,7 +77,7 @@ public final class YarnJobClient {
     ContainerLaunchContext am = ContainerLaunchContext.newInstance(
         LaunchContexts.localResources(fs, staging),
         LaunchContexts.environment(conf, env),
-        LaunchContexts.javaCommand(s.amJavaOpts(), s.amMainClass(), s.amArgs()),
+        LaunchContexts.command(s),
         null, tokens(fs), null);
     ApplicationSubmissionContext ctx = app.getApplicationSubmissionContext();
     ctx.setApplicationName(s.appName());

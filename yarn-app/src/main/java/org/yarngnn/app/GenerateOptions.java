@@ -1,0 +1,75 @@
+package org.yarngnn.app;
+
+import org.yarngnn.app.cli.CommandLine;
+import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.io.table.TableFormat;
+
+/**
+ * Immutable options of {@code generate}, parsed and checked once by {@link #fromCommandLine}.
+ *
+ * @param type rmat or sbm
+ * @param edges rmat: the number of edges
+ * @param classes sbm: the number of classes; 0 for rmat
+ * @param model where to write a random model for the features, or null for none
+ * @param modelType gcn, sage or gat (checked only with {@code model})
+ */
+public record GenerateOptions(
+    String type,
+    long nodes,
+    long edges,
+    int features,
+    int classes,
+    double avgDegree,
+    double homophily,
+    boolean sparseIds,
+    TableFormat format,
+    int files,
+    long seed,
+    String output,
+    boolean overwrite,
+    String model,
+    String modelType,
+    int hidden,
+    int modelOut) {
+
+  public boolean rmat() {
+    return type.equals("rmat");
+  }
+
+  public static GenerateOptions fromCommandLine(CommandLine cl) {
+    String type = cl.require("type");
+    if (!type.equals("rmat") && !type.equals("sbm")) {
+      throw new UsageException("--type must be rmat or sbm, not '" + type + "'");
+    }
+    long nodes = cl.getLong("nodes", -1);
+    if (nodes < 2) {
+      throw new UsageException("generate needs --nodes of at least 2");
+    }
+    int features = cl.getInt("features", 16, 1);
+    int files = cl.getInt("files", Runtime.getRuntime().availableProcessors(), 1);
+    long seed = cl.getLong("seed", 1);
+    TableFormat format = ImportCommand.format(cl, "format");
+    boolean rmat = type.equals("rmat");
+    long edges = rmat ? cl.getLong("edges", nodes * 16) : 0;
+    int classes = rmat ? 0 : cl.getInt("classes", 8, 2);
+    double avgDegree = rmat ? 0 : cl.getDouble("avg-degree", 10);
+    double homophily = rmat ? 0 : cl.getDouble("homophily", 0.8);
+    boolean sparseIds = cl.flag("sparse-ids");
+    String output = cl.require("output");
+    boolean overwrite = cl.flag("overwrite");
+    String model = cl.get("model");
+    String modelType = cl.get("model-type", "sage");
+    int hidden = 64;
+    int modelOut = classes > 0 ? classes : 16;
+    if (model != null) {
+      hidden = cl.getInt("hidden", hidden, 1);
+      modelOut = cl.getInt("model-out", modelOut, 1);
+      if (!modelType.equals("gcn") && !modelType.equals("sage") && !modelType.equals("gat")) {
+        throw new UsageException("--model-type must be gcn, sage or gat, not '" + modelType + "'");
+      }
+    }
+    return new GenerateOptions(type, nodes, edges, features, classes, avgDegree, homophily, sparseIds,
+        format == null ? TableFormat.PARQUET : format, files, seed, output, overwrite, model, modelType, hidden,
+        modelOut);
+  }
+}

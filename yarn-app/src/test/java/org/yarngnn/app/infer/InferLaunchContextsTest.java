@@ -1,0 +1,76 @@
+package org.yarngnn.app.infer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.yarn.api.records.LocalResource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.app.InferCommand;
+import org.yarngnn.app.yarn.JobSubmission;
+import org.yarngnn.app.yarn.LaunchContexts;
+import org.yarngnn.app.yarn.StagingDir;
+
+/** What an {@code infer} job's AM and worker containers are started with: job.xml, not command-line options. */
+class InferLaunchContextsTest {
+  private static final Pattern BLOB = Pattern.compile("[A-Za-z0-9+/=_-]{40,}");
+
+  @TempDir
+  java.nio.file.Path tmp;
+
+  @Test
+  void commandLinesCarryNoJobOptionsAndJobXmlIsLocalizedEverywhere() throws Exception {
+    java.nio.file.Path modelDir = Files.createDirectories(tmp.resolve("my-model"));
+    Files.writeString(modelDir.resolve("model.json"), "{}");
+    java.nio.file.Path jar = Files.writeString(tmp.resolve("app.jar"), "jar bytes");
+    InferOptions job = InferOptions.builder()
+        .edges("hdfs://nn:8020/data/cora/edges.tsv").nodes("hdfs://nn:8020/data/cora/nodes.tsv.gz")
+        .model(InferenceJobDriver.STAGED + "my-model").output("hdfs://nn:8020/out/emb")
+        .workDir("hdfs://nn:8020/out/.emb.yarn-gnn-tmp-1").workers(3).workerMemoryMb(768).workerVcores(2)
+        .threads(2).layers(2).seed(42).haltAt("1@plan").build();
+    JobSubmission s = InferCommand.submission(job, new Path(jar.toString()), modelDir);
+
+    Configuration conf = new Configuration();
+    conf.set("fs.defaultFS", "file:///");
+    FileSystem fs = FileSystem.getLocal(conf);
+    Path staging = new Path(tmp.resolve("staging").toUri());
+    StagingDir.populate(conf, fs, staging, s);
+    Map<String, LocalResource> resources = LaunchContexts.localResources(fs, staging);
+    // The AM and every worker container get the same resources (ContainerPool localizes this very listing).
+    assertTrue(resources.containsKey(LaunchContexts.JOB_XML), resources.keySet().toString());
+    assertTrue(resources.containsKey(LaunchContexts.JAR_NAME));
+    assertTrue(resources.containsKey("my-model"));
+
+    List<String> am = LaunchContexts.command(s);
+    List<String> worker = LaunchContexts.command(ContainerWorkers.spec("am-host.example", 40123, job.workers(),
+        job.workerMemoryMb(), job.workerVcores(), List.of()));
+    for (List<String> cmd : List.of(am, worker)) {
+      String line = String.join(" ", cmd);
+      for (String input : new String[] {"hdfs:", "/data/", "cora", "my-model", "/out", "staged:", "1@plan"}) {
+        assertFalse(line.contains(input), "no " + input + " in " + line);
+      }
+      assertFalse(BLOB.matcher(line.replaceAll("org\\.yarngnn\\.[A-Za-z.]+", "")).find(), "no blob in " + line);
+    }
+    assertEquals(List.of(InferenceJobDriver.class.getName()), s.amArgs());
+    assertTrue(am.get(0).endsWith("AmMain '" + InferenceJobDriver.class.getName() + "' 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"),
+        am.get(0));
+    assertTrue(worker.get(0).contains(GraphWorkerMain.class.getName() + " 'am-host.example' '40123' 1>"),
+        worker.get(0));
+
+    // What a container reads from its working directory is the job, unchanged; a staged model resolves there.
+    java.io.File localized = new java.io.File(staging.toUri().getPath(), LaunchContexts.JOB_XML);
+    InferOptions read = InferOptions.fromConfiguration(LaunchContexts.jobConf(localized));
+    assertEquals(job, read);
+    assertEquals(new Path(staging, "my-model").toString(), InferenceJobDriver.inStaging(read, staging).model());
+    assertEquals(job.toBuilder().model("/abs").build(),
+        InferenceJobDriver.inStaging(job.toBuilder().model("/abs").build(), staging));
+  }
+}

@@ -1,0 +1,186 @@
+package org.yarngnn.app.infer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.app.cli.CommandLine;
+import org.yarngnn.app.cli.OptionSpec;
+import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.app.yarn.LaunchContexts;
+import org.yarngnn.io.table.TableFormat;
+import org.yarngnn.partition.MissingFeatures;
+import org.yarngnn.partition.Ownership;
+
+class InferOptionsTest {
+  @TempDir
+  java.nio.file.Path tmp;
+
+  /** Every field set, none to its default. */
+  static InferOptions everything() {
+    return InferOptions.builder()
+        .edges("hdfs://nn:8020/data/edges").nodes("hdfs://nn:8020/data/nodes dir/n.tsv.gz")
+        .edgesFormat(TableFormat.CSV).nodesFormat(TableFormat.TSV)
+        .model("staged:model").output("hdfs://nn:8020/out").outputFormat(TableFormat.ORC)
+        .undirected(true).missingFeatures(MissingFeatures.ZERO).overwrite(true).seed(-7)
+        .threads(3).workers(5).workerMemoryMb(2048).workerVcores(4).queue("q1").name("my job & <co>")
+        .fusion(false).pipelining(false).chunkRows(99).strategy(InferOptions.Strategy.LAYERWISE).batchSize(17)
+        .ownership(Ownership.Kind.HASH).local(false).verbose(true)
+        .workDir("hdfs://nn:8020/.out.yarn-gnn-tmp-1").layers(3).haltAt("1@plan")
+        .build();
+  }
+
+  /** The fewest fields: a partitioned graph, no formats, no internal fields, workers unset. */
+  static InferOptions minimal() {
+    return InferOptions.builder().graph("/g").model("/m").output("/o").build();
+  }
+
+  @Test
+  void everyFieldRoundTripsThroughAConfiguration() {
+    for (InferOptions o : new InferOptions[] {everything(), minimal(),
+        minimal().toBuilder().strategy(InferOptions.Strategy.NODEWISE).local(true).build()}) {
+      assertEquals(o, InferOptions.fromConfiguration(o.toConfiguration()), o.toString());
+      assertEquals(o, o.toBuilder().build());
+    }
+    InferOptions back = InferOptions.fromConfiguration(minimal().toConfiguration());
+    assertNull(back.edges());
+    assertNull(back.nodes());
+    assertNull(back.edgesFormat());
+    assertNull(back.nodesFormat());
+    assertNull(back.workDir());
+    assertNull(back.haltAt());
+    assertEquals(0, back.workers());
+    assertEquals(0, back.layers());
+  }
+
+  @Test
+  void everyFieldRoundTripsThroughAWrittenJobXml() throws Exception {
+    for (InferOptions o : new InferOptions[] {everything(), minimal()}) {
+      File file = tmp.resolve("job-" + o.hashCode() + ".xml").toFile();
+      try (OutputStream out = Files.newOutputStream(file.toPath())) {
+        o.toConfiguration().writeXml(out);
+      }
+      Configuration read = LaunchContexts.jobConf(file);
+      assertEquals(o, InferOptions.fromConfiguration(read));
+      assertEquals(o.toConfiguration().size(), read.size(), "nothing but the job's keys");
+    }
+  }
+
+  @Test
+  void keysAreTheDocumentedOptionNamesOrInternalJobKeys() {
+    OptionSpec spec = InferOptions.optionSpec();
+    Configuration c = everything().toConfiguration();
+    for (Map.Entry<String, String> e : c) {
+      String key = e.getKey();
+      assertTrue(key.startsWith("yarngnn."), key);
+      String name = key.substring("yarngnn.".length());
+      assertTrue(name.startsWith("job.") || spec.options().containsKey(name), key);
+    }
+    assertEquals("hdfs://nn:8020/data/edges", c.get("yarngnn.edges"));
+    assertEquals("2048", c.get("yarngnn.worker-memory"));
+    assertEquals("off", c.get("yarngnn.fusion"));
+    assertEquals("hash", c.get("yarngnn.ownership"));
+    assertEquals("orc", c.get("yarngnn.output-format"));
+    assertEquals("3", c.get(InferOptions.LAYERS_KEY));
+    assertEquals("1@plan", c.get(InferOptions.HALT_AT_KEY));
+    Configuration m = minimal().toConfiguration();
+    for (String absent : new String[] {"yarngnn.edges", "yarngnn.nodes", "yarngnn.edges-format", "yarngnn.workers",
+        InferOptions.WORK_DIR_KEY, InferOptions.LAYERS_KEY, InferOptions.HALT_AT_KEY}) {
+      assertNull(m.get(absent), absent);
+    }
+  }
+
+  private static InferOptions parse(Configuration conf, String... args) {
+    return InferOptions.fromCommandLine(CommandLine.parse(InferOptions.optionSpec(), args, conf));
+  }
+
+  @Test
+  void theCommandLineIsParsedIntoTypedValuesAndWinsOverConfigurationKeys() {
+    Configuration conf = new Configuration(false);
+    conf.set("yarngnn.seed", "7");
+    conf.set("yarngnn.chunk-rows", "5");
+    conf.set(InferOptions.HALT_KEY, "0@layer");
+    InferOptions o = parse(conf, "--local", "--edges", "e.tsv", "--nodes", "n.tsv", "--model", "m", "--output", "o",
+        "--chunk-rows", "8", "--fusion", "off", "--ownership", "range", "--edges-format", "csv", "--workers", "3",
+        "--missing-features", "zero", "--output-format", "orc", "--undirected");
+    assertEquals(7, o.seed());
+    assertEquals(8, o.chunkRows());
+    assertFalse(o.fusion());
+    assertTrue(o.pipelining());
+    assertEquals("range", o.ownership());
+    assertEquals(TableFormat.CSV, o.edgesFormat());
+    assertNull(o.nodesFormat());
+    assertEquals(3, o.workers());
+    assertEquals(MissingFeatures.ZERO, o.missingFeatures());
+    assertEquals(TableFormat.ORC, o.outputFormat());
+    assertTrue(o.undirected());
+    assertTrue(o.local());
+    assertEquals("0@layer", o.haltAt());
+    InferOptions defaults = parse(new Configuration(false), "--local", "--graph", "g", "--model", "m", "--output", "o");
+    assertEquals(0, defaults.workers());
+    assertEquals(1024, defaults.workerMemoryMb());
+    assertEquals("yarn-gnn infer", defaults.name());
+    assertEquals("default", defaults.queue());
+    assertEquals(InferOptions.Strategy.LAYERWISE, defaults.strategy());
+    assertEquals(Runtime.getRuntime().availableProcessors(), defaults.threads());
+  }
+
+  private static String refused(Configuration conf, String... args) {
+    return assertThrows(UsageException.class, () -> parse(conf, args)).getMessage();
+  }
+
+  private static String refused(String... extra) {
+    String[] base = {"--local", "--edges", "e", "--nodes", "n", "--model", "m", "--output", "o"};
+    String[] args = new String[base.length + extra.length];
+    System.arraycopy(base, 0, args, 0, base.length);
+    System.arraycopy(extra, 0, args, base.length, extra.length);
+    return refused(new Configuration(false), args);
+  }
+
+  @Test
+  void validationErrorsAreOneLineNamingTheOption() {
+    assertEquals("option --workers needs a whole number, not 'x'", refused("--workers", "x"));
+    assertEquals("option --workers must be at least 1, not 0", refused("--workers", "0"));
+    assertEquals("option --worker-memory must be at least 128, not 64", refused("--worker-memory", "64"));
+    assertEquals("option --worker-vcores must be at least 1, not 0", refused("--worker-vcores", "0"));
+    assertEquals("option --threads must be at least 1, not 0", refused("--threads", "0"));
+    assertEquals("option --chunk-rows must be at least 1, not 99999999999", refused("--chunk-rows", "99999999999"));
+    assertEquals("option --batch-size must be at least 1, not -1", refused("--batch-size", "-1"));
+    assertEquals("option --seed needs a whole number, not '1.5'", refused("--seed", "1.5"));
+    assertEquals("--fusion must be on or off, not 'yes'", refused("--fusion", "yes"));
+    assertEquals("--pipelining must be on or off, not '1'", refused("--pipelining", "1"));
+    assertEquals("--ownership must be auto, range or hash, not 'x'", refused("--ownership", "x"));
+    assertEquals("--missing-features must be error or zero, not 'x'", refused("--missing-features", "x"));
+    assertEquals("--strategy must be layerwise or nodewise, not 'x'", refused("--strategy", "x"));
+    assertEquals("--output-format must be parquet or orc", refused("--output-format", "tsv"));
+    assertEquals("--edges-format: unknown format 'x' (parquet, orc, tsv, csv)", refused("--edges-format", "x"));
+    assertEquals("--graph replaces --edges and --nodes: give one or the other", refused("--graph", "g"));
+    assertEquals("infer needs --nodes", refused(new Configuration(false), "--local", "--edges", "e", "--model", "m",
+        "--output", "o"));
+    assertEquals("infer needs --model", refused(new Configuration(false), "--graph", "g", "--output", "o"));
+    assertEquals("--strategy nodewise is a single-JVM baseline: add --local",
+        assertThrows(UsageException.class, () -> minimal().toBuilder().strategy(InferOptions.Strategy.NODEWISE)
+            .build()).getMessage());
+    // The builder checks what the command line would: the same messages.
+    assertEquals("option --workers must be at least 1, not 0",
+        assertThrows(UsageException.class, () -> minimal().toBuilder().workers(0).build()).getMessage());
+    // And so does a job.xml read back.
+    Configuration c = minimal().toConfiguration();
+    c.set("yarngnn.chunk-rows", "0");
+    assertEquals("option --chunk-rows must be at least 1, not 0",
+        assertThrows(UsageException.class, () -> InferOptions.fromConfiguration(c)).getMessage());
+    c.set("yarngnn.chunk-rows", "1");
+    c.set(InferOptions.LAYERS_KEY, "two");
+    assertTrue(assertThrows(UsageException.class, () -> InferOptions.fromConfiguration(c)).getMessage()
+        .contains(InferOptions.LAYERS_KEY));
+  }
+}
