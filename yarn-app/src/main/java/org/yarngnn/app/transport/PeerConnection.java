@@ -291,7 +291,14 @@ public final class PeerConnection implements AutoCloseable {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       Throwable c = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
-      closeWith(c instanceof TransportException ? c : new TransportException(PeerConnection.this + " lost: " + c, c));
+      if (c instanceof MalformedFrameException) {
+        // A frame that does not decode (or breaks the credit protocol): the connection ends with the reason, which
+        // the listener sees as the close cause; nothing of the frame was delivered.
+        closeWith(new TransportException(PeerConnection.this + ": malformed frame: " + c.getMessage(), c));
+      } else {
+        closeWith(c instanceof TransportException ? c
+            : new TransportException(PeerConnection.this + " lost: " + c, c));
+      }
     }
 
     @Override

@@ -248,7 +248,12 @@ public final class RowBlock implements Message {
     }
   }
 
-  /** Decodes a block that keeps {@code in}'s buffer: the caller hands its reference over to the block. */
+  /**
+   * Decodes a block that keeps {@code in}'s buffer: the caller hands its reference over to the block. Bounds:
+   * stream not -1 (the every-stream grant), known flags, width and count non-negative, and the body exactly
+   * {@code count * 4 + count * width * 4} bytes after the header (checked by division, no overflow); nothing is
+   * allocated, the block is a view of the frame.
+   */
   static RowBlock read(FrameReader in) {
     int stream = in.readInt();
     int layer = in.readInt();
@@ -256,10 +261,14 @@ public final class RowBlock implements Message {
     byte flags = in.readByte();
     int width = in.readInt();
     int count = in.readInt();
-    if ((flags & ~FLAG_LAST) != 0 || width < 0 || count < 0
-        || (long) count * Integer.BYTES + (long) count * width * Float.BYTES != in.remaining()) {
-      throw new MalformedFrameException("row block of " + count + " rows of width " + width + " (flags " + flags
-          + ") in " + in.remaining() + " bytes");
+    long left = in.remaining();
+    boolean fits = width >= 0 && count >= 0 && (long) count * Integer.BYTES <= left
+        && (count == 0 ? left == 0
+            : (left - (long) count * Integer.BYTES) % ((long) count * Float.BYTES) == 0
+                && (left - (long) count * Integer.BYTES) / ((long) count * Float.BYTES) == width);
+    if ((flags & ~FLAG_LAST) != 0 || stream == CreditGrant.EVERY_STREAM || !fits) {
+      throw new MalformedFrameException("row block on stream " + stream + " of " + count + " rows of width " + width
+          + " (flags " + flags + ") in " + left + " bytes");
     }
     return new RowBlock(stream, layer, chunk, (flags & FLAG_LAST) != 0, width, count, in.buffer());
   }
