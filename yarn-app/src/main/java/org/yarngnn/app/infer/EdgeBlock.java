@@ -129,22 +129,28 @@ record EdgeBlock(int file, int count, long[] src, long[] dst, long[] rows, float
       prev += d;
       rows[i] = prev;
     }
+    if (p != packed.length) {
+      throw new MalformedFrameException((packed.length - p) + " bytes left after the rows of an edge block");
+    }
     return rows;
   }
 
+  /**
+   * Bounds: file index non-negative, known flags; n edges, each at least one or two ids (4 or 8 bytes each) + 1 row
+   * byte + 4 if weighted, need n times that at most the bytes left, checked before anything is allocated; the
+   * packed rows' byte count is at most the bytes left and must hold exactly n rows.
+   */
   static EdgeBlock read(FrameReader in) {
-    int file = in.readVInt();
+    int file = FrameReader.nonNegative(in.readVInt(), "edge file index");
     int n = in.readVInt();
-    if (n < 0) {
-      throw new MalformedFrameException("negative edge count " + n);
-    }
-    if (n > in.remaining()) {
-      // Every edge takes at least a byte: refuse a bad count before allocating for it.
-      throw new MalformedFrameException("edge count " + n + " exceeds the frame's " + in.remaining() + " bytes");
-    }
     int flags = in.readByte();
+    if ((flags & ~(WEIGHTED | TOUCH | INT_IDS)) != 0) {
+      throw new MalformedFrameException("edge block flags " + flags);
+    }
     boolean touch = (flags & TOUCH) != 0;
     boolean intIds = (flags & INT_IDS) != 0;
+    int idBytes = intIds ? Integer.BYTES : Long.BYTES;
+    in.checkCount(n, (touch ? 1 : 2) * idBytes + 1 + ((flags & WEIGHTED) != 0 ? Float.BYTES : 0), "edges");
     long[] src = touch ? new long[n] : readIds(in, n, intIds);
     long[] dst = readIds(in, n, intIds);
     long[] rows = unpackRows(in.readBytes(), n);

@@ -2,6 +2,7 @@ package org.yarngnn.app.infer;
 
 import org.yarngnn.app.transport.FrameReader;
 import org.yarngnn.app.transport.FrameWriter;
+import org.yarngnn.app.transport.MalformedFrameException;
 import org.yarngnn.app.transport.Message;
 
 /**
@@ -46,11 +47,17 @@ record NodeBlock(int file, long[] ids, long[] rows, int[] labels, byte[] splits,
     out.writeFloats(values, 0, ids.length * width);
   }
 
+  /**
+   * Bounds: file index and width non-negative; n rows, each at least 8 (id) + 1 (row delta) + 2 if labelled (label,
+   * split) + 4 * width bytes, need n times that at most the bytes left (so the n * width values fit), checked
+   * before anything is allocated; labels at least -1 (none).
+   */
   static NodeBlock read(FrameReader in) {
-    int file = in.readVInt();
+    int file = FrameReader.nonNegative(in.readVInt(), "node file index");
     int n = in.readVInt();
-    int width = in.readVInt();
+    int width = FrameReader.nonNegative(in.readVInt(), "node row width");
     boolean labelled = in.readBoolean();
+    in.checkCount(n, Long.BYTES + 1 + (labelled ? 2 : 0) + (long) Float.BYTES * width, "node rows");
     long[] ids = new long[n];
     long[] rows = new long[n];
     int[] labels = labelled ? new int[n] : null;
@@ -62,6 +69,9 @@ record NodeBlock(int file, long[] ids, long[] rows, int[] labels, byte[] splits,
       rows[i] = prev;
       if (labelled) {
         labels[i] = in.readVInt() - 1;
+        if (labels[i] < -1) {
+          throw new MalformedFrameException("node label " + labels[i]);
+        }
         splits[i] = in.readByte();
       }
     }
