@@ -3,7 +3,8 @@ package org.yarngnn.app.infer;
 import org.yarngnn.app.transport.FrameReader;
 import org.yarngnn.app.transport.FrameWriter;
 import org.yarngnn.app.transport.MalformedFrameException;
-import org.yarngnn.app.transport.Message;
+import org.yarngnn.app.transport.Credit;
+import org.yarngnn.app.transport.StreamedMessage;
 
 /**
  * Edges routed to the owner of their destination during construction, with the file and row they came from.
@@ -12,14 +13,78 @@ import org.yarngnn.app.transport.Message;
  *
  * <p>Wire form: ids as int32 arrays when every id of the block fits (node ids usually do: half the bytes), int64
  * otherwise; rows as vLong deltas (a block's rows come from one file in increasing order: a byte or two each),
- * packed into one byte array; all written and read in bulk.
+ * packed into one byte array; all written and read in bulk. Credited by the transport on {@link #STREAM}: a
+ * receiver releases each block once it has consumed it.
  */
-record EdgeBlock(int file, int count, long[] src, long[] dst, long[] rows, float[] weights, boolean touch)
-    implements Message {
+final class EdgeBlock implements StreamedMessage {
   static final byte TYPE = 33;
+  /** The credit stream of edge blocks (halo row blocks use the layer numbers, 0 and up). */
+  static final int STREAM = -3;
   private static final int WEIGHTED = 1;
   private static final int TOUCH = 2;
   private static final int INT_IDS = 4;
+
+  private final int file;
+  private final int count;
+  private final long[] src;
+  private final long[] dst;
+  private final long[] rows;
+  private final float[] weights;
+  private final boolean touch;
+  private final Credit credit = new Credit();
+
+  EdgeBlock(int file, int count, long[] src, long[] dst, long[] rows, float[] weights, boolean touch) {
+    this.file = file;
+    this.count = count;
+    this.src = src;
+    this.dst = dst;
+    this.rows = rows;
+    this.weights = weights;
+    this.touch = touch;
+  }
+
+  int file() {
+    return file;
+  }
+
+  int count() {
+    return count;
+  }
+
+  long[] src() {
+    return src;
+  }
+
+  long[] dst() {
+    return dst;
+  }
+
+  long[] rows() {
+    return rows;
+  }
+
+  float[] weights() {
+    return weights;
+  }
+
+  boolean touch() {
+    return touch;
+  }
+
+  @Override
+  public int stream() {
+    return STREAM;
+  }
+
+  @Override
+  public Credit credit() {
+    return credit;
+  }
+
+  @Override
+  public String toString() {
+    return "EdgeBlock[file " + file + ", " + count + (touch ? " touched ids" : " edges") + "]";
+  }
 
   @Override
   public byte type() {

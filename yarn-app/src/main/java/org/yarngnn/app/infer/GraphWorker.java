@@ -65,6 +65,8 @@ public final class GraphWorker {
   static final long PEER_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(10);
   private static final int EDGE_BLOCK_ROWS = 16384;
   private static final int MAX_EDGE_READERS = 8;
+  /** Edge blocks this worker read for itself that may wait for its consumer. */
+  private static final int LOCAL_EDGE_BLOCKS = 8;
   /** Splits smaller than this cost more in per-split setup than they gain in balance. */
   private static final long MIN_SPLIT_ROWS = 1 << 20;
   /** A split's row-group count meaning the whole file ({@link EdgeTable#readSplit} reads it as a file). */
@@ -306,7 +308,7 @@ public final class GraphWorker {
               local.add(split[q]);
             }
           } else {
-            mesh.sendWindowed(q, split[q]);
+            mesh.send(q, split[q]);
           }
         }
       }
@@ -359,7 +361,7 @@ public final class GraphWorker {
     void accept(Message m) throws Exception;
   }
 
-  /** Processes inbound construction messages (acknowledging each) until every peer sent its end marker. */
+  /** Processes inbound construction messages (releasing each) until every peer sent its end marker. */
   private void consumeUntilEnds(Background sender, Consumer consumer) throws Exception {
     int ends = 0;
     while (ends < workers - 1) {
@@ -373,7 +375,7 @@ public final class GraphWorker {
         continue;
       }
       consumer.accept(in.message());
-      mesh.ack(in.from());
+      WorkerMesh.release(in.message());
     }
     sender.join();
   }
@@ -398,12 +400,12 @@ public final class GraphWorker {
       names.add(f.toString());
     }
     EdgeReceiver receiver = new EdgeReceiver(owned, in, ownership, index, names, zero);
-    // Bounded, as the peers' windows are: the readers wait while the consumer is behind.
-    BlockingQueue<EdgeBlock> local = new ArrayBlockingQueue<>(WorkerMesh.WINDOW);
+    // Bounded, as peers' blocks are by the transport's credits: the readers wait while the consumer is behind.
+    BlockingQueue<EdgeBlock> local = new ArrayBlockingQueue<>(LOCAL_EDGE_BLOCKS);
     AtomicBoolean cancelled = new AtomicBoolean();
     EdgeBlockBuilder.Sink sink = (q, b) -> {
       if (q != index) {
-        mesh.sendWindowed(q, b);
+        mesh.send(q, b);
         return;
       }
       while (!local.offer(b, 100, TimeUnit.MILLISECONDS)) {
@@ -444,7 +446,7 @@ public final class GraphWorker {
           continue;
         }
         receiver.add((EdgeBlock) m.message());
-        mesh.ack(m.from());
+        WorkerMesh.release(m.message());
       }
       readers.join();
     } finally {

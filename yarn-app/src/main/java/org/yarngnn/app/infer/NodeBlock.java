@@ -3,19 +3,84 @@ package org.yarngnn.app.infer;
 import org.yarngnn.app.transport.FrameReader;
 import org.yarngnn.app.transport.FrameWriter;
 import org.yarngnn.app.transport.MalformedFrameException;
-import org.yarngnn.app.transport.Message;
+import org.yarngnn.app.transport.Credit;
+import org.yarngnn.app.transport.StreamedMessage;
 
 /**
  * Node rows routed from the worker that read them to their owner during construction: ids, where they were
  * read (file index and row, to name a bad row), optional label and split, and {@code width} floats per node —
- * raw features, or with fusion the first layer's row-local transform of them.
+ * raw features, or with fusion the first layer's row-local transform of them. Credited by the transport on
+ * {@link #STREAM}: a receiver releases each block once it has consumed it.
  */
-record NodeBlock(int file, long[] ids, long[] rows, int[] labels, byte[] splits, int width, float[] values)
-    implements Message {
+final class NodeBlock implements StreamedMessage {
   static final byte TYPE = 32;
+  /** The credit stream of node blocks (halo row blocks use the layer numbers, 0 and up). */
+  static final int STREAM = -2;
+
+  private final int file;
+  private final long[] ids;
+  private final long[] rows;
+  private final int[] labels;
+  private final byte[] splits;
+  private final int width;
+  private final float[] values;
+  private final Credit credit = new Credit();
+
+  NodeBlock(int file, long[] ids, long[] rows, int[] labels, byte[] splits, int width, float[] values) {
+    this.file = file;
+    this.ids = ids;
+    this.rows = rows;
+    this.labels = labels;
+    this.splits = splits;
+    this.width = width;
+    this.values = values;
+  }
+
+  int file() {
+    return file;
+  }
+
+  long[] ids() {
+    return ids;
+  }
+
+  long[] rows() {
+    return rows;
+  }
+
+  int[] labels() {
+    return labels;
+  }
+
+  byte[] splits() {
+    return splits;
+  }
+
+  int width() {
+    return width;
+  }
+
+  float[] values() {
+    return values;
+  }
 
   int count() {
     return ids.length;
+  }
+
+  @Override
+  public int stream() {
+    return STREAM;
+  }
+
+  @Override
+  public Credit credit() {
+    return credit;
+  }
+
+  @Override
+  public String toString() {
+    return "NodeBlock[file " + file + ", " + ids.length + " rows x " + width + "]";
   }
 
   @Override
