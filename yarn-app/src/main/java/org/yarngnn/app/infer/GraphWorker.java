@@ -314,7 +314,8 @@ public final class GraphWorker {
       }
       endMarkers(1);
     });
-    consumeUntilEnds(sender, m -> owned.addAll((NodeBlock) m, nodeTable.files()));
+    consumeUntilEnds(new PhaseEnds("route-nodes", index, workers, NodeBlock.class), sender,
+        m -> owned.addAll((NodeBlock) m, nodeTable.files()));
     for (NodeBlock b : local) {
       owned.addAll(b, nodeTable.files());
     }
@@ -362,18 +363,18 @@ public final class GraphWorker {
   }
 
   /** Processes inbound construction messages (releasing each) until every peer sent its end marker. */
-  private void consumeUntilEnds(Background sender, Consumer consumer) throws Exception {
-    int ends = 0;
-    while (ends < workers - 1) {
+  private void consumeUntilEnds(PhaseEnds ends, Background sender, Consumer consumer) throws Exception {
+    while (!ends.allEnded()) {
       WorkerMesh.Inbound in = mesh.poll(200);
       if (in == null) {
         sender.check();
         continue;
       }
       if (in.message() instanceof Command c && c.name().equals(END)) {
-        ends++;
+        ends.end(in.from());
         continue;
       }
+      ends.data(in.from(), in.message());
       consumer.accept(in.message());
       WorkerMesh.release(in.message());
     }
@@ -429,8 +430,8 @@ public final class GraphWorker {
       router.flush();
     }, () -> endMarkers(2));
     try {
-      int ends = 0;
-      while (ends < workers - 1 || !readers.done() || !local.isEmpty()) {
+      PhaseEnds ends = new PhaseEnds("edges", index, workers, EdgeBlock.class);
+      while (!ends.allEnded() || !readers.done() || !local.isEmpty()) {
         EdgeBlock mine = local.poll();
         if (mine != null) {
           receiver.add(mine);
@@ -442,9 +443,10 @@ public final class GraphWorker {
           continue;
         }
         if (m.message() instanceof Command c && c.name().equals(END)) {
-          ends++;
+          ends.end(m.from());
           continue;
         }
+        ends.data(m.from(), m.message());
         receiver.add((EdgeBlock) m.message());
         WorkerMesh.release(m.message());
       }
