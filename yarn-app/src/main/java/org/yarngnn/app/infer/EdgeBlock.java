@@ -3,7 +3,8 @@ package org.yarngnn.app.infer;
 import org.yarngnn.app.transport.FrameReader;
 import org.yarngnn.app.transport.FrameWriter;
 import org.yarngnn.app.transport.MalformedFrameException;
-import org.yarngnn.app.transport.Message;
+import org.yarngnn.app.transport.Credit;
+import org.yarngnn.app.transport.StreamedMessage;
 
 /**
  * Edges routed to the owner of their destination during construction, with the file and row they came from.
@@ -12,14 +13,78 @@ import org.yarngnn.app.transport.Message;
  *
  * <p>Wire form: ids as int32 arrays when every id of the block fits (node ids usually do: half the bytes), int64
  * otherwise; rows as vLong deltas (a block's rows come from one file in increasing order: a byte or two each),
- * packed into one byte array; all written and read in bulk.
+ * packed into one byte array; all written and read in bulk. Credited by the transport on {@link #STREAM}: a
+ * receiver releases each block once it has consumed it.
  */
-record EdgeBlock(int file, int count, long[] src, long[] dst, long[] rows, float[] weights, boolean touch)
-    implements Message {
+final class EdgeBlock implements StreamedMessage {
   static final byte TYPE = 33;
+  /** The credit stream of edge blocks (halo row blocks use the layer numbers, 0 and up). */
+  static final int STREAM = -3;
   private static final int WEIGHTED = 1;
   private static final int TOUCH = 2;
   private static final int INT_IDS = 4;
+
+  private final int file;
+  private final int count;
+  private final long[] src;
+  private final long[] dst;
+  private final long[] rows;
+  private final float[] weights;
+  private final boolean touch;
+  private final Credit credit = new Credit();
+
+  EdgeBlock(int file, int count, long[] src, long[] dst, long[] rows, float[] weights, boolean touch) {
+    this.file = file;
+    this.count = count;
+    this.src = src;
+    this.dst = dst;
+    this.rows = rows;
+    this.weights = weights;
+    this.touch = touch;
+  }
+
+  int file() {
+    return file;
+  }
+
+  int count() {
+    return count;
+  }
+
+  long[] src() {
+    return src;
+  }
+
+  long[] dst() {
+    return dst;
+  }
+
+  long[] rows() {
+    return rows;
+  }
+
+  float[] weights() {
+    return weights;
+  }
+
+  boolean touch() {
+    return touch;
+  }
+
+  @Override
+  public int stream() {
+    return STREAM;
+  }
+
+  @Override
+  public Credit credit() {
+    return credit;
+  }
+
+  @Override
+  public String toString() {
+    return "EdgeBlock[file " + file + ", " + count + (touch ? " touched ids" : " edges") + "]";
+  }
 
   @Override
   public byte type() {
@@ -129,22 +194,28 @@ record EdgeBlock(int file, int count, long[] src, long[] dst, long[] rows, float
       prev += d;
       rows[i] = prev;
     }
+    if (p != packed.length) {
+      throw new MalformedFrameException((packed.length - p) + " bytes left after the rows of an edge block");
+    }
     return rows;
   }
 
+  /**
+   * Bounds: file index non-negative, known flags; n edges, each at least one or two ids (4 or 8 bytes each) + 1 row
+   * byte + 4 if weighted, need n times that at most the bytes left, checked before anything is allocated; the
+   * packed rows' byte count is at most the bytes left and must hold exactly n rows.
+   */
   static EdgeBlock read(FrameReader in) {
-    int file = in.readVInt();
+    int file = FrameReader.nonNegative(in.readVInt(), "edge file index");
     int n = in.readVInt();
-    if (n < 0) {
-      throw new MalformedFrameException("negative edge count " + n);
-    }
-    if (n > in.remaining()) {
-      // Every edge takes at least a byte: refuse a bad count before allocating for it.
-      throw new MalformedFrameException("edge count " + n + " exceeds the frame's " + in.remaining() + " bytes");
-    }
     int flags = in.readByte();
+    if ((flags & ~(WEIGHTED | TOUCH | INT_IDS)) != 0) {
+      throw new MalformedFrameException("edge block flags " + flags);
+    }
     boolean touch = (flags & TOUCH) != 0;
     boolean intIds = (flags & INT_IDS) != 0;
+    int idBytes = intIds ? Integer.BYTES : Long.BYTES;
+    in.checkCount(n, (touch ? 1 : 2) * idBytes + 1 + ((flags & WEIGHTED) != 0 ? Float.BYTES : 0), "edges");
     long[] src = touch ? new long[n] : readIds(in, n, intIds);
     long[] dst = readIds(in, n, intIds);
     long[] rows = unpackRows(in.readBytes(), n);

@@ -1,8 +1,9 @@
 package org.yarngnn.app.infer;
 
 import java.util.Arrays;
+import java.util.BitSet;
+import org.yarngnn.app.transport.ProtocolException;
 import org.yarngnn.app.transport.RowBlock;
-import org.yarngnn.app.transport.TransportException;
 import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.tensor.DenseMatrix;
@@ -13,6 +14,11 @@ import org.yarngnn.compute.tensor.DenseMatrix;
  * what it receives into its halo rows. Pipelined, a destination row is aggregated as soon as the last halo row it
  * needs has arrived, so aggregation overlaps the transfer of later chunks; memory stays bounded by the
  * transport's per-stream credits.
+ *
+ * <p>Every received block is checked against the plan before anything is copied ({@link #check}): its layer, its
+ * width, its chunk index within the chunks requested from that peer, its row count that chunk's, and that the
+ * chunk did not come before; a peer asked for nothing may send nothing. A violation is a {@link ProtocolException}
+ * naming the peer, layer and chunk, and leaves the halo rows as they were.
  */
 final class HaloExchange {
   /** Aggregates a batch of ready destination rows (sorted). */
@@ -29,6 +35,8 @@ final class HaloExchange {
   private final int[][] sendRows;
   private final int[][] recvSlots;
   private final int chunkRows;
+  /** Per peer, the chunks received so far. */
+  private final BitSet[] received;
 
   HaloExchange(int layer, GraphBlock edges, DenseMatrix msg, int[][] sendRows, int[][] recvSlots, int chunkRows) {
     this.layer = layer;
@@ -37,6 +45,10 @@ final class HaloExchange {
     this.sendRows = sendRows;
     this.recvSlots = recvSlots;
     this.chunkRows = Math.max(1, Math.min(chunkRows, maxRowsPerFrame(msg.cols())));
+    this.received = new BitSet[recvSlots.length];
+    for (int q = 0; q < received.length; q++) {
+      received[q] = new BitSet();
+    }
   }
 
   /** Rows of this width that fit one frame comfortably below the transport's limit. */
@@ -152,31 +164,72 @@ final class HaloExchange {
       sender.check();
       return null;
     }
-    if (!(in.message() instanceof RowBlock b) || b.layer() != layer) {
+    if (!(in.message() instanceof RowBlock b)) {
       WorkerMesh.releaseQuietly(in.message());
-      throw new TransportException("layer " + layer + ": unexpected message from worker " + in.from() + ": "
+      throw new ProtocolException("layer " + layer + ": unexpected message from worker " + in.from() + ": "
           + in.message());
     }
-    if (recvSlots[in.from()] == null) {
-      b.release();
-      throw new TransportException("layer " + layer + ": rows from worker " + in.from() + " were not requested");
-    }
+    checkOrRelease(in.from(), b);
     return new Received(in.from(), b);
   }
 
+  /** Checks and copies one block received from {@code from} (releasing it), as the receive loops do. */
+  void accept(int from, RowBlock b) {
+    checkOrRelease(from, b);
+    copy(new Received(from, b), null, null, null, null, edges.numNodes());
+  }
+
+  private void checkOrRelease(int from, RowBlock b) {
+    try {
+      check(from, b);
+    } catch (RuntimeException e) {
+      b.release();
+      throw e;
+    }
+  }
+
   /**
-   * Copies a received block into its halo rows and releases it; with {@code pending}, counts down the rows that
+   * Checks {@code b} from peer {@code from} against the plan and marks its chunk received; throws, changing
+   * nothing, if the block is not one that peer owes this exchange.
+   */
+  void check(int from, RowBlock b) {
+    String where = "layer " + layer + ": chunk " + b.chunk() + " from worker " + from;
+    if (from < 0 || from >= recvSlots.length) {
+      throw new ProtocolException(where + ": not a peer");
+    }
+    if (b.layer() != layer) {
+      throw new ProtocolException(where + " is of layer " + b.layer());
+    }
+    if (b.width() != msg.cols()) {
+      throw new ProtocolException(where + " has rows of width " + b.width() + ", the layer's are " + msg.cols());
+    }
+    int requested = recvSlots[from] == null ? 0 : recvSlots[from].length;
+    int chunks = chunks(requested);
+    if (chunks == 0) {
+      throw new ProtocolException(where + ": no rows were requested from worker " + from);
+    }
+    if (b.chunk() < 0 || b.chunk() >= chunks) {
+      throw new ProtocolException(where + " is outside the " + chunks + " chunks requested from it");
+    }
+    int rows = Math.min(chunkRows, requested - b.chunk() * chunkRows);
+    if (b.rowCount() != rows) {
+      throw new ProtocolException(where + " has " + b.rowCount() + " rows, " + rows + " requested");
+    }
+    if (received[from].get(b.chunk())) {
+      throw new ProtocolException(where + " came twice");
+    }
+    received[from].set(b.chunk());
+  }
+
+  /**
+   * Copies a received, {@link #check checked} block into its halo rows and releases it; with {@code pending}, counts down the rows that
    * use each arrived slot and queues those now complete.
    */
   private void copy(Received r, int[] pending, int[] users, int[] userPtr, ReadyRows ready, int n) {
     RowBlock b = r.block();
     try {
       int[] slots = recvSlots[r.from()];
-      int base = b.chunk() * chunkRows;
-      if (base + b.rowCount() > slots.length) {
-        throw new IllegalStateException("layer " + layer + ": chunk " + b.chunk() + " of worker " + r.from()
-            + " overruns the " + slots.length + " requested rows");
-      }
+      int base = b.chunk() * chunkRows; // checked: within the requested rows
       float[] data = msg.data();
       for (int i = 0; i < b.rowCount(); i++) {
         int slot = slots[base + i];

@@ -31,9 +31,10 @@ record HaloRequest(int layer, long[] ids) implements Message {
     }
   }
 
+  /** Bounds: layer non-negative; n ids of 8 bytes need n * 8 at most the bytes left. */
   static HaloRequest read(FrameReader in) {
-    int layer = in.readVInt();
-    long[] ids = new long[in.readVInt()];
+    int layer = FrameReader.nonNegative(in.readVInt(), "halo request layer");
+    long[] ids = new long[in.readCount(Long.BYTES, "halo request ids")];
     for (int i = 0; i < ids.length; i++) {
       ids[i] = in.readLong();
     }

@@ -31,6 +31,8 @@ import org.yarngnn.partition.format.PartitionedGraph;
 final class WorkerConstruction {
   private static final int EDGE_BLOCK_ROWS = 16384;
   private static final int MAX_EDGE_READERS = 8;
+  /** Edge blocks this worker read for itself that may wait for its consumer. */
+  private static final int LOCAL_EDGE_BLOCKS = 8;
   /** Splits smaller than this cost more in per-split setup than they gain in balance. */
   private static final long MIN_SPLIT_ROWS = 1 << 20;
   /** A split's row-group count meaning the whole file ({@link EdgeTable#readSplit} reads it as a file). */
@@ -80,13 +82,14 @@ final class WorkerConstruction {
               local.add(split[q]);
             }
           } else {
-            mesh.sendWindowed(q, split[q]);
+            mesh.send(q, split[q]);
           }
         }
       }
       endMarkers(1);
     });
-    consumeUntilEnds(sender, m -> owned.addAll((NodeBlock) m, files));
+    consumeUntilEnds(new PhaseEnds("route-nodes", index, workers, NodeBlock.class), sender,
+        m -> owned.addAll((NodeBlock) m, files));
     for (NodeBlock b : local) {
       owned.addAll(b, files);
     }
@@ -135,21 +138,21 @@ final class WorkerConstruction {
     void accept(Message m) throws Exception;
   }
 
-  /** Processes inbound construction messages (acknowledging each) until every peer sent its end marker. */
-  private void consumeUntilEnds(Background sender, Consumer consumer) throws Exception {
-    int ends = 0;
-    while (ends < workers - 1) {
+  /** Processes inbound construction messages (releasing each) until every peer sent its end marker. */
+  private void consumeUntilEnds(PhaseEnds ends, Background sender, Consumer consumer) throws Exception {
+    while (!ends.allEnded()) {
       WorkerMesh.Inbound in = mesh.poll(200);
       if (in == null) {
         sender.check();
         continue;
       }
       if (in.message() instanceof Command c && c.name().equals(END)) {
-        ends++;
+        ends.end(in.from());
         continue;
       }
+      ends.data(in.from(), in.message());
       consumer.accept(in.message());
-      mesh.ack(in.from());
+      WorkerMesh.release(in.message());
     }
     sender.join();
   }
@@ -176,12 +179,12 @@ final class WorkerConstruction {
       names.add(f.toString());
     }
     EdgeReceiver receiver = new EdgeReceiver(owned, in, ownership, index, names, zero);
-    // Bounded, as the peers' windows are: the readers wait while the consumer is behind.
-    BlockingQueue<EdgeBlock> local = new ArrayBlockingQueue<>(WorkerMesh.WINDOW);
+    // Bounded, as peers' blocks are by the transport's credits: the readers wait while the consumer is behind.
+    BlockingQueue<EdgeBlock> local = new ArrayBlockingQueue<>(LOCAL_EDGE_BLOCKS);
     AtomicBoolean cancelled = new AtomicBoolean();
     EdgeBlockBuilder.Sink sink = (q, b) -> {
       if (q != index) {
-        mesh.sendWindowed(q, b);
+        mesh.send(q, b);
         return;
       }
       while (!local.offer(b, 100, TimeUnit.MILLISECONDS)) {
@@ -205,8 +208,8 @@ final class WorkerConstruction {
       router.flush();
     }, () -> endMarkers(2));
     try {
-      int ends = 0;
-      while (ends < workers - 1 || !readers.done() || !local.isEmpty()) {
+      PhaseEnds ends = new PhaseEnds("edges", index, workers, EdgeBlock.class);
+      while (!ends.allEnded() || !readers.done() || !local.isEmpty()) {
         EdgeBlock mine = local.poll();
         if (mine != null) {
           receiver.add(mine);
@@ -218,11 +221,12 @@ final class WorkerConstruction {
           continue;
         }
         if (m.message() instanceof Command c && c.name().equals(END)) {
-          ends++;
+          ends.end(m.from());
           continue;
         }
+        ends.data(m.from(), m.message());
         receiver.add((EdgeBlock) m.message());
-        mesh.ack(m.from());
+        WorkerMesh.release(m.message());
       }
       readers.join();
     } finally {

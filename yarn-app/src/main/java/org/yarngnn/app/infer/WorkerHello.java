@@ -4,8 +4,12 @@ import org.yarngnn.app.transport.FrameReader;
 import org.yarngnn.app.transport.FrameWriter;
 import org.yarngnn.app.transport.Message;
 
-/** First message on a worker-to-worker connection: who is calling. Also acknowledges construction blocks. */
-record WorkerHello(int worker, long ack) implements Message {
+/**
+ * First message on a worker-to-worker connection, from the connecting (lower-numbered) worker: who is calling.
+ * {@link WorkerMesh} delivers nothing from a connection before it, and refuses an index out of range, its own, a
+ * higher one or one already connected.
+ */
+record WorkerHello(int worker) implements Message {
   static final byte TYPE = 35;
 
   @Override
@@ -16,10 +20,15 @@ record WorkerHello(int worker, long ack) implements Message {
   @Override
   public void writeBody(FrameWriter out) {
     out.writeVInt(worker);
-    out.writeVLong(ack);
   }
 
+  @Override
+  public int bodySizeHint() {
+    return 5;
+  }
+
+  /** Bounds: a non-negative index (its range is the mesh's to check); nothing may follow. */
   static WorkerHello read(FrameReader in) {
-    return new WorkerHello(in.readVInt(), in.readVLong());
+    return new WorkerHello(FrameReader.nonNegative(in.readVInt(), "worker index"));
   }
 }

@@ -2,15 +2,18 @@ package org.yarngnn.app.infer;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.yarngnn.app.transport.Endpoint;
+import org.yarngnn.app.transport.MalformedFrameException;
 import org.yarngnn.app.transport.Message;
 import org.yarngnn.app.transport.PeerConnection;
-import org.yarngnn.app.transport.RowBlock;
+import org.yarngnn.app.transport.ProtocolException;
+import org.yarngnn.app.transport.StreamedMessage;
 import org.yarngnn.app.transport.TransportClient;
 import org.yarngnn.app.transport.TransportException;
 import org.yarngnn.app.transport.TransportListener;
@@ -19,57 +22,92 @@ import org.yarngnn.app.transport.TransportServer;
 
 /**
  * One worker's connections to every other worker: one bidirectional connection per pair (the lower index
- * connects), identified by a {@link WorkerHello}. Inbound data is queued for the worker's consumer thread;
- * construction blocks are windowed (at most {@link #WINDOW} unacknowledged per peer) so a fast reader cannot
- * flood an owner's memory, as row blocks are bounded by the transport's credits.
+ * connects and says who it is with a {@link WorkerHello}). Inbound messages of registered peers are queued for the
+ * worker's consumer thread, each with the index of its sender.
+ *
+ * <p>Registration: a connection counts as a peer once it is one this worker opened to a higher-numbered worker, or
+ * an accepted one whose first message is a hello naming a lower-numbered worker not yet connected. Anything else
+ * from an unregistered connection (a message before the hello; a hello naming an index out of range, this worker's
+ * own, a higher one or one already connected; a malformed frame) is never delivered: the connection is closed with
+ * a one-line reason on standard error and the job goes on. From a registered peer, a malformed frame, a second
+ * hello or a lost connection fails the worker, naming the peer (the next {@link #poll}/{@link #take} throws). A
+ * higher-numbered worker sends nothing before it has the hello, so an opened connection is registered before
+ * anything can arrive on it.
+ *
+ * <p>Flow control is the transport's alone: construction blocks are {@link StreamedMessage}s credited per stream
+ * like row blocks, so a receiver holds at most {@link TransportOptions#creditsPerStream()} of each kind per peer;
+ * the consumer {@link #release}s each one it has consumed.
  */
 final class WorkerMesh implements AutoCloseable {
-  static final int WINDOW = 8;
-
-  /** A message from peer {@code from}; {@code message} null when the connection closed with {@code cause}. */
+  /** A message from peer {@code from}; {@code message} null when the worker must fail with {@code cause}. */
   record Inbound(int from, Message message, Throwable cause) {}
 
   private final int self;
   private final TransportServer server;
   private final TransportClient client;
   private final PeerConnection[] peers;
-  private final Semaphore[] window;
   private final Map<PeerConnection, Integer> peerOf = new ConcurrentHashMap<>();
+  /** Unregistered connections this mesh closed; their close is no one's loss. */
+  private final Set<PeerConnection> refused = ConcurrentHashMap.newKeySet();
   private final BlockingQueue<Inbound> inbound = new LinkedBlockingQueue<>();
+  private final Consumer<String> log;
   private volatile boolean closing;
 
   WorkerMesh(int self, int workers, TransportOptions options) throws TransportException {
+    this(self, workers, options, System.err::println);
+  }
+
+  /** With {@code log} receiving the one-line reasons for refused connections (standard error by default). */
+  WorkerMesh(int self, int workers, TransportOptions options, Consumer<String> log) throws TransportException {
     this.self = self;
     this.peers = new PeerConnection[workers];
-    this.window = new Semaphore[workers];
-    for (int q = 0; q < workers; q++) {
-      window[q] = new Semaphore(WINDOW);
-    }
+    this.log = log;
     TransportListener listener = new TransportListener() {
       @Override
       public void onMessage(PeerConnection c, Message m) {
-        if (m instanceof WorkerHello h) {
-          if (h.ack() > 0) {
-            window[h.worker()].release((int) h.ack());
-          } else {
-            peerOf.put(c, h.worker());
-            synchronized (peers) {
-              peers[h.worker()] = c;
-              peers.notifyAll();
+        Integer from = peerOf.get(c);
+        if (from == null) {
+          releaseQuietly(m);
+          if (m instanceof WorkerHello h) {
+            String refusal = register(c, h.worker());
+            if (refusal != null) {
+              refuse(c, refusal);
             }
+          } else {
+            refuse(c, "message before its hello: " + m);
           }
           return;
         }
-        Integer from = peerOf.get(c);
-        inbound.add(new Inbound(from == null ? -1 : from, m, null));
+        if (m instanceof WorkerHello h) {
+          fail(from, new ProtocolException("worker " + self + ": worker " + from + " sent a second hello (as worker "
+              + h.worker() + ")"));
+          c.close();
+          return;
+        }
+        inbound.add(new Inbound(from, m, null));
       }
 
       @Override
       public void onClosed(PeerConnection c, Throwable cause) {
         Integer from = peerOf.get(c);
-        if (!closing) {
-          inbound.add(new Inbound(from == null ? -1 : from, null,
-              cause != null ? cause : new TransportException("connection to worker " + from + " closed")));
+        if (from == null) {
+          if (!refused.remove(c) && cause != null && !closing) {
+            // E.g. a malformed frame before any hello: the transport closed it; the job goes on.
+            log.accept("yarn-gnn worker " + self + ": closed unregistered connection from " + c.remoteAddress()
+                + ": " + cause.getMessage());
+          }
+          return;
+        }
+        if (closing) {
+          return;
+        }
+        Throwable malformed = malformedIn(cause);
+        if (malformed != null) {
+          fail(from, new TransportException("worker " + self + ": malformed frame from worker " + from + ": "
+              + malformed.getMessage(), cause));
+        } else {
+          fail(from, new TransportException("worker " + self + " lost worker " + from + ": "
+              + (cause != null ? cause.getMessage() : "connection closed"), cause));
         }
       }
     };
@@ -79,6 +117,50 @@ final class WorkerMesh implements AutoCloseable {
     client.start();
   }
 
+  /** Registers an accepted connection as worker {@code q}; returns why not, or null. */
+  private String register(PeerConnection c, int q) {
+    synchronized (peers) {
+      if (q < 0 || q >= peers.length) {
+        return "hello from worker " + q + " of a " + peers.length + "-worker job";
+      }
+      if (q == self) {
+        return "hello naming this worker (" + q + ")";
+      }
+      if (q > self) {
+        return "hello from worker " + q + ", which this worker connects to itself";
+      }
+      if (peers[q] != null) {
+        return "hello from worker " + q + ", which is connected already";
+      }
+      peerOf.put(c, q);
+      peers[q] = c;
+      peers.notifyAll();
+      return null;
+    }
+  }
+
+  /** Closes an unregistered connection, with a one-line reason in the log; the job goes on. */
+  private void refuse(PeerConnection c, String reason) {
+    if (refused.add(c)) {
+      log.accept("yarn-gnn worker " + self + ": closing unregistered connection from " + c.remoteAddress() + ": "
+          + reason);
+    }
+    c.close(); // on the event loop: does not wait
+  }
+
+  private void fail(int from, Throwable cause) {
+    inbound.add(new Inbound(from, null, cause));
+  }
+
+  private static Throwable malformedIn(Throwable t) {
+    for (int depth = 0; t != null && depth < 8; t = t.getCause(), depth++) {
+      if (t instanceof MalformedFrameException) {
+        return t;
+      }
+    }
+    return null;
+  }
+
   int port() {
     return server.port();
   }
@@ -86,13 +168,18 @@ final class WorkerMesh implements AutoCloseable {
   /** Connects to every higher-numbered worker and waits until every lower-numbered one has connected here. */
   void connect(List<Endpoint> endpoints, long timeoutMillis) throws TransportException, InterruptedException {
     for (Endpoint e : endpoints) {
-      if (e.workerIndex() > self) {
+      int q = e.workerIndex();
+      if (q > self && q < peers.length) {
         PeerConnection c = client.connect(e.host(), e.port());
-        peerOf.put(c, e.workerIndex());
         synchronized (peers) {
-          peers[e.workerIndex()] = c;
+          if (peers[q] != null) {
+            c.close();
+            throw new TransportException("worker " + self + ": worker " + q + " is listed twice");
+          }
+          peerOf.put(c, q);
+          peers[q] = c;
         }
-        c.sendBlocking(new WorkerHello(self, 0));
+        c.sendBlocking(new WorkerHello(self));
       }
     }
     long deadline = System.currentTimeMillis() + timeoutMillis;
@@ -113,47 +200,43 @@ final class WorkerMesh implements AutoCloseable {
     return peers.length;
   }
 
-  /** Sends a construction message to {@code q}, waiting while {@link #WINDOW} of them are unacknowledged. */
-  void sendWindowed(int q, Message m) throws TransportException, InterruptedException {
-    while (!window[q].tryAcquire(1, TimeUnit.SECONDS)) {
-      if (!peers[q].isOpen()) {
-        throw new TransportException("connection to worker " + q + " closed");
-      }
-    }
-    peers[q].sendBlocking(m);
-  }
-
-  /** Acknowledges one construction message received from {@code q}. */
-  void ack(int q) {
-    peers[q].send(new WorkerHello(self, 1));
-  }
-
-  /** Sends a message outside the window (control markers, halo requests) or a row block (credit-limited). */
+  /**
+   * Sends {@code m} to worker {@code q}: a control message at once, a credited one ({@link StreamedMessage}: row
+   * blocks, construction blocks) once its stream has credit, blocking until then. Anything sent after this returns
+   * arrives after {@code m}.
+   */
   void send(int q, Message m) throws TransportException, InterruptedException {
-    peers[q].sendBlocking(m);
+    PeerConnection c = q == self || q < 0 || q >= peers.length ? null : peers[q];
+    if (c == null) {
+      throw new IllegalArgumentException("worker " + self + " has no connection to worker " + q);
+    }
+    c.sendBlocking(m);
   }
 
-  /** The next inbound message, or null after {@code timeoutMillis}; a closed connection throws. */
+  /** The next inbound message, or null after {@code timeoutMillis}; a lost or misbehaving peer throws. */
   Inbound poll(long timeoutMillis) throws InterruptedException, TransportException {
     Inbound in = inbound.poll(timeoutMillis, TimeUnit.MILLISECONDS);
     if (in != null && in.message() == null) {
-      throw new TransportException("worker " + self + " lost worker " + in.from() + ": " + in.cause().getMessage(),
-          in.cause());
+      throw failure(in);
     }
     return in;
   }
 
-  /** The next inbound message; a closed connection becomes an exception naming the peer. */
+  /** The next inbound message; a lost or misbehaving peer becomes an exception naming it. */
   Inbound take(long timeoutMillis) throws InterruptedException, TransportException {
     Inbound in = inbound.poll(timeoutMillis, TimeUnit.MILLISECONDS);
     if (in == null) {
       throw new TransportException("worker " + self + ": no data from peers within " + timeoutMillis + " ms");
     }
     if (in.message() == null) {
-      throw new TransportException("worker " + self + " lost worker " + in.from() + ": " + in.cause().getMessage(),
-          in.cause());
+      throw failure(in);
     }
     return in;
+  }
+
+  private static TransportException failure(Inbound in) {
+    Throwable c = in.cause();
+    return c instanceof TransportException t ? t : new TransportException(c.getMessage(), c);
   }
 
   /** Bytes written to and read from peers so far. */
@@ -176,9 +259,15 @@ final class WorkerMesh implements AutoCloseable {
     server.close();
   }
 
-  static void releaseQuietly(Message m) {
-    if (m instanceof RowBlock b) {
+  /** Returns the credit of a consumed credited message (construction or row block) to its sender. */
+  static void release(Message m) {
+    if (m instanceof StreamedMessage b) {
       b.release();
     }
+  }
+
+  /** As {@link #release}: for messages dropped on an error path. */
+  static void releaseQuietly(Message m) {
+    release(m);
   }
 }

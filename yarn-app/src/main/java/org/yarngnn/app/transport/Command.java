@@ -37,6 +37,7 @@ public record Command(String name, long arg, byte[] payload) implements Message 
     return 16 + name.length() * 3 + payload.length;
   }
 
+  /** Bounds: the name's and the payload's byte counts each at most the bytes left ({@link FrameReader}). */
   static Command read(FrameReader in) {
     return new Command(in.readString(), in.readVLong(), in.readBytes());
   }

@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAccumulator;
 
 /**
- * Counters of one connection, readable from any thread. "Held" inbound bytes are row-block frames delivered to
- * the listener and not yet released; "queued" outbound bytes are frames encoded and not yet written to the socket.
+ * Counters of one connection, readable from any thread. "Held" inbound bytes are credited frames ({@link StreamedMessage})
+ * delivered to the listener and not yet released; "queued" outbound bytes are frames encoded and not yet written to the socket.
  * The maxima are what the flow-control bounds are about.
  */
 public final class ConnectionStats {

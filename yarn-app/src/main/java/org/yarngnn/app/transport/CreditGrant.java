@@ -23,6 +23,7 @@ record CreditGrant(int stream, int credits) implements Message {
     return 9;
   }
 
+  /** Bounds: credits positive; a fixed-size body. */
   static CreditGrant read(FrameReader in) {
     CreditGrant g = new CreditGrant(in.readInt(), in.readVInt());
     if (g.credits <= 0) {

@@ -33,6 +33,7 @@ public record Done(long round, byte[] payload) implements Message {
     return 16 + payload.length;
   }
 
+  /** Bounds: the payload's byte count at most the bytes left ({@link FrameReader}). */
   static Done read(FrameReader in) {
     return new Done(in.readVLong(), in.readBytes());
   }

@@ -24,9 +24,22 @@ public record Endpoint(int workerIndex, String host, int port) {
     out.writeVInt(port);
   }
 
+  /**
+   * Bounds: a non-negative worker index, a host of at most the bytes left (non-empty), a port in 0..65535; at least
+   * 3 bytes on the wire ({@link #MIN_WIRE_BYTES}).
+   */
   static Endpoint read(FrameReader in) {
-    return new Endpoint(in.readVInt(), in.readString(), in.readVInt());
+    int index = FrameReader.nonNegative(in.readVInt(), "worker index");
+    String host = in.readString();
+    int port = in.readVInt();
+    if (host.isEmpty() || port < 0 || port > 0xFFFF) {
+      throw new MalformedFrameException("endpoint of worker " + index + " with host '" + host + "' port " + port);
+    }
+    return new Endpoint(index, host, port);
   }
+
+  /** The fewest bytes an endpoint takes: three one-byte vInts (index, host length, port). */
+  static final int MIN_WIRE_BYTES = 3;
 
   @Override
   public String toString() {

@@ -21,6 +21,7 @@ public record Failure(String reason) implements Message {
     return 8 + reason.length() * 3;
   }
 
+  /** Bounds: the reason's byte count at most the bytes left ({@link FrameReader}). */
   static Failure read(FrameReader in) {
     return new Failure(in.readString());
   }

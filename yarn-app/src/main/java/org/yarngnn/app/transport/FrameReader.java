@@ -5,9 +5,11 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Reads what {@link FrameWriter} wrote, from a Netty {@link ByteBuf}. Every length read from the wire is checked
- * against the bytes left in the frame before anything is allocated, so a corrupt or hostile frame fails with a
- * {@link MalformedFrameException} instead of an out-of-memory error.
+ * Reads what {@link FrameWriter} wrote, from a Netty {@link ByteBuf}. Every read checks that its bytes are left in
+ * the frame, so a truncated frame fails with a {@link MalformedFrameException} (never Netty's
+ * IndexOutOfBoundsException), and every length or count read from the wire is checked against the bytes left
+ * before anything is allocated for it ({@link #readCount}, {@link #checkCount}), so a corrupt or hostile frame
+ * cannot make the reader allocate more than the frame could hold.
  */
 public final class FrameReader {
   private final ByteBuf buf;
@@ -77,27 +79,31 @@ public final class FrameReader {
     throw new MalformedFrameException("vLong longer than 10 bytes");
   }
 
+  /** vInt byte count (at most the bytes left), then UTF-8. */
   public String readString() {
-    int n = readLength(1);
+    int n = readCount(1, "string bytes");
     String s = buf.toString(buf.readerIndex(), n, StandardCharsets.UTF_8);
     buf.skipBytes(n);
     return s;
   }
 
+  /** vInt count (at most the bytes left), then the bytes. */
   public byte[] readBytes() {
-    byte[] b = new byte[readLength(1)];
+    byte[] b = new byte[readCount(1, "bytes")];
     buf.readBytes(b);
     return b;
   }
 
+  /** vInt count n (n * 4 at most the bytes left), then the values. */
   public int[] readIntArray() {
-    int[] a = new int[readLength(Integer.BYTES)];
+    int[] a = new int[readCount(Integer.BYTES, "ints")];
     readInts(a, 0, a.length);
     return a;
   }
 
+  /** vInt count n (n * 4 at most the bytes left), then the values. */
   public float[] readFloatArray() {
-    float[] a = new float[readLength(Float.BYTES)];
+    float[] a = new float[readCount(Float.BYTES, "floats")];
     readFloats(a, 0, a.length);
     return a;
   }
@@ -123,14 +129,40 @@ public final class FrameReader {
     buf.skipBytes(need(bytes));
   }
 
-  /** Reads a vInt element count and checks that many elements of {@code elementBytes} bytes remain. */
-  private int readLength(int elementBytes) {
+  /**
+   * Reads a vInt count of {@code what} (for messages) whose elements take at least {@code minBytesEach} bytes each
+   * on the wire, refusing a negative count and one whose elements could not fit in the bytes left: the bound to
+   * check before allocating anything per element.
+   */
+  public int readCount(long minBytesEach, String what) {
     int n = readVInt();
-    if (n < 0) {
-      throw new MalformedFrameException("negative length " + n);
-    }
-    need((long) n * elementBytes);
+    checkCount(n, minBytesEach, what);
     return n;
+  }
+
+  /**
+   * Refuses a negative {@code count} and one whose elements, {@code minBytesEach} bytes each at least (0 or more),
+   * exceed the bytes left in the frame. Overflow-free: compares {@code count} with {@code remaining / minBytesEach}.
+   */
+  public void checkCount(long count, long minBytesEach, String what) {
+    if (count < 0) {
+      throw new MalformedFrameException("negative " + what + " " + count);
+    }
+    if (minBytesEach < 0) {
+      throw new IllegalArgumentException("minBytesEach " + minBytesEach);
+    }
+    if (minBytesEach > 0 && count > remaining() / minBytesEach) {
+      throw new MalformedFrameException(count + " " + what + " of at least " + minBytesEach + " bytes each in a frame"
+          + " with " + remaining() + " bytes left");
+    }
+  }
+
+  /** Refuses a negative value of a field that must not be negative (a width, an index). */
+  public static int nonNegative(int value, String what) {
+    if (value < 0) {
+      throw new MalformedFrameException("negative " + what + " " + value);
+    }
+    return value;
   }
 
   private int need(long bytes) {

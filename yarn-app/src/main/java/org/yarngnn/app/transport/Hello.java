@@ -20,6 +20,7 @@ public record Hello(int workerIndex, String host, int port) implements Message {
     endpoint().write(out);
   }
 
+  /** Bounds as {@link Endpoint#read}; nothing may follow. */
   static Hello read(FrameReader in) {
     return new Hello(Endpoint.read(in));
   }

@@ -7,4 +7,8 @@ public final class MalformedFrameException extends RuntimeException {
   public MalformedFrameException(String message) {
     super(message);
   }
+
+  public MalformedFrameException(String message, Throwable cause) {
+    super(message, cause);
+  }
 }

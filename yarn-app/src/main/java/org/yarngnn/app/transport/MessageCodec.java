@@ -23,7 +23,12 @@ public final class MessageCodec {
   /** Bytes before the body: int32 length (of type byte + body) and the type byte. */
   public static final int FRAME_OVERHEAD = Integer.BYTES + 1;
 
-  /** Reads one message body (everything after the type byte). */
+  /**
+   * Reads one message body (everything after the type byte). A decoder bounds every count and width it reads
+   * against the bytes left ({@link FrameReader#readCount}) before allocating for it, and throws
+   * {@link MalformedFrameException} on anything it cannot accept; other runtime exceptions it throws are turned into
+   * one. The codec refuses bytes left after the body (a {@link RowBlock} checks its exact size itself).
+   */
   @FunctionalInterface
   public interface Decoder {
     Message read(FrameReader in);
@@ -76,7 +81,15 @@ public final class MessageCodec {
     if (d == null) {
       throw new MalformedFrameException("unknown message type " + type);
     }
-    Message m = d.read(in);
+    Message m;
+    try {
+      m = d.read(in);
+    } catch (MalformedFrameException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      // A value the message's own constructor refuses (a bad port, an empty host, ...): still a bad frame.
+      throw new MalformedFrameException("message of type " + type + ": " + e, e);
+    }
     if (!(m instanceof RowBlock) && in.remaining() != 0) {
       throw new MalformedFrameException(in.remaining() + " bytes left after a message of type " + type);
     }

@@ -20,10 +20,13 @@ import java.util.function.Consumer;
 
 /**
  * One TCP connection to a peer, opened by {@link TransportServer#connect} or accepted by a server. Sending is
- * thread-safe. Control messages go out at once; {@link RowBlock}s wait for credit on their stream (the receiver
- * lets {@link TransportOptions#creditsPerStream()} blocks be in flight per stream and returns one per
- * {@link RowBlock#release()}) and for the socket to be writable, so neither side buffers without bound. A control
- * message may overtake row blocks still waiting for credit; mark a stream's end with {@link RowBlock#last()}.
+ * thread-safe. Control messages go out at once; credited messages ({@link StreamedMessage}: {@link RowBlock}s and
+ * application block types) wait for credit on their stream (the receiver lets
+ * {@link TransportOptions#creditsPerStream()} of them be in flight per stream and returns one per
+ * {@link StreamedMessage#release()}) and for the socket to be writable, so neither side buffers without bound. A
+ * control message may overtake credited messages still waiting for credit, not one whose
+ * {@link #sendBlocking} has returned; mark a stream's end with {@link RowBlock#last()} or a control message sent
+ * after the last blocking send.
  */
 public final class PeerConnection implements AutoCloseable {
   private static final Object LOCAL_CLOSE = new Object();
@@ -34,7 +37,7 @@ public final class PeerConnection implements AutoCloseable {
   private final Consumer<PeerConnection> onClosed;
   private final ConnectionStats stats = new ConnectionStats();
   private final SendQueue sendQueue;
-  /** Row blocks delivered and not yet released, per stream; event-loop confined. */
+  /** Credited messages delivered and not yet released, per stream; event-loop confined. */
   private final IntObjectHashMap<int[]> held = new IntObjectHashMap<>();
   /** Why the connection ends: a Throwable, LOCAL_CLOSE, or null while open. First writer wins. */
   private final AtomicReference<Object> ending = new AtomicReference<>();
@@ -112,7 +115,13 @@ public final class PeerConnection implements AutoCloseable {
   }
 
   private void submit(Message m, CompletableFuture<Void> accepted, CompletableFuture<Void> written) {
-    if (m instanceof RowBlock b) {
+    if (m instanceof StreamedMessage b) {
+      if (b.stream() == CreditGrant.EVERY_STREAM) {
+        IllegalArgumentException e = new IllegalArgumentException("stream -1 is reserved: " + m);
+        accepted.completeExceptionally(e);
+        written.completeExceptionally(e);
+        return;
+      }
       SendQueue.Pending p = new SendQueue.Pending(b, accepted, written);
       try {
         channel.eventLoop().execute(() -> sendQueue.enqueue(p));
@@ -206,7 +215,12 @@ public final class PeerConnection implements AutoCloseable {
     }
   }
 
-  private void deliver(RowBlock b) {
+  /** Counts a credited message against its stream's credit; {@code bytes} is its frame's size. */
+  private void deliver(StreamedMessage b, int bytes) {
+    if (b.stream() == CreditGrant.EVERY_STREAM) {
+      b.release();
+      throw new MalformedFrameException("peer sent " + b + " on the reserved stream -1");
+    }
     int[] count = held.get(b.stream());
     if (count == null) {
       count = new int[1];
@@ -214,12 +228,12 @@ public final class PeerConnection implements AutoCloseable {
     }
     if (++count[0] > options.creditsPerStream()) {
       b.release();
-      throw new MalformedFrameException("peer sent row block " + count[0] + " on stream " + b.stream()
-          + " with only " + options.creditsPerStream() + " credits granted");
+      throw new MalformedFrameException("peer sent " + (b instanceof RowBlock ? "row block" : "credited message")
+          + " " + count[0] + " on stream " + b.stream() + " with only " + options.creditsPerStream()
+          + " credits granted");
     }
-    int bytes = b.bodyBytes() + MessageCodec.FRAME_OVERHEAD;
     stats.blockHeld(bytes);
-    b.onRelease(() -> returnCredit(b.stream(), bytes));
+    b.credit().onRelease(() -> returnCredit(b.stream(), bytes));
   }
 
   @Override
@@ -242,7 +256,8 @@ public final class PeerConnection implements AutoCloseable {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       ByteBuf frame = (ByteBuf) msg;
-      stats.frameReceived(frame.readableBytes() + Integer.BYTES);
+      int frameBytes = frame.readableBytes() + Integer.BYTES;
+      stats.frameReceived(frameBytes);
       Message m;
       try {
         m = options.codec().decode(frame);
@@ -250,13 +265,14 @@ public final class PeerConnection implements AutoCloseable {
         frame.release();
         throw e;
       }
-      if (m instanceof RowBlock b) {
-        deliver(b); // the block owns the frame now
-      } else {
-        frame.release();
+      if (!(m instanceof RowBlock)) {
+        frame.release(); // a row block is a view of its frame and owns it now; other messages were copied out
+      }
+      if (m instanceof StreamedMessage b) {
+        deliver(b, frameBytes);
       }
       if (ending.get() != null) {
-        if (m instanceof RowBlock b) {
+        if (m instanceof StreamedMessage b) {
           b.release();
         }
         return; // closing: deliver nothing more
@@ -291,7 +307,14 @@ public final class PeerConnection implements AutoCloseable {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       Throwable c = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
-      closeWith(c instanceof TransportException ? c : new TransportException(PeerConnection.this + " lost: " + c, c));
+      if (c instanceof MalformedFrameException) {
+        // A frame that does not decode (or breaks the credit protocol): the connection ends with the reason, which
+        // the listener sees as the close cause; nothing of the frame was delivered.
+        closeWith(new TransportException(PeerConnection.this + ": malformed frame: " + c.getMessage(), c));
+      } else {
+        closeWith(c instanceof TransportException ? c
+            : new TransportException(PeerConnection.this + " lost: " + c, c));
+      }
     }
 
     @Override

@@ -27,11 +27,9 @@ public record PeerTable(List<Endpoint> endpoints) implements Message {
     return 8 + 32 * endpoints.size();
   }
 
+  /** Bounds: n endpoints of at least {@link Endpoint#MIN_WIRE_BYTES} bytes each need n * 3 <= bytes left. */
   static PeerTable read(FrameReader in) {
-    int n = in.readVInt();
-    if (n < 0 || n > in.remaining() / 3) { // an endpoint takes at least 3 bytes
-      throw new MalformedFrameException("peer table of " + n + " endpoints in " + in.remaining() + " bytes");
-    }
+    int n = in.readCount(Endpoint.MIN_WIRE_BYTES, "peer table endpoints");
     List<Endpoint> list = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       list.add(Endpoint.read(in));

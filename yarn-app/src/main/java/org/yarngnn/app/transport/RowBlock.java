@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A chunk of float32 rows with their int32 row indices: the unit of bulk data between workers (halo rows of one
@@ -18,7 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link #copyValuesTo}, then call {@link #release()} exactly once, which frees the buffer and returns the credit
  * to the sender. Extra release calls are ignored.
  */
-public final class RowBlock implements Message {
+public final class RowBlock implements StreamedMessage {
   /** Fixed header after the type byte: stream, layer, chunk (int32 each), flags (byte), width, count (int32). */
   static final int HEADER_BYTES = 3 * Integer.BYTES + 1 + 2 * Integer.BYTES;
   private static final int FLAG_LAST = 1;
@@ -40,8 +39,7 @@ public final class RowBlock implements Message {
   private final ByteBuf body;
   private final int rowsIndex;
   private final FloatBuffer valuesView;
-  private final AtomicBoolean released = new AtomicBoolean();
-  private volatile Runnable onRelease;
+  private final Credit credit = new Credit();
 
   /** A block of {@code rows.length} rows whose values are packed row-major in {@code values}. */
   public RowBlock(int stream, int layer, int chunk, boolean last, int[] rows, float[] values, int width) {
@@ -115,6 +113,7 @@ public final class RowBlock implements Message {
     }
   }
 
+  @Override
   public int stream() {
     return stream;
   }
@@ -200,23 +199,22 @@ public final class RowBlock implements Message {
    * Frees an inbound block's buffer and returns its credit to the sender; call once the rows have been consumed.
    * Extra calls, and calls on outbound blocks, do nothing.
    */
+  @Override
   public void release() {
-    if (body != null && released.compareAndSet(false, true)) {
-      body.release();
-      Runnable r = onRelease;
-      if (r != null) {
-        r.run();
-      }
+    if (body != null) {
+      credit.release(body::release);
     }
   }
 
   /** Whether {@link #release()} has been called on this inbound block. */
+  @Override
   public boolean isReleased() {
-    return released.get();
+    return credit.isReleased();
   }
 
-  void onRelease(Runnable r) {
-    this.onRelease = r;
+  @Override
+  public Credit credit() {
+    return credit;
   }
 
   @Override
@@ -248,7 +246,12 @@ public final class RowBlock implements Message {
     }
   }
 
-  /** Decodes a block that keeps {@code in}'s buffer: the caller hands its reference over to the block. */
+  /**
+   * Decodes a block that keeps {@code in}'s buffer: the caller hands its reference over to the block. Bounds:
+   * stream not -1 (the every-stream grant), known flags, width and count non-negative, and the body exactly
+   * {@code count * 4 + count * width * 4} bytes after the header (checked by division, no overflow); nothing is
+   * allocated, the block is a view of the frame.
+   */
   static RowBlock read(FrameReader in) {
     int stream = in.readInt();
     int layer = in.readInt();
@@ -256,10 +259,14 @@ public final class RowBlock implements Message {
     byte flags = in.readByte();
     int width = in.readInt();
     int count = in.readInt();
-    if ((flags & ~FLAG_LAST) != 0 || width < 0 || count < 0
-        || (long) count * Integer.BYTES + (long) count * width * Float.BYTES != in.remaining()) {
-      throw new MalformedFrameException("row block of " + count + " rows of width " + width + " (flags " + flags
-          + ") in " + in.remaining() + " bytes");
+    long left = in.remaining();
+    boolean fits = width >= 0 && count >= 0 && (long) count * Integer.BYTES <= left
+        && (count == 0 ? left == 0
+            : (left - (long) count * Integer.BYTES) % ((long) count * Float.BYTES) == 0
+                && (left - (long) count * Integer.BYTES) / ((long) count * Float.BYTES) == width);
+    if ((flags & ~FLAG_LAST) != 0 || stream == CreditGrant.EVERY_STREAM || !fits) {
+      throw new MalformedFrameException("row block on stream " + stream + " of " + count + " rows of width " + width
+          + " (flags " + flags + ") in " + left + " bytes");
     }
     return new RowBlock(stream, layer, chunk, (flags & FLAG_LAST) != 0, width, count, in.buffer());
   }

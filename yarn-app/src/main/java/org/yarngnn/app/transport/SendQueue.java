@@ -7,13 +7,13 @@ import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Row blocks waiting for credit or for the channel to become writable, per stream. Confined to the connection's
+ * Credited messages ({@link StreamedMessage}) waiting for credit or for the channel to become writable, per stream. Confined to the connection's
  * event loop. A stream may have {@code window + balance} blocks in flight: the window is the peer's first grant,
  * each block sent takes one, each block the peer releases gives one back.
  */
 final class SendQueue {
   /** One queued block: accepted once encoded (caller arrays free again), written once on the socket. */
-  record Pending(RowBlock block, CompletableFuture<Void> accepted, CompletableFuture<Void> written) {}
+  record Pending(StreamedMessage block, CompletableFuture<Void> accepted, CompletableFuture<Void> written) {}
 
   private static final class Stream {
     int balance;

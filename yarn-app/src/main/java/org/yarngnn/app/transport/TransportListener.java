@@ -9,8 +9,9 @@ public interface TransportListener {
   default void onOpened(PeerConnection connection) {}
 
   /**
-   * A message arrived. A {@link RowBlock} must be {@link RowBlock#release() released} once consumed, on any thread,
-   * or its sender runs out of credit on that stream.
+   * A message arrived. A credited message ({@link StreamedMessage}, e.g. a {@link RowBlock}) must be
+   * {@link StreamedMessage#release() released} once consumed, on any thread, or its sender runs out of credit on
+   * that stream.
    */
   void onMessage(PeerConnection connection, Message message);
 

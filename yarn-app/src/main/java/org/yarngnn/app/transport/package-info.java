@@ -10,7 +10,7 @@
  * ({@link org.yarngnn.app.transport.InboundQueue} hands them to a consumer thread). Send with
  * {@link org.yarngnn.app.transport.PeerConnection#send} (a future) or
  * {@link org.yarngnn.app.transport.PeerConnection#sendBlocking} (back-pressure). Release every received
- * {@link org.yarngnn.app.transport.RowBlock} once consumed. A lost peer is reported through
+ * {@link org.yarngnn.app.transport.StreamedMessage} (row blocks, application block types) once consumed. A lost peer is reported through
  * {@code onClosed(connection, cause)}: at once when its process dies (the socket closes), after the heartbeat
  * timeout when it goes silent.
  *
@@ -45,12 +45,16 @@
  * Integers in the row block are fixed-width so its arrays are single bulk copies on both ends.
  *
  * <h2>Flow control</h2>
- * Each side's first frame is a credit grant on stream -1: the number of row blocks ({@code creditsPerStream}) the
- * peer may have in flight on every stream. Sending a block takes one credit of its stream; the receiver sends a
- * grant of 1 when the consumer releases a block. A sender with no credit queues the block unencoded (its arrays
+ * Each side's first frame is a credit grant on stream -1: the number of credited messages ({@code creditsPerStream})
+ * the peer may have in flight on every stream. Credited messages are those implementing
+ * {@link org.yarngnn.app.transport.StreamedMessage}: row blocks, and application types such as a job's
+ * construction blocks (each names its stream; -1 is reserved). Sending a block takes one credit of its stream; the
+ * receiver sends a grant of 1 when the consumer releases a block. A sender with no credit queues the block unencoded (its arrays
  * are not copied), so a receiver holds at most {@code creditsPerStream} frames per stream and sender, and a sender
  * encodes at most as many; encoding also pauses while the socket's write buffer is above its high water mark.
- * A peer that exceeds its credit, sends an unknown type or a malformed body is disconnected with the reason.
+ * A peer that exceeds its credit, sends an unknown type or a malformed body is disconnected with the reason (the
+ * listener's {@code onClosed} cause says "malformed frame: ..."); nothing of that frame is delivered. Every decoder
+ * bounds each count and width it reads by the bytes left in the frame before allocating for it.
  * Control messages are not flow-controlled and may overtake blocks waiting for credit.
  */
 package org.yarngnn.app.transport;

@@ -222,4 +222,168 @@ class FlowControlTest {
       assertNull(inbound.poll(200, TimeUnit.MILLISECONDS));
     }
   }
+
+  /** An application block type under credit, as a job's construction blocks are. */
+  static final class Chunk implements StreamedMessage {
+    static final int TYPE = 50;
+    static final MessageCodec CODEC = MessageCodec.builder().register(TYPE, Chunk::read).build();
+    final int stream;
+    final int seq;
+    final byte[] data;
+    private final Credit credit = new Credit();
+
+    Chunk(int stream, int seq, byte[] data) {
+      this.stream = stream;
+      this.seq = seq;
+      this.data = data;
+    }
+
+    @Override
+    public int stream() {
+      return stream;
+    }
+
+    @Override
+    public Credit credit() {
+      return credit;
+    }
+
+    @Override
+    public byte type() {
+      return TYPE;
+    }
+
+    @Override
+    public int bodySizeHint() {
+      return 16 + data.length;
+    }
+
+    @Override
+    public void writeBody(FrameWriter out) {
+      out.writeInt(stream);
+      out.writeInt(seq);
+      out.writeBytes(data);
+    }
+
+    static Chunk read(FrameReader in) {
+      return new Chunk(in.readInt(), in.readInt(), in.readBytes());
+    }
+  }
+
+  @Test
+  void applicationBlocksAreCreditedLikeRowBlocks() throws Exception {
+    int credits = 4;
+    int blocks = 200;
+    int size = 256 << 10;
+    int frame = MessageCodec.FRAME_OVERHEAD + 8 + 3 + size;
+    TransportOptions options = TransportTesting.quick().codec(Chunk.CODEC).creditsPerStream(credits).sendTimeoutMillis(20_000).build();
+    BlockingQueue<Chunk> chunks = new LinkedBlockingQueue<>();
+    AtomicReference<PeerConnection> connection = new AtomicReference<>();
+    TransportListener sink = new TransportListener() {
+      @Override
+      public void onOpened(PeerConnection c) {
+        connection.set(c);
+      }
+
+      @Override
+      public void onMessage(PeerConnection c, Message m) {
+        chunks.add((Chunk) m);
+      }
+
+      @Override
+      public void onClosed(PeerConnection c, Throwable cause) {}
+    };
+    AtomicInteger released = new AtomicInteger();
+    AtomicReference<Throwable> consumerFailure = new AtomicReference<>();
+    try (TransportServer receiver = new TransportServer(options, sink);
+        TransportClient sender = new TransportClient(options, new InboundQueue())) {
+      receiver.start();
+      sender.start();
+      PeerConnection out = sender.connect(LOOPBACK, receiver.port());
+      Thread consumer = new Thread(() -> {
+        try {
+          for (int i = 0; i < blocks; i++) {
+            Chunk c = chunks.take();
+            assertEquals(i, c.seq);
+            assertEquals((byte) i, c.data[size - 1]);
+            Thread.sleep(1);
+            released.incrementAndGet();
+            c.release();
+            assertTrue(c.isReleased());
+          }
+        } catch (Throwable t) {
+          consumerFailure.set(t);
+        }
+      }, "slow-chunk-consumer");
+      consumer.start();
+      byte[] data = new byte[size];
+      int maxAhead = 0;
+      for (int i = 0; i < blocks; i++) {
+        data[size - 1] = (byte) i;
+        out.sendBlocking(new Chunk(-2, i, data)); // a construction stream: negative, not -1
+        maxAhead = Math.max(maxAhead, i + 1 - released.get());
+      }
+      consumer.join(30_000);
+      assertNull(consumerFailure.get());
+      assertEquals(blocks, released.get());
+      ConnectionStats recv = connection.get().stats();
+      assertTrue(maxAhead <= credits, "sender ran " + maxAhead + " blocks ahead with " + credits + " credits");
+      assertTrue(recv.maxHeldInboundBytes() <= (long) credits * frame, recv.toString());
+      assertTrue(recv.maxHeldInboundBytes() >= frame, recv.toString());
+      assertEquals(0, recv.heldInboundBytes());
+
+      // Per stream: a stalled stream holds its fourth-plus blocks back, another stream and control messages pass.
+      List<CompletableFuture<Void>> stalled = new ArrayList<>();
+      for (int i = 0; i < credits + 1; i++) {
+        stalled.add(out.send(new Chunk(5, i, new byte[] {1})));
+      }
+      List<Chunk> held = new ArrayList<>();
+      for (int i = 0; i < credits; i++) {
+        held.add(chunks.poll(10, TimeUnit.SECONDS));
+      }
+      Thread.sleep(200);
+      assertFalse(stalled.get(credits).isDone(), "the fifth block on stream 5 waits for credit");
+      out.send(new Chunk(6, 0, new byte[0])).get(5, TimeUnit.SECONDS);
+      Chunk other = chunks.poll(10, TimeUnit.SECONDS);
+      assertEquals(6, other.stream);
+      other.release();
+      held.get(0).release();
+      stalled.get(credits).get(5, TimeUnit.SECONDS);
+      Chunk last = chunks.poll(10, TimeUnit.SECONDS);
+      assertEquals(credits, last.seq);
+      last.release();
+      held.forEach(Chunk::release);
+      // Stream -1 names every stream in grants: refused before anything is sent.
+      assertThrows(Exception.class, () -> out.send(new Chunk(-1, 0, new byte[0])).get(5, TimeUnit.SECONDS));
+    }
+  }
+
+  @Test
+  void applicationBlocksBeyondTheirCreditCloseTheConnection() throws Exception {
+    TransportOptions options = TransportTesting.quick().codec(Chunk.CODEC).creditsPerStream(2).build();
+    InboundQueue inbound = new InboundQueue();
+    try (TransportServer receiver = new TransportServer(options, inbound)) {
+      receiver.start();
+      try (java.net.Socket raw = new java.net.Socket(LOOPBACK, receiver.port())) {
+        java.io.OutputStream os = raw.getOutputStream();
+        for (int i = 0; i < 3; i++) {
+          io.netty.buffer.ByteBuf f = MessageCodec.encode(new Chunk(4, i, new byte[] {(byte) i}),
+              io.netty.buffer.UnpooledByteBufAllocator.DEFAULT);
+          byte[] bytes = new byte[f.readableBytes()];
+          f.readBytes(bytes);
+          f.release();
+          os.write(bytes);
+        }
+        os.flush();
+        // The two within credit arrive (held, never released); the third closes the connection.
+        Chunk first = (Chunk) nextMessage(inbound);
+        Chunk second = (Chunk) nextMessage(inbound);
+        InboundQueue.Event close = TransportTesting.nextClose(inbound);
+        assertTrue(close.cause().getMessage().contains("credited message 3 on stream 4 with only 2 credits"),
+            close.cause().getMessage());
+        first.release();
+        second.release();
+      }
+    }
+  }
 }

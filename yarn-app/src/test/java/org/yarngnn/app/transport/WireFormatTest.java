@@ -118,7 +118,7 @@ class WireFormatTest {
     out.writeFloat(1f);
     MalformedFrameException e =
         assertThrows(MalformedFrameException.class, () -> new FrameReader(buf).readFloatArray());
-    assertEquals("needs 8589934588 bytes, frame has 4 left", e.getMessage());
+    assertEquals("2147483647 floats of at least 4 bytes each in a frame with 4 bytes left", e.getMessage());
     ByteBuf truncated = Unpooled.wrappedBuffer(new byte[] {(byte) 0x80, (byte) 0x80});
     assertThrows(MalformedFrameException.class, () -> new FrameReader(truncated).readVInt());
     ByteBuf tooLong = Unpooled.wrappedBuffer(new byte[] {-1, -1, -1, -1, -1, 1});

@@ -1,0 +1,225 @@
+package org.yarngnn.app.infer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.yarngnn.app.transport.Endpoint;
+import org.yarngnn.app.transport.InboundQueue;
+import org.yarngnn.app.transport.Message;
+import org.yarngnn.app.transport.MessageCodec;
+import org.yarngnn.app.transport.PeerConnection;
+import org.yarngnn.app.transport.ProtocolException;
+import org.yarngnn.app.transport.TransportClient;
+import org.yarngnn.app.transport.TransportException;
+import org.yarngnn.app.transport.TransportOptions;
+
+/** WorkerMesh over loopback sockets: registration, refusals that leave the job going, failures naming the peer. */
+@Timeout(60)
+class WorkerMeshTest {
+  private static final String LOOPBACK = "127.0.0.1";
+  private static final TransportOptions OPTIONS = TransportOptions.builder().codec(InferenceCodec.CODEC)
+      .bindHost(LOOPBACK).ioThreads(1).heartbeat(200, 3_000).connectBackoffMillis(20).connectAttempts(3)
+      .connectTimeoutMillis(2_000).build();
+
+  /** {@code n} meshes connected to each other; {@code logs} collects what each logs. */
+  private static WorkerMesh[] meshes(int n, List<String> logs) throws Exception {
+    WorkerMesh[] m = new WorkerMesh[n];
+    List<Endpoint> endpoints = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      m[i] = new WorkerMesh(i, n, OPTIONS, logs::add);
+      endpoints.add(new Endpoint(i, LOOPBACK, m[i].port()));
+    }
+    List<Background> connecting = new ArrayList<>();
+    for (WorkerMesh w : m) {
+      connecting.add(new Background("connect", () -> w.connect(endpoints, 10_000)));
+    }
+    for (Background b : connecting) {
+      b.join();
+    }
+    return m;
+  }
+
+  private static void closeAll(WorkerMesh[] meshes) {
+    for (WorkerMesh m : meshes) {
+      m.close();
+    }
+  }
+
+  private static NodeBlock block(long id) {
+    return new NodeBlock(0, new long[] {id}, new long[] {0}, null, null, 1, new float[] {id});
+  }
+
+  /** Sends {@code messages} from a connection that is not a registered peer and waits until the mesh closes it. */
+  private static void intrude(int port, Message... messages) throws Exception {
+    try (TransportClient intruder = new TransportClient(OPTIONS, new InboundQueue())) {
+      intruder.start();
+      PeerConnection c = intruder.connect(LOOPBACK, port);
+      for (Message m : messages) {
+        c.send(m);
+      }
+      c.closeFuture().get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static void assertDeliveredFrom(WorkerMesh to, int from, long id) throws Exception {
+    WorkerMesh.Inbound in = to.take(10_000);
+    assertEquals(from, in.from());
+    NodeBlock b = assertInstanceOf(NodeBlock.class, in.message());
+    assertArrayEquals(new long[] {id}, b.ids());
+    WorkerMesh.release(b);
+  }
+
+  @Test
+  void unregisteredConnectionsAreClosedAndNeverDelivered() throws Exception {
+    List<String> logs = new CopyOnWriteArrayList<>();
+    WorkerMesh[] m = meshes(3, logs);
+    try {
+      int port = m[1].port();
+      intrude(port, block(99));
+      intrude(port, new WorkerHello(7)); // out of range
+      intrude(port, new WorkerHello(1)); // the mesh's own index
+      intrude(port, new WorkerHello(0)); // connected already
+      intrude(port, new WorkerHello(2)); // a higher worker: worker 1 connects to it itself
+      // A malformed frame before any hello: a 10-byte halo request claiming 2^28 ids.
+      try (Socket raw = new Socket(LOOPBACK, port)) {
+        OutputStream out = raw.getOutputStream();
+        out.write(new byte[] {10, 0, 0, 0, HaloRequest.TYPE, 0, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80,
+            1, 0, 0, 0});
+        out.flush();
+        drain(raw); // returns once the mesh has closed the connection
+      }
+      assertNull(m[1].poll(300), "nothing of an unregistered connection is delivered, and no failure either");
+      assertEquals(6, waitForLines(logs, 6).size(), () -> String.join("\n", logs));
+      assertTrue(logs.get(0).startsWith("yarn-gnn worker 1: closing unregistered connection from /127.0.0.1:"),
+          logs.get(0));
+      assertTrue(logs.get(0).contains("message before its hello: NodeBlock[file 0, 1 rows x 1]"), logs.get(0));
+      assertTrue(logs.get(1).contains("hello from worker 7 of a 3-worker job"), logs.get(1));
+      assertTrue(logs.get(2).contains("hello naming this worker (1)"), logs.get(2));
+      assertTrue(logs.get(3).contains("hello from worker 0, which is connected already"), logs.get(3));
+      assertTrue(logs.get(4).contains("hello from worker 2, which this worker connects to itself"), logs.get(4));
+      assertTrue(logs.get(5).contains("malformed frame") && logs.get(5).contains("halo request ids"), logs.get(5));
+      for (String line : logs) {
+        assertTrue(!line.contains("\n") && !line.contains("\tat "), "one line, no stack trace: " + line);
+      }
+      // The registered peers still work, both ways, construction blocks credited and released.
+      // 20 blocks on 4 credits per stream: the senders wait for the consumer's releases.
+      Background s0 = new Background("send-0", () -> {
+        for (int i = 0; i < 20; i++) {
+          m[0].send(1, block(i));
+        }
+      });
+      Background s2 = new Background("send-2", () -> {
+        for (int i = 0; i < 20; i++) {
+          m[2].send(1, block(100 + i));
+        }
+      });
+      Background s1 = new Background("send-1", () -> {
+        for (int i = 0; i < 20; i++) {
+          m[1].send(0, block(200 + i));
+        }
+      });
+      List<Long> from0 = new ArrayList<>();
+      List<Long> from2 = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        WorkerMesh.Inbound in = m[1].take(10_000);
+        NodeBlock b = (NodeBlock) in.message();
+        (in.from() == 0 ? from0 : from2).add(b.ids()[0]);
+        WorkerMesh.release(b);
+      }
+      assertEquals(20, from0.size());
+      assertEquals(100L, from2.get(0));
+      for (int i = 0; i < 20; i++) {
+        assertDeliveredFrom(m[0], 1, 200 + i);
+      }
+      s0.join();
+      s1.join();
+      s2.join();
+    } finally {
+      closeAll(m);
+    }
+  }
+
+  private static void drain(Socket s) throws Exception {
+    while (s.getInputStream().read(new byte[4096]) >= 0) {
+      // the credit grant and heartbeats, until the mesh closes the connection
+    }
+  }
+
+  private static List<String> waitForLines(List<String> logs, int n) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (logs.size() < n && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    return logs;
+  }
+
+  @Test
+  void aMalformedFrameFromARegisteredPeerFailsTheWorkerNamingThePeer() throws Exception {
+    List<String> logs = new CopyOnWriteArrayList<>();
+    // Worker 2 of 3 (never connected as such): a raw socket registers as worker 0, then sends a bad frame.
+    try (WorkerMesh two = new WorkerMesh(2, 3, OPTIONS, logs::add); Socket raw = new Socket(LOOPBACK, two.port())) {
+      OutputStream out = raw.getOutputStream();
+      out.write(frame(new WorkerHello(0)));
+      out.write(frame(block(5)));
+      out.write(new byte[] {6, 0, 0, 0, NodeBlock.TYPE, 0, (byte) 0x80, (byte) 0x80, (byte) 0x80, 1});
+      out.flush();
+      assertDeliveredFrom(two, 0, 5);
+      TransportException e = assertThrows(TransportException.class, () -> two.take(10_000));
+      assertTrue(e.getMessage().startsWith("worker 2: malformed frame from worker 0: "), e.getMessage());
+      assertTrue(logs.isEmpty(), () -> String.join("\n", logs));
+    }
+  }
+
+  @Test
+  void aSecondHelloFromARegisteredPeerFailsTheWorker() throws Exception {
+    try (WorkerMesh two = new WorkerMesh(2, 3, OPTIONS, line -> {}); Socket raw = new Socket(LOOPBACK, two.port())) {
+      OutputStream out = raw.getOutputStream();
+      out.write(frame(new WorkerHello(1)));
+      out.write(frame(new WorkerHello(0)));
+      out.flush();
+      TransportException e = assertThrows(TransportException.class, () -> two.take(10_000));
+      assertTrue(e.getMessage().contains("worker 1 sent a second hello"), e.getMessage());
+    }
+  }
+
+  @Test
+  void haloExchangeOverTheMeshRefusesADuplicateChunkNamingThePeer() throws Exception {
+    WorkerMesh[] m = meshes(2, new CopyOnWriteArrayList<>());
+    try {
+      HaloExchangeCheckTest.Plan p = new HaloExchangeCheckTest.Plan();
+      HaloExchange exchange = new HaloExchange(HaloExchangeCheckTest.LAYER, p.edges, p.msg, new int[3][0],
+          new int[][] {new int[0], {2, 3, 4}}, HaloExchangeCheckTest.CHUNK_ROWS);
+      int layer = HaloExchangeCheckTest.LAYER;
+      float[] rows = new float[4];
+      m[1].send(0, new org.yarngnn.app.transport.RowBlock(layer, layer, 0, false, new int[2], rows, 2));
+      m[1].send(0, new org.yarngnn.app.transport.RowBlock(layer, layer, 0, false, new int[2], rows, 2));
+      Background idle = new Background("idle", () -> {});
+      ProtocolException e = assertThrows(ProtocolException.class, () -> exchange.receiveAll(m[0], idle));
+      assertEquals("layer 1: chunk 0 from worker 1 came twice", e.getMessage());
+    } finally {
+      closeAll(m);
+    }
+  }
+
+  private static byte[] frame(Message msg) {
+    ByteBuf f = MessageCodec.encode(msg, UnpooledByteBufAllocator.DEFAULT);
+    byte[] b = new byte[f.readableBytes()];
+    f.readBytes(b);
+    f.release();
+    return b;
+  }
+}
