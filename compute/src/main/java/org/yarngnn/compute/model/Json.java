@@ -1,10 +1,27 @@
 package org.yarngnn.compute.model;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.PrettyPrinter;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,18 +30,45 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * A small JSON reader and writer, enough for model.json and the safetensors header (no dependency).
+ * The JSON reader and writer for model.json, the safetensors header and the partition manifests, on
+ * jackson-core's streaming API ({@link JsonParser}, {@link JsonGenerator}; no databind).
+ *
+ * <p>Why Jackson and not a parser of our own: its tokenizer is well tried, and its {@link StreamReadConstraints}
+ * bound what hostile input can make us allocate (string, key and number lengths, nesting depth). On top of it
+ * this class is strict: duplicate keys, trailing content, NaN and Infinity (also a number too large for a
+ * double) are errors, and every error is a {@link ParseException} naming the 1-based line:column, worded the
+ * same whatever Jackson's own message says.
  *
  * <p>Parsing gives {@code Map<String,Object>} (keys in file order), {@code List<Object>}, {@code String},
  * {@code Long} (a number without fraction or exponent that fits), {@code Double} (any other number),
- * {@code Boolean} and {@code null}. Duplicate keys and trailing content are errors; every error names the
- * line and column.
+ * {@code Boolean} and {@code null}.
  *
  * <p>Writing accepts the same types plus other {@link Number}s and {@link Collection}s. Keys are written in a
  * stable order: the map's own order for {@link LinkedHashMap} and {@link SortedMap}, sorted otherwise.
  * {@code Float}s are written with their shortest float form (0.2f as {@code 0.2}, not 0.20000000298...).
  */
 public final class Json {
+  /** Containers nested deeper than this are refused (recursion and allocation stay bounded). */
+  static final int MAX_DEPTH = 512;
+  /** Longest string value, in chars. */
+  static final int MAX_STRING_LENGTH = 20_000_000;
+  /** Longest object key, in chars. */
+  static final int MAX_KEY_LENGTH = 50_000;
+  /** Longest number, in chars (as Jackson counts them: a number refused is longer than this). */
+  static final int MAX_NUMBER_LENGTH = 1_000;
+
+  private static final JsonFactory FACTORY = JsonFactory.builder()
+      // Hostile keys should neither fill the JVM's string table nor the shared symbol table.
+      .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+      .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
+      .streamReadConstraints(StreamReadConstraints.builder()
+          .maxNestingDepth(MAX_DEPTH)
+          .maxStringLength(MAX_STRING_LENGTH)
+          .maxNameLength(MAX_KEY_LENGTH)
+          .maxNumberLength(MAX_NUMBER_LENGTH)
+          .build())
+      .build();
+
   private Json() {}
 
   /** A syntax error, with its 1-based line and column. */
@@ -49,14 +93,11 @@ public final class Json {
 
   /** Parses one JSON value; whitespace may surround it, nothing else. */
   public static Object parse(String text) {
-    Parser p = new Parser(text);
-    p.skipWhitespace();
-    Object value = p.value(0);
-    p.skipWhitespace();
-    if (p.pos < text.length()) {
-      throw p.error("unexpected '" + text.charAt(p.pos) + "' after the JSON value");
+    try (JsonParser p = FACTORY.createParser(text)) {
+      return new Reader(p, text).document();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // closing a parser over a String; does not happen
     }
-    return value;
   }
 
   /** {@code bytes} as strict UTF-8 text, or null when they are not valid UTF-8. */
@@ -74,321 +115,299 @@ public final class Json {
 
   /** Pretty-printed JSON (two-space indent, arrays of scalars on one line), ending with a newline. */
   public static String write(Object value) {
-    StringBuilder sb = new StringBuilder();
-    new Writer(sb, true).value(value, 0);
-    return sb.append('\n').toString();
+    return generate(value, new Layout()) + "\n";
   }
 
   /** JSON on one line without spaces. */
   public static String writeCompact(Object value) {
-    StringBuilder sb = new StringBuilder();
-    new Writer(sb, false).value(value, 0);
-    return sb.toString();
+    return generate(value, null);
   }
 
-  private static final class Parser {
-    /** Deep nesting would otherwise overflow the stack on hostile input. */
-    private static final int MAX_DEPTH = 512;
+  /** Recursive descent over Jackson's tokens; Jackson's exceptions become {@link ParseException}s. */
+  private static final class Reader {
+    private final JsonParser p;
+    private final String text;
 
-    private final String s;
-    private int pos;
-
-    Parser(String s) {
-      this.s = s;
+    Reader(JsonParser p, String text) {
+      this.p = p;
+      this.text = text;
     }
 
-    ParseException error(String message) {
-      return errorAt(pos, message);
-    }
-
-    ParseException errorAt(int at, String message) {
-      int line = 1;
-      int col = 1;
-      for (int i = 0; i < at && i < s.length(); i++) {
-        if (s.charAt(i) == '\n') {
-          line++;
-          col = 1;
-        } else {
-          col++;
-        }
+    Object document() throws IOException {
+      JsonToken first = next();
+      if (first == null) {
+        throw error(p.currentLocation(), 0, "unexpected end of input, expected a value");
       }
-      return new ParseException(line, col, message);
-    }
-
-    void skipWhitespace() {
-      while (pos < s.length()) {
-        char c = s.charAt(pos);
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-          pos++;
-        } else {
-          break;
-        }
+      Object value = value(first);
+      JsonToken after;
+      try {
+        after = p.nextToken();
+      } catch (JsonProcessingException e) {
+        throw trailing(at(e));
       }
-    }
-
-    Object value(int depth) {
-      if (depth > MAX_DEPTH) {
-        throw error("nested deeper than " + MAX_DEPTH);
+      if (after != null) {
+        throw trailing(p.currentTokenLocation());
       }
-      if (pos >= s.length()) {
-        throw error("unexpected end of input, expected a value");
-      }
-      char c = s.charAt(pos);
-      switch (c) {
-        case '{':
-          return object(depth);
-        case '[':
-          return array(depth);
-        case '"':
-          return string();
-        case 't':
-          return literal("true", Boolean.TRUE);
-        case 'f':
-          return literal("false", Boolean.FALSE);
-        case 'n':
-          return literal("null", null);
-        default:
-          if (c == '-' || (c >= '0' && c <= '9')) {
-            return number();
-          }
-          throw error("unexpected '" + c + "', expected a value");
-      }
-    }
-
-    Object literal(String word, Object value) {
-      if (!s.startsWith(word, pos)) {
-        throw error("unexpected token, expected '" + word + "'");
-      }
-      pos += word.length();
       return value;
     }
 
-    Map<String, Object> object(int depth) {
-      int start = pos;
-      pos++; // '{'
+    private Object value(JsonToken t) throws IOException {
+      if (t == null) { // Jackson reports the end of input inside a container itself; this is only a safety net
+        throw error(p.currentLocation(), 0, "unexpected end of input, expected a value");
+      }
+      switch (t) {
+        case START_OBJECT:
+          return object();
+        case START_ARRAY:
+          return array();
+        case VALUE_STRING:
+          try {
+            return p.getText(); // Jackson decodes a string value lazily: errors in it show up here
+          } catch (JsonProcessingException e) {
+            throw translate(e);
+          }
+        case VALUE_NUMBER_INT:
+          if (p.getNumberType() == JsonParser.NumberType.INT || p.getNumberType() == JsonParser.NumberType.LONG) {
+            return p.getLongValue();
+          }
+          return finite(p.getDoubleValue()); // an integer beyond int64 is still a valid JSON number
+        case VALUE_NUMBER_FLOAT:
+          return finite(p.getDoubleValue());
+        case VALUE_TRUE:
+          return Boolean.TRUE;
+        case VALUE_FALSE:
+          return Boolean.FALSE;
+        case VALUE_NULL:
+          return null;
+        default: // Jackson reports misplaced tokens itself
+          throw error(p.currentTokenLocation(), 0, "unexpected " + t);
+      }
+    }
+
+    private Map<String, Object> object() throws IOException {
       Map<String, Object> map = new LinkedHashMap<>();
-      skipWhitespace();
-      if (peek() == '}') {
-        pos++;
-        return map;
-      }
-      while (true) {
-        skipWhitespace();
-        if (peek() != '"') {
-          throw error(pos >= s.length() ? "unterminated object (opened at " + where(start) + ")"
-              : "expected a string key");
-        }
-        int keyPos = pos;
-        String key = string();
-        skipWhitespace();
-        expect(':');
-        skipWhitespace();
-        Object v = value(depth + 1);
+      JsonToken t;
+      while ((t = next()) == JsonToken.FIELD_NAME) {
+        String key = p.currentName();
         if (map.containsKey(key)) {
-          throw errorAt(keyPos, "duplicate key \"" + key + "\"");
+          throw error(p.currentTokenLocation(), 0, "duplicate key \"" + key + "\"");
         }
-        map.put(key, v);
-        skipWhitespace();
-        char c = peek();
-        if (c == ',') {
-          pos++;
-        } else if (c == '}') {
-          pos++;
-          return map;
-        } else {
-          throw error(pos >= s.length() ? "unterminated object (opened at " + where(start) + ")"
-              : "expected ',' or '}'");
-        }
+        map.put(key, value(next()));
       }
+      expectEnd(t, JsonToken.END_OBJECT);
+      return map;
     }
 
-    List<Object> array(int depth) {
-      int start = pos;
-      pos++; // '['
+    private List<Object> array() throws IOException {
       List<Object> list = new ArrayList<>();
-      skipWhitespace();
-      if (peek() == ']') {
-        pos++;
-        return list;
-      }
-      while (true) {
-        skipWhitespace();
-        list.add(value(depth + 1));
-        skipWhitespace();
-        char c = peek();
-        if (c == ',') {
-          pos++;
-        } else if (c == ']') {
-          pos++;
-          return list;
-        } else {
-          throw error(pos >= s.length() ? "unterminated array (opened at " + where(start) + ")"
-              : "expected ',' or ']'");
+      JsonToken t;
+      while ((t = next()) != JsonToken.END_ARRAY) {
+        if (t == null) {
+          expectEnd(t, JsonToken.END_ARRAY);
         }
+        list.add(value(t));
+      }
+      return list;
+    }
+
+    private void expectEnd(JsonToken t, JsonToken end) {
+      if (t != end) { // Jackson reports an unterminated container itself; this is only a safety net
+        throw error(p.currentLocation(), 0, "expected " + end);
       }
     }
 
-    String where(int at) {
-      ParseException e = errorAt(at, "");
-      return e.line() + ":" + e.column();
-    }
-
-    char peek() {
-      return pos < s.length() ? s.charAt(pos) : '\0';
-    }
-
-    void expect(char c) {
-      if (peek() != c) {
-        throw error(pos >= s.length() ? "unexpected end of input, expected '" + c + "'"
-            : "expected '" + c + "'");
+    private Double finite(double d) {
+      if (Double.isNaN(d) || Double.isInfinite(d)) {
+        throw error(p.currentTokenLocation(), 0, "number out of range");
       }
-      pos++;
+      return d;
     }
 
-    String string() {
-      int start = pos;
-      pos++; // opening quote
-      StringBuilder sb = null;
-      int runStart = pos;
-      while (true) {
-        if (pos >= s.length()) {
-          throw errorAt(start, "unterminated string");
-        }
-        char c = s.charAt(pos);
-        if (c == '"') {
-          String out = sb == null ? s.substring(runStart, pos) : sb.append(s, runStart, pos).toString();
-          pos++;
-          return out;
-        }
-        if (c < 0x20) {
-          throw error("control character in string (escape it)");
-        }
-        if (c != '\\') {
-          pos++;
-          continue;
-        }
-        if (sb == null) {
-          sb = new StringBuilder();
-        }
-        sb.append(s, runStart, pos);
-        pos++;
-        if (pos >= s.length()) {
-          throw errorAt(start, "unterminated string");
-        }
-        char e = s.charAt(pos++);
-        switch (e) {
-          case '"': sb.append('"'); break;
-          case '\\': sb.append('\\'); break;
-          case '/': sb.append('/'); break;
-          case 'b': sb.append('\b'); break;
-          case 'f': sb.append('\f'); break;
-          case 'n': sb.append('\n'); break;
-          case 'r': sb.append('\r'); break;
-          case 't': sb.append('\t'); break;
-          case 'u': sb.append(hex4()); break;
-          default:
-            pos -= 2;
-            throw error("invalid escape '\\" + e + "'");
-        }
-        runStart = pos;
+    private JsonToken next() throws IOException {
+      try {
+        return p.nextToken();
+      } catch (JsonProcessingException e) {
+        throw translate(e);
       }
     }
 
-    char hex4() {
-      if (pos + 4 > s.length()) {
-        throw error("truncated \\u escape");
-      }
-      int v = 0;
-      for (int i = 0; i < 4; i++) {
-        int d = Character.digit(s.charAt(pos), 16);
-        if (d < 0) {
-          throw error("invalid hex digit in \\u escape");
-        }
-        v = v * 16 + d;
-        pos++;
-      }
-      return (char) v;
+    private ParseException trailing(JsonLocation where) {
+      char c = charAt(where);
+      return error(where, 0, "unexpected '" + c + "' after the JSON value");
     }
 
-    Object number() {
-      int start = pos;
-      if (peek() == '-') {
-        pos++;
-      }
-      if (peek() == '0') {
-        pos++;
-      } else if (peek() >= '1' && peek() <= '9') {
-        digits();
-      } else {
-        throw error("invalid number");
-      }
-      boolean integral = true;
-      if (peek() == '.') {
-        integral = false;
-        pos++;
-        if (!(peek() >= '0' && peek() <= '9')) {
-          throw error("invalid number: digit expected after '.'");
+    /** Jackson's exception, worded as ours, at the character it is about. */
+    private ParseException translate(JsonProcessingException e) {
+      JsonLocation where = at(e);
+      String m = String.valueOf(e.getOriginalMessage());
+      JsonStreamContext ctx = p.getParsingContext();
+      if (e instanceof StreamConstraintsException) {
+        if (m.contains("nesting depth")) {
+          return error(where, 0, "nested deeper than " + MAX_DEPTH);
+        } else if (m.startsWith("Number value length")) {
+          return error(where, 0, "number longer than " + MAX_NUMBER_LENGTH + " characters");
+        } else if (m.startsWith("String value length")) {
+          return error(where, 0, "string longer than " + MAX_STRING_LENGTH + " characters");
+        } else if (m.startsWith("Name length")) {
+          return error(where, 0, "key longer than " + MAX_KEY_LENGTH + " characters");
         }
-        digits();
+        return error(where, 0, m);
       }
-      if (peek() == 'e' || peek() == 'E') {
-        integral = false;
-        pos++;
-        if (peek() == '+' || peek() == '-') {
-          pos++;
+      if (e instanceof JsonEOFException || m.startsWith("Unexpected end-of-input")) {
+        JsonToken inToken = e instanceof JsonEOFException eof ? eof.getTokenBeingDecoded() : null;
+        if (inToken == JsonToken.VALUE_STRING || inToken == JsonToken.FIELD_NAME) {
+          return error(where, (int) (where.getCharOffset() - openingQuote()), "unterminated string");
         }
-        if (!(peek() >= '0' && peek() <= '9')) {
-          throw error("invalid number: digit expected in exponent");
+        if (m.contains("Decimal point not followed")) {
+          return error(p.currentLocation(), 0, "invalid number: digit expected after '.'");
         }
-        digits();
+        if (m.contains("Exponent indicator not followed")) {
+          return error(p.currentLocation(), 0, "invalid number: digit expected in exponent");
+        }
+        if (ctx.inArray() || ctx.inObject()) {
+          JsonLocation start = ctx.startLocation(p.currentLocation().contentReference());
+          return error(where, 0, "unterminated " + (ctx.inArray() ? "array" : "object") + " (opened at "
+              + start.getLineNr() + ":" + start.getColumnNr() + ")");
+        }
+        return error(where, 0, "unexpected end of input, expected a value");
       }
-      String text = s.substring(start, pos);
-      if (integral) {
-        try {
-          return Long.parseLong(text);
-        } catch (NumberFormatException tooBig) {
-          // Falls through: an integer beyond int64 is still a valid JSON number.
+      char c = charAt(where);
+      if (m.contains("was expecting a colon")) {
+        return error(where, 0, "expected ':'");
+      } else if (m.contains("was expecting comma to separate Object entries")) {
+        return error(where, 0, "expected ',' or '}'");
+      } else if (m.contains("was expecting comma to separate Array entries")) {
+        return error(where, 0, "expected ',' or ']'");
+      } else if (m.contains("was expecting double-quote to start field name")) {
+        return error(where, 0, "expected a string key");
+      } else if (m.startsWith("Unexpected close marker")) {
+        if (ctx.inArray()) {
+          return error(where, 0, "expected ',' or ']'");
+        } else if (ctx.inObject()) {
+          return error(where, 0, "expected ',' or '}'");
         }
+        return error(where, 0, "unexpected '" + c + "', expected a value");
+      } else if (m.contains("maybe a (non-standard) comment")) {
+        return error(where, 0, "unexpected '/' (JSON has no comments)");
+      } else if (m.startsWith("Non-standard token")) {
+        String token = quoted(m);
+        return error(where, token.length(), "'" + token + "' is not a JSON number (no NaN or Infinity)");
+      } else if (m.startsWith("Unrecognized token")) {
+        String token = quoted(m);
+        String literal = token.startsWith("t") ? "true" : token.startsWith("f") ? "false"
+            : token.startsWith("n") ? "null" : null;
+        return error(where, 0, literal != null ? "unexpected token '" + token + "', expected '" + literal + "'"
+            : "unexpected '" + c + "', expected a value");
+      } else if (m.contains("Leading zeroes not allowed")) {
+        return ctx.inRoot() ? trailing(where) : error(where, 0, "invalid number: leading zero");
+      } else if (m.contains("Expected space separating root-level values")) {
+        return trailing(where);
+      } else if (m.contains("Decimal point not followed")) {
+        return error(p.currentLocation(), 0, "invalid number: digit expected after '.'");
+      } else if (m.contains("Exponent indicator not followed")) {
+        return error(p.currentLocation(), 0, "invalid number: digit expected in exponent");
+      } else if (m.contains("to follow minus sign")) {
+        return error(where, 0, "invalid number");
+      } else if (m.contains("numbers to have plus signs")) {
+        return error(where, 1, "unexpected '+', expected a value");
+      } else if (m.startsWith("Unrecognized character escape")) {
+        return error(where, 1, "invalid escape '\\" + c + "'");
+      } else if (m.contains("expected a hex-digit for character escape")) {
+        return error(where, 0, "invalid hex digit in \\u escape");
+      } else if (m.startsWith("Illegal unquoted character")) {
+        return error(where, 0, "control character in string (escape it)");
+      } else if (m.contains("expected a valid value")) {
+        return error(where, 0, "unexpected '" + c + "', expected a value");
       }
-      return Double.parseDouble(text);
+      return error(where, 0, m); // a message this class does not know yet: Jackson's own words
     }
 
-    void digits() {
-      while (peek() >= '0' && peek() <= '9') {
-        pos++;
+    private JsonLocation at(JsonProcessingException e) {
+      JsonLocation where = e.getLocation();
+      return where != null && where.getLineNr() > 0 && where.getColumnNr() > 0 ? where : p.currentLocation();
+    }
+
+    /** The offset of the quote that opened the string still open at the end of the text. */
+    private int openingQuote() {
+      for (int i = text.length() - 1; i >= 0; i--) {
+        if (text.charAt(i) == '"') {
+          int backslashes = 0;
+          while (i - 1 - backslashes >= 0 && text.charAt(i - 1 - backslashes) == '\\') {
+            backslashes++;
+          }
+          if (backslashes % 2 == 0) {
+            return i;
+          }
+        }
       }
+      return 0;
+    }
+
+    private char charAt(JsonLocation where) {
+      long offset = where.getCharOffset();
+      return offset >= 0 && offset < text.length() ? text.charAt((int) offset) : '?';
+    }
+
+    /** {@code where} moved {@code back} characters to the left on its line. */
+    private static ParseException error(JsonLocation where, int back, String message) {
+      return new ParseException(Math.max(1, where.getLineNr()), Math.max(1, where.getColumnNr() - back), message);
+    }
+
+    private static String quoted(String message) {
+      int from = message.indexOf('\'');
+      int to = message.indexOf('\'', from + 1);
+      return from >= 0 && to > from ? message.substring(from + 1, to) : "";
     }
   }
 
-  private static final class Writer {
-    private final StringBuilder sb;
-    private final boolean pretty;
+  private static String generate(Object value, Layout layout) {
+    StringWriter out = new StringWriter();
+    try (JsonGenerator g = FACTORY.createGenerator(out)) {
+      if (layout != null) {
+        g.setPrettyPrinter(layout);
+      }
+      new Writer(g, layout).value(value);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot write JSON: " + e.getMessage(), e);
+    }
+    return out.toString();
+  }
 
-    Writer(StringBuilder sb, boolean pretty) {
-      this.sb = sb;
-      this.pretty = pretty;
+  private static final class Writer {
+    private final JsonGenerator g;
+    private final Layout layout;
+
+    Writer(JsonGenerator g, Layout layout) {
+      this.g = g;
+      this.layout = layout;
     }
 
-    void value(Object v, int indent) {
+    void value(Object v) throws IOException {
       if (v == null) {
-        sb.append("null");
+        g.writeNull();
       } else if (v instanceof String str) {
-        string(str);
+        g.writeString(str);
       } else if (v instanceof Boolean b) {
-        sb.append(b.booleanValue());
+        g.writeBoolean(b);
       } else if (v instanceof Float f) {
-        finite(f.doubleValue());
-        sb.append(Float.toString(f));
-      } else if (v instanceof Double || v instanceof java.math.BigDecimal) {
-        double d = ((Number) v).doubleValue();
+        finite(f);
+        g.writeNumber(f.floatValue()); // Float.toString: the shortest form that reads back as this float
+      } else if (v instanceof Double d) {
         finite(d);
-        sb.append(v.toString());
+        g.writeNumber(d.doubleValue());
+      } else if (v instanceof BigDecimal d) {
+        finite(d.doubleValue());
+        g.writeNumber(d);
+      } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+        g.writeNumber(((Number) v).longValue());
+      } else if (v instanceof BigInteger i) {
+        g.writeNumber(i);
       } else if (v instanceof Number n) {
-        sb.append(n.toString());
+        g.writeNumber(n.toString());
       } else if (v instanceof Map<?, ?> m) {
-        object(m, indent);
+        object(m);
       } else if (v instanceof Collection<?> c) {
-        array(c, indent);
+        array(c);
       } else {
         throw new IllegalArgumentException("cannot write " + v.getClass().getName() + " as JSON");
       }
@@ -400,94 +419,122 @@ public final class Json {
       }
     }
 
-    void object(Map<?, ?> m, int indent) {
-      if (m.isEmpty()) {
-        sb.append("{}");
-        return;
-      }
+    void object(Map<?, ?> m) throws IOException {
       Map<?, ?> ordered = m instanceof LinkedHashMap || m instanceof SortedMap ? m : new TreeMap<>(m);
-      sb.append('{');
-      boolean first = true;
+      g.writeStartObject();
       for (Map.Entry<?, ?> e : ordered.entrySet()) {
         if (!(e.getKey() instanceof String key)) {
           throw new IllegalArgumentException("JSON object keys must be strings, got " + e.getKey());
         }
-        if (!first) {
-          sb.append(',');
-        }
-        first = false;
-        newline(indent + 1);
-        string(key);
-        sb.append(pretty ? ": " : ":");
-        value(e.getValue(), indent + 1);
+        g.writeFieldName(key);
+        value(e.getValue());
       }
-      newline(indent);
-      sb.append('}');
+      g.writeEndObject();
     }
 
-    void array(Collection<?> c, int indent) {
-      if (c.isEmpty()) {
-        sb.append("[]");
-        return;
-      }
-      boolean scalars = true;
-      for (Object o : c) {
-        if (o instanceof Map || o instanceof Collection) {
-          scalars = false;
-          break;
-        }
-      }
-      sb.append('[');
-      boolean first = true;
-      for (Object o : c) {
-        if (!first) {
-          sb.append(',');
-          if (pretty && scalars) {
-            sb.append(' ');
+    void array(Collection<?> c) throws IOException {
+      if (layout != null) {
+        boolean scalars = true;
+        for (Object o : c) {
+          if (o instanceof Map || o instanceof Collection) {
+            scalars = false;
+            break;
           }
         }
-        first = false;
-        if (!scalars) {
-          newline(indent + 1);
-        }
-        value(o, indent + 1);
+        layout.nextArrayOnOneLine = scalars;
       }
-      if (!scalars) {
-        newline(indent);
+      g.writeStartArray();
+      for (Object o : c) {
+        value(o);
       }
-      sb.append(']');
+      g.writeEndArray();
+    }
+  }
+
+  /**
+   * The pretty-printed layout: two-space indent, {@code "key": value}, an array of scalars on one line
+   * ({@code [1, 2]}), other arrays one element a line, empty containers as {@code {}} and {@code []}.
+   */
+  private static final class Layout implements PrettyPrinter {
+    private int depth;
+    /** Set by the writer just before it starts an array. */
+    boolean nextArrayOnOneLine;
+    /** Per open container depth: whether the array there is on one line. */
+    private final BitSet oneLine = new BitSet();
+
+    @Override
+    public void writeRootValueSeparator(JsonGenerator g) {
+      // One value per document.
     }
 
-    void newline(int indent) {
-      if (pretty) {
-        sb.append('\n');
-        for (int i = 0; i < indent; i++) {
-          sb.append("  ");
-        }
+    @Override
+    public void writeStartObject(JsonGenerator g) throws IOException {
+      g.writeRaw('{');
+      oneLine.clear(++depth);
+    }
+
+    @Override
+    public void beforeObjectEntries(JsonGenerator g) throws IOException {
+      newline(g);
+    }
+
+    @Override
+    public void writeObjectFieldValueSeparator(JsonGenerator g) throws IOException {
+      g.writeRaw(": ");
+    }
+
+    @Override
+    public void writeObjectEntrySeparator(JsonGenerator g) throws IOException {
+      g.writeRaw(',');
+      newline(g);
+    }
+
+    @Override
+    public void writeEndObject(JsonGenerator g, int entries) throws IOException {
+      depth--;
+      if (entries > 0) {
+        newline(g);
+      }
+      g.writeRaw('}');
+    }
+
+    @Override
+    public void writeStartArray(JsonGenerator g) throws IOException {
+      g.writeRaw('[');
+      oneLine.set(++depth, nextArrayOnOneLine);
+    }
+
+    @Override
+    public void beforeArrayValues(JsonGenerator g) throws IOException {
+      if (!oneLine.get(depth)) {
+        newline(g);
       }
     }
 
-    void string(String str) {
-      sb.append('"');
-      for (int i = 0; i < str.length(); i++) {
-        char c = str.charAt(i);
-        switch (c) {
-          case '"': sb.append("\\\""); break;
-          case '\\': sb.append("\\\\"); break;
-          case '\n': sb.append("\\n"); break;
-          case '\r': sb.append("\\r"); break;
-          case '\t': sb.append("\\t"); break;
-          case '\b': sb.append("\\b"); break;
-          case '\f': sb.append("\\f"); break;
-          default:
-            if (c < 0x20) {
-              sb.append(String.format("\\u%04x", (int) c));
-            } else {
-              sb.append(c);
-            }
-        }
+    @Override
+    public void writeArrayValueSeparator(JsonGenerator g) throws IOException {
+      if (oneLine.get(depth)) {
+        g.writeRaw(", ");
+      } else {
+        g.writeRaw(',');
+        newline(g);
       }
-      sb.append('"');
+    }
+
+    @Override
+    public void writeEndArray(JsonGenerator g, int values) throws IOException {
+      boolean wasOneLine = oneLine.get(depth--);
+      if (!wasOneLine && values > 0) {
+        newline(g);
+      }
+      g.writeRaw(']');
+    }
+
+    private void newline(JsonGenerator g) throws IOException {
+      g.writeRaw('\n');
+      for (int i = 0; i < depth; i++) {
+        g.writeRaw("  ");
+      }
     }
   }
 }

@@ -83,6 +83,104 @@ class JsonTest {
     assertTrue(e.getMessage().contains("nested deeper"), e.getMessage());
   }
 
+  @Test
+  void errorsNameWhereTheProblemIs() {
+    assertError("{\"a\": [\n  {\"b\": [1,\n", 3, 1, "unterminated array (opened at 2:9)");
+    assertError("{\"a\": 1,\n \"b\"", 2, 5, "unterminated object (opened at 1:1)");
+    assertError("{\"a\": \"x\\\"y", 1, 7, "unterminated string");
+    assertError("[1, {\"ke", 1, 6, "unterminated string");
+    assertError("[\"a\u0001\"]", 1, 4, "control character in string");
+    assertError("[\"\\u12g4\"]", 1, 7, "invalid hex digit");
+    assertError("{\"\\q\": 1}", 1, 3, "invalid escape '\\q'");
+    assertError("[1 2]", 1, 4, "expected ',' or ']'");
+    assertError("[1}", 1, 3, "expected ',' or ']'");
+    assertError("{\"a\": 1,}", 1, 9, "expected a string key");
+    assertError("[1,]", 1, 4, "unexpected ']', expected a value");
+    assertError("{\"a\": {\"b\": nul}}", 1, 13, "expected 'null'");
+    assertError("['a']", 1, 2, "unexpected ''', expected a value");
+    assertError("[1e]", 1, 4, "digit expected in exponent");
+    assertError("[-]", 1, 3, "invalid number");
+    assertError("[01]", 1, 3, "leading zero");
+    assertError("/* c */ {}", 1, 1, "JSON has no comments");
+    assertError("{\"a\": 1}}", 1, 9, "unexpected '}' after the JSON value");
+    assertError("1 2", 1, 3, "unexpected '2' after the JSON value");
+    assertError("  \n  ", 2, 3, "unexpected end of input");
+  }
+
+  @Test
+  void refusesDuplicateKeysNamingTheKey() {
+    assertError("{\"a\": {\"c\": 2,\n  \"c\": 3}, \"b\": 1}", 2, 3, "duplicate key \"c\"");
+    assertError("{\"x\": 1, \"a\\\"b\": 1, \"a\\\"b\": 2}", 1, 21, "duplicate key \"a\"b\"");
+    // The same key in sibling objects is fine.
+    assertEquals(List.of(Map.of("a", 1L), Map.of("a", 2L)), Json.parse("[{\"a\": 1}, {\"a\": 2}]"));
+  }
+
+  @Test
+  void refusesNanAndInfinity() {
+    assertError("[NaN]", 1, 2, "'NaN' is not a JSON number");
+    assertError("{\"w\": -Infinity}", 1, 7, "'-Infinity' is not a JSON number");
+    assertError("[Infinity]", 1, 2, "'Infinity' is not a JSON number");
+    // A number that is only infinite as a double would not write back either.
+    assertError("{\"x\": 1,\n \"w\":  1e999}", 2, 8, "number out of range");
+    assertError("[-1" + "0".repeat(400) + "]", 1, 2, "number out of range");
+    assertEquals(List.of(1e308, 0.0), Json.parse("[1e308, 1e-999]"));
+    assertThrows(IllegalArgumentException.class, () -> Json.write(Map.of("x", Float.POSITIVE_INFINITY)));
+    assertThrows(IllegalArgumentException.class, () -> Json.write(List.of(Double.NEGATIVE_INFINITY)));
+  }
+
+  @Test
+  void nestsUpToTheLimit() {
+    String ok = "[".repeat(Json.MAX_DEPTH) + "]".repeat(Json.MAX_DEPTH);
+    Object v = Json.parse(ok);
+    for (int i = 1; i < Json.MAX_DEPTH; i++) {
+      v = ((List<?>) v).get(0);
+    }
+    assertEquals(List.of(), v);
+    Json.ParseException e = assertThrows(Json.ParseException.class, () -> Json.parse("[" + ok + "]"));
+    assertEquals("1:" + (Json.MAX_DEPTH + 2) + ": nested deeper than 512", e.getMessage());
+    e = assertThrows(Json.ParseException.class, () -> Json.parse("{\"k\":".repeat(Json.MAX_DEPTH + 1)));
+    assertTrue(e.getMessage().endsWith(": nested deeper than 512"), e.getMessage());
+  }
+
+  @Test
+  void boundsStringKeyAndNumberLengths() {
+    String longest = "x".repeat(Json.MAX_STRING_LENGTH);
+    assertEquals(List.of(longest), Json.parse("[\"" + longest + "\"]"));
+    Json.ParseException e = assertThrows(Json.ParseException.class, () -> Json.parse("[\"" + longest + "x\"]"));
+    assertTrue(e.getMessage().endsWith(": string longer than " + Json.MAX_STRING_LENGTH + " characters"),
+        e.getMessage());
+    String key = "k".repeat(Json.MAX_KEY_LENGTH);
+    assertEquals(Map.of(key, 1L), Json.parse("{\"" + key + "\": 1}"));
+    e = assertThrows(Json.ParseException.class, () -> Json.parse("{\"" + key + "k\": 1}"));
+    assertTrue(e.getMessage().endsWith(": key longer than " + Json.MAX_KEY_LENGTH + " characters"), e.getMessage());
+    String fraction = "-0." + "3".repeat(Json.MAX_NUMBER_LENGTH - 3);
+    assertEquals(List.of(Double.parseDouble(fraction)), Json.parse("[" + fraction + "]"));
+    for (String tooLong : List.of("0." + "3".repeat(Json.MAX_NUMBER_LENGTH + 1), "1".repeat(Json.MAX_NUMBER_LENGTH + 1),
+        "1e" + "0".repeat(Json.MAX_NUMBER_LENGTH))) {
+      e = assertThrows(Json.ParseException.class, () -> Json.parse("[" + tooLong + "]"));
+      assertTrue(e.getMessage().endsWith(": number longer than " + Json.MAX_NUMBER_LENGTH + " characters"),
+          e.getMessage());
+    }
+  }
+
+  @Test
+  void prettyPrintsNestedAndEmptyContainers() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("z", List.of(List.of(1L, 2L), Map.of("a", "b"), 3L));
+    m.put("e", List.of());
+    m.put("o", Map.of());
+    m.put("s", Arrays.asList("x", true, null, 2.5));
+    String expected = "{\n  \"z\": [\n    [1, 2],\n    {\n      \"a\": \"b\"\n    },\n    3\n  ],\n"
+        + "  \"e\": [],\n  \"o\": {},\n  \"s\": [\"x\", true, null, 2.5]\n}\n";
+    assertEquals(expected, Json.write(m));
+    assertEquals("{\"z\":[[1,2],{\"a\":\"b\"},3],\"e\":[],\"o\":{},\"s\":[\"x\",true,null,2.5]}",
+        Json.writeCompact(m));
+    assertEquals("[]\n", Json.write(List.of()));
+    assertEquals("\"q\\\"\\n\"\n", Json.write("q\"\n"));
+    assertThrows(IllegalArgumentException.class, () -> Json.write(Map.of(1, 2)));
+    assertThrows(IllegalArgumentException.class, () -> Json.write(List.of(new Object())));
+  }
+
   private static void assertError(String text, int line, int column, String fragment) {
     Json.ParseException e = assertThrows(Json.ParseException.class, () -> Json.parse(text));
     assertEquals(line, e.line(), e.getMessage());
