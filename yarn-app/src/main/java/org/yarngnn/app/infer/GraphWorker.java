@@ -83,6 +83,10 @@ public final class GraphWorker implements WorkerSession.Role {
 
   @Override
   public PhaseResult run(PhaseCommand c) throws Exception {
+    if (spec.haltAt() != null && spec.haltAt().equals("stall:" + index + "@" + label(c.phase()))) {
+      // Test hook: alive but silent, as a peer stuck in a deadlock or a GC spiral; the driver's round limit ends it.
+      Thread.sleep(Long.MAX_VALUE);
+    }
     if (spec.haltAt() != null && spec.haltAt().equals(index + "@" + label(c.phase()))) {
       // Test hook: in a container, die the way a killed container dies, without a word to anyone.
       if (System.getenv("CONTAINER_ID") != null) {

@@ -34,6 +34,12 @@ public final class InferOptions {
   public static final String HALT_AT_KEY = PREFIX + "job.halt-at";
   /** Fault injection for tests, given as {@code -D yarngnn.test.halt-worker=WORKER@COMMAND}. */
   public static final String HALT_KEY = PREFIX + "test.halt-worker";
+  /** A phase's time limit by default: generous, since a layer over a billion-edge partition takes minutes. */
+  public static final long DEFAULT_ROUND_TIMEOUT_SECONDS = 3600;
+  /** Workers as threads of one JVM: each has its own sockets, event loops and buffers. */
+  static final int MAX_LOCAL_WORKERS = 64;
+  /** Containers of one job; more than any cluster this runs on gives a graph job. */
+  static final int MAX_WORKERS = 10_000;
 
   /** How the embeddings are computed. */
   public enum Strategy {
@@ -79,6 +85,7 @@ public final class InferOptions {
   private final boolean fusion;
   private final boolean pipelining;
   private final int chunkRows;
+  private final long roundTimeoutSeconds;
   private final Strategy strategy;
   private final int batchSize;
   private final Ownership.Kind ownership;
@@ -110,6 +117,10 @@ public final class InferOptions {
     this.fusion = b.fusion;
     this.pipelining = b.pipelining;
     this.chunkRows = atLeast("chunk-rows", b.chunkRows, 1);
+    if (b.roundTimeoutSeconds < 1) {
+      throw new UsageException("option --round-timeout must be at least 1 (seconds), not " + b.roundTimeoutSeconds);
+    }
+    this.roundTimeoutSeconds = b.roundTimeoutSeconds;
     this.strategy = b.strategy;
     this.batchSize = atLeast("batch-size", b.batchSize, 1);
     this.ownership = b.ownership;
@@ -156,6 +167,7 @@ public final class InferOptions {
     b.fusion = fusion;
     b.pipelining = pipelining;
     b.chunkRows = chunkRows;
+    b.roundTimeoutSeconds = roundTimeoutSeconds;
     b.strategy = strategy;
     b.batchSize = batchSize;
     b.ownership = ownership;
@@ -188,6 +200,8 @@ public final class InferOptions {
         .value("pipelining", "on|off", "chunked exchange overlapped with aggregation (default on)")
         .value("fusion", "on|off", "first layer's transform fused with feature loading (default on)")
         .value("chunk-rows", "N", "rows per exchanged chunk (default 16384)")
+        .value("round-timeout", "SECONDS", "time limit of one phase on all workers; past it the job fails naming the "
+            + "workers that did not finish (default " + DEFAULT_ROUND_TIMEOUT_SECONDS + ")")
         .value("ownership", "auto|range|hash", "node owners: ranges when ids are 0..n-1 (auto), or a hash that "
             + "balances power-law graphs whose hubs have low ids");
   }
@@ -222,6 +236,7 @@ public final class InferOptions {
         .fusion(onOff(cl, "fusion"))
         .pipelining(onOff(cl, "pipelining"))
         .chunkRows(cl.getLong("chunk-rows", 16384))
+        .roundTimeoutSeconds(cl.getLong("round-timeout", DEFAULT_ROUND_TIMEOUT_SECONDS))
         .strategy(Strategy.byName(cl.get("strategy", "layerwise")))
         .batchSize(cl.getLong("batch-size", 1024));
     TableFormat out = format(cl, "output-format");
@@ -295,6 +310,7 @@ public final class InferOptions {
     set(c, "fusion", fusion ? "on" : "off");
     set(c, "pipelining", pipelining ? "on" : "off");
     set(c, "chunk-rows", Integer.toString(chunkRows));
+    set(c, "round-timeout", Long.toString(roundTimeoutSeconds));
     set(c, "strategy", strategy.optionValue());
     set(c, "batch-size", Integer.toString(batchSize));
     set(c, "ownership", ownership());
@@ -435,6 +451,11 @@ public final class InferOptions {
     return chunkRows;
   }
 
+  /** Time limit of one phase (a barrier round) across all workers, in seconds. */
+  public long roundTimeoutSeconds() {
+    return roundTimeoutSeconds;
+  }
+
   public Strategy strategy() {
     return strategy;
   }
@@ -483,7 +504,7 @@ public final class InferOptions {
   private List<Object> fields() {
     return Arrays.asList(edges, nodes, edgesFormat, nodesFormat, graph, model, output, outputFormat, undirected,
         missingFeatures, overwrite, seed, threads, workers, workerMemoryMb, workerVcores, queue, name, fusion,
-        pipelining, chunkRows, strategy, batchSize, ownership, local, verbose, workDir, layers, haltAt);
+        pipelining, chunkRows, roundTimeoutSeconds, strategy, batchSize, ownership, local, verbose, workDir, layers, haltAt);
   }
 
   @Override
@@ -526,6 +547,7 @@ public final class InferOptions {
     private boolean fusion = true;
     private boolean pipelining = true;
     private long chunkRows = 16384;
+    private long roundTimeoutSeconds = DEFAULT_ROUND_TIMEOUT_SECONDS;
     private Strategy strategy = Strategy.LAYERWISE;
     private long batchSize = 1024;
     private Ownership.Kind ownership = Ownership.Kind.AUTO;
@@ -638,6 +660,11 @@ public final class InferOptions {
       return this;
     }
 
+    public Builder roundTimeoutSeconds(long v) {
+      roundTimeoutSeconds = v;
+      return this;
+    }
+
     public Builder chunkRows(long v) {
       chunkRows = v;
       return this;
@@ -706,6 +733,11 @@ public final class InferOptions {
       InferOptions o = new InferOptions(this);
       if (strategy == Strategy.NODEWISE && !local) {
         throw new UsageException("--strategy nodewise is a single-JVM baseline: add --local");
+      }
+      int most = local ? MAX_LOCAL_WORKERS : MAX_WORKERS;
+      if (o.workers > most) {
+        throw new UsageException("option --workers must be at most " + most + (local
+            ? " with --local (every worker is a set of threads and sockets in this JVM)" : "") + ", not " + o.workers);
       }
       return o;
     }

@@ -190,9 +190,14 @@ public final class InferenceDriver {
       c.sendBlocking(command);
     }
     PhaseResult[] answers = new PhaseResult[workers.length];
+    long deadline = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(spec.roundTimeoutSeconds());
     for (int done = 0; done < workers.length; ) {
       InboundQueue.Event ev = next(Long.MAX_VALUE, command.phase());
       if (ev == null) {
+        if (System.currentTimeMillis() > deadline) {
+          throw new IllegalStateException(GraphWorker.label(command.phase()) + " did not finish within "
+              + spec.roundTimeoutSeconds() + " s (--round-timeout) on " + unanswered(answers));
+        }
         continue;
       }
       int w = indexOf(ev.connection());
@@ -209,6 +214,17 @@ public final class InferenceDriver {
     }
     report(after, label + " done");
     return List.of(answers);
+  }
+
+  /** "worker 1, worker 3": the workers that have not answered the current round. */
+  private static String unanswered(PhaseResult[] answers) {
+    StringBuilder sb = new StringBuilder();
+    for (int w = 0; w < answers.length; w++) {
+      if (answers[w] == null) {
+        sb.append(sb.length() == 0 ? "worker " : ", worker ").append(w);
+      }
+    }
+    return sb.toString();
   }
 
   /** Whether {@code r} is the kind of result {@code phase} answers with. */
