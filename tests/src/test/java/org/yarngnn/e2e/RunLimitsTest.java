@@ -66,4 +66,23 @@ class RunLimitsTest {
     assertEquals(2, run.status(), run::toString);
     assertTrue(run.err().contains("--round-timeout"), run::toString);
   }
+
+  @Test
+  void generateAndPartitionSizesAreBounded() throws Exception {
+    Path[] t = tables();
+    String out = dir.resolve("gen").toString();
+    for (String[] args : new String[][] {
+        {"generate", "--type", "sbm", "--nodes", "100", "--homophily", "2", "--output", out},
+        {"generate", "--type", "sbm", "--nodes", "100", "--avg-degree", "-1", "--output", out},
+        {"generate", "--type", "rmat", "--nodes", "100", "--edges", "-5", "--output", out},
+        {"generate", "--type", "rmat", "--nodes", "100000000000000", "--output", out},
+        {"generate", "--type", "rmat", "--nodes", "100", "--features", "1000000", "--output", out},
+        {"partition", "--local", "--edges", t[0].toString(), "--nodes", t[1].toString(), "--output", out,
+            "--partitions", "100000"}}) {
+      CliRun run = CliRun.of(args);
+      assertEquals(2, run.status(), () -> String.join(" ", args) + "\n" + run);
+      assertEquals(1, run.err().strip().lines().count(), () -> "one line: " + run);
+      assertFalse(Files.exists(dir.resolve("gen")), run::toString);
+    }
+  }
 }

@@ -36,6 +36,19 @@ public record GenerateOptions(
     return type.equals("rmat");
   }
 
+  /** Sizes beyond these are typing errors, not graphs this command should spend hours and disks on. */
+  static final long MAX_NODES = 1L << 40;
+  static final long MAX_EDGES = 1L << 44;
+  static final int MAX_FEATURES = 1 << 16;
+  static final int MAX_FILES = 1 << 16;
+  static final double MAX_AVERAGE_DEGREE = 1 << 20;
+
+  private static void atMost(String option, long v, long most) {
+    if (v > most) {
+      throw new UsageException("option --" + option + " must be at most " + most + ", not " + v);
+    }
+  }
+
   public static GenerateOptions fromCommandLine(CommandLine cl) {
     String type = cl.require("type");
     if (!type.equals("rmat") && !type.equals("sbm")) {
@@ -45,8 +58,11 @@ public record GenerateOptions(
     if (nodes < 2) {
       throw new UsageException("generate needs --nodes of at least 2");
     }
+    atMost("nodes", nodes, MAX_NODES);
     int features = cl.getInt("features", 16, 1);
+    atMost("features", features, MAX_FEATURES);
     int files = cl.getInt("files", Runtime.getRuntime().availableProcessors(), 1);
+    atMost("files", files, MAX_FILES);
     long seed = cl.getLong("seed", 1);
     TableFormat format = ImportCommand.format(cl, "format");
     boolean rmat = type.equals("rmat");
@@ -54,6 +70,20 @@ public record GenerateOptions(
     int classes = rmat ? 0 : cl.getInt("classes", 8, 2);
     double avgDegree = rmat ? 0 : cl.getDouble("avg-degree", 10);
     double homophily = rmat ? 0 : cl.getDouble("homophily", 0.8);
+    if (rmat && edges < 0) {
+      throw new UsageException("option --edges must be at least 0, not " + edges);
+    }
+    atMost("edges", edges, MAX_EDGES);
+    if (!rmat && !(avgDegree > 0 && avgDegree <= MAX_AVERAGE_DEGREE)) {
+      throw new UsageException("option --avg-degree must be above 0 and at most " + MAX_AVERAGE_DEGREE + ", not "
+          + avgDegree);
+    }
+    if (!rmat && !(homophily >= 0 && homophily <= 1)) {
+      throw new UsageException("option --homophily is a fraction of edges, from 0 to 1, not " + homophily);
+    }
+    if (!rmat && classes > nodes) {
+      throw new UsageException("option --classes must be at most --nodes (" + nodes + "), not " + classes);
+    }
     boolean sparseIds = cl.flag("sparse-ids");
     String output = cl.require("output");
     boolean overwrite = cl.flag("overwrite");

@@ -38,11 +38,16 @@ public final class PartitionCommand implements Command {
 
   @Override
   public int run(CommandLine cl, PrintStream out) throws Exception {
+    int partitions = cl.getInt("partitions", 1, 1);
+    if (partitions > PartitionJobOptions.MAX_PARTITIONS) {
+      throw new UsageException("option --partitions must be at most " + PartitionJobOptions.MAX_PARTITIONS
+          + ", not " + partitions);
+    }
     PartitionJobOptions.Builder b = PartitionJobOptions.builder()
         .edges(new Path(cl.require("edges")))
         .nodes(new Path(cl.require("nodes")))
         .output(new Path(cl.require("output")))
-        .partitions(cl.getInt("partitions", 1, 1))
+        .partitions(partitions)
         .undirected(cl.flag("undirected"))
         .overwrite(cl.flag("overwrite"))
         .local(JobOptions.runLocally(cl))

@@ -11,6 +11,9 @@ public final class PartitionJobOptions {
   private final Path edges;
   private final Path nodes;
   private final Path output;
+  /** Reduce tasks and later graph workers: more than any cluster gives one graph job. */
+  public static final int MAX_PARTITIONS = 10_000;
+
   private final int partitions;
   private final Ownership.Kind ownership;
   private final boolean undirected;
@@ -137,8 +140,8 @@ public final class PartitionJobOptions {
     }
 
     public Builder partitions(int v) {
-      if (v < 1) {
-        throw new IllegalArgumentException("--partitions must be >= 1, got " + v);
+      if (v < 1 || v > MAX_PARTITIONS) {
+        throw new IllegalArgumentException("--partitions must be from 1 to " + MAX_PARTITIONS + ", not " + v);
       }
       partitions = v;
       return this;
