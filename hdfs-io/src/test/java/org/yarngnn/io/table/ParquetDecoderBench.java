@@ -92,11 +92,11 @@ public final class ParquetDecoderBench {
         throw new IllegalStateException(own.table + ": the readers disagree: " + own.check + " vs " + mr.check);
       }
     }
-    System.out.printf(Locale.ROOT, "%-6s %-11s %12s %9s %9s %12s%n", "table", "reader", "rows", "wall s", "cpu s",
-        "M rows/s");
+    System.out.printf(Locale.ROOT, "%-6s %-11s %12s %9s %9s %10s %12s%n", "table", "reader", "rows", "wall s",
+        "cpu s", "M rows/s", "M rows/cpu-s");
     for (Task t : tasks) {
-      System.out.printf(Locale.ROOT, "%-6s %-11s %,12d %9.3f %9.3f %12.2f%n", t.table, t.reader, t.check.rows,
-          t.wall(), t.cpu(), t.check.rows / t.wall() / 1e6);
+      System.out.printf(Locale.ROOT, "%-6s %-11s %,12d %9.3f %9.3f %10.2f %12.2f%n", t.table, t.reader, t.check.rows,
+          t.wall(), t.cpu(), t.check.rows / t.wall() / 1e6, t.check.rows / t.cpu() / 1e6);
     }
     for (int i = 0; i < tasks.length; i += 2) {
       System.out.printf(Locale.ROOT, "%-6s parquet-mr / hdfs-io: %.2fx wall, %.2fx cpu (checksums agree: %s)%n",
