@@ -39,6 +39,10 @@ public final class Main {
   /** Runs one command line in this JVM and returns its exit status (tests call this directly). */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     boolean verbose = Arrays.asList(args).contains("--verbose");
+    if (verbose) {
+      // Read when log4j configures itself (the first logger): warnings then reach stderr as well as the log file.
+      System.setProperty("yarngnn.log.console", "ALL");
+    }
     Map<String, Command> commands = commands();
     if (args.length == 0 || args[0].equals("--help") || args[0].equals("help")) {
       err.println(topUsage(commands));

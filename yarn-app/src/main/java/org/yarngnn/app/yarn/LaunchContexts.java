@@ -125,6 +125,8 @@ public final class LaunchContexts {
     if (!javaOpts.isBlank()) {
       cmd.append(' ').append(javaOpts.trim());
     }
+    // Warnings of Hadoop, Netty and Parquet go to a log file beside stdout and stderr (see log4j.properties).
+    cmd.append(" -Dyarngnn.log.file=").append(ApplicationConstants.LOG_DIR_EXPANSION_VAR).append("/yarn-gnn.log");
     cmd.append(' ').append(VECTOR_FLAGS).append(' ').append(mainClass);
     for (String a : args) {
       cmd.append(" '").append(a).append('\'');
