@@ -13,10 +13,11 @@ import org.junit.jupiter.api.Test;
 
 class LaunchContextsTest {
   @Test
-  void javaCommandAddsTheVectorModuleQuotesArgumentsAndRedirectsToTheLogDir() {
+  void javaCommandAddsTheVectorModuleQuotesArgumentsAndLogsToTheLogDir() {
     List<String> cmd = LaunchContexts.javaCommand("-Xmx100m", "a.B", List.of("hdfs:///x y", "3"));
     assertEquals(1, cmd.size());
-    assertEquals("{{JAVA_HOME}}/bin/java -Xmx100m --add-modules jdk.incubator.vector a.B 'hdfs:///x y' '3'"
+    assertEquals("{{JAVA_HOME}}/bin/java -Xmx100m -Dyarngnn.log.file=<LOG_DIR>/yarn-gnn.log"
+        + " --add-modules jdk.incubator.vector a.B 'hdfs:///x y' '3'"
         + " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr", cmd.get(0));
   }
 
