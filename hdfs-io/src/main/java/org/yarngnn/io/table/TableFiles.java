@@ -35,7 +35,7 @@ final class TableFiles {
    */
   static TableFiles resolve(Configuration conf, String table, TableFormat forced) {
     TreeMap<String, FileStatus> found = new TreeMap<>();
-    List<String> parts = split(table);
+    List<String> parts = TablePaths.split(table);
     if (parts.isEmpty()) {
       throw new InputException("empty table path '" + table + "'");
     }
@@ -63,28 +63,6 @@ final class TableFiles {
 
   static TableFiles resolve(Configuration conf, Path path, TableFormat forced) {
     return resolve(conf, path.toString(), forced);
-  }
-
-  /** Splits at commas outside braces, as FileInputFormat does; empty parts are dropped. */
-  static List<String> split(String table) {
-    List<String> out = new ArrayList<>();
-    int depth = 0;
-    int start = 0;
-    for (int i = 0; i <= table.length(); i++) {
-      char c = i < table.length() ? table.charAt(i) : ',';
-      if (c == '{') {
-        depth++;
-      } else if (c == '}' && depth > 0) {
-        depth--;
-      } else if (c == ',' && depth == 0) {
-        String p = table.substring(start, i).trim();
-        if (!p.isEmpty()) {
-          out.add(p);
-        }
-        start = i + 1;
-      }
-    }
-    return out;
   }
 
   private static void collect(Configuration conf, String part, TreeMap<String, FileStatus> found) {
