@@ -11,6 +11,7 @@ import java.util.Arrays;
  * then read-only and safe for concurrent lookups.
  */
 public final class NodeIndex {
+  /** Marks a free slot; the id equal to it (an ordinary id) is kept beside the table, in {@link #emptyIdIndex}. */
   private static final long EMPTY = Long.MIN_VALUE;
 
   private final int expected;
@@ -22,6 +23,8 @@ public final class NodeIndex {
   /** While true, the id of index i is {@code base + i}: lookups and inserts need no table. */
   private boolean run = true;
   private long base;
+  /** In table mode, the index of id {@link #EMPTY}, or -1 when absent. */
+  private int emptyIdIndex = -1;
 
   public NodeIndex(int expected) {
     this.expected = Math.max(0, expected);
@@ -42,7 +45,7 @@ public final class NodeIndex {
    */
   public int add(long id) {
     if (run) {
-      if (size == 0 && id != EMPTY) {
+      if (size == 0) {
         base = id;
       }
       long i = id - base;
@@ -55,7 +58,11 @@ public final class NodeIndex {
       tableFromRun();
     }
     if (id == EMPTY) {
-      throw new IllegalArgumentException("node id " + id + " is reserved");
+      if (emptyIdIndex >= 0) {
+        return -1 - emptyIdIndex;
+      }
+      emptyIdIndex = size;
+      return size++;
     }
     if ((size + 1) * 2L > keys.length) {
       grow();
@@ -94,7 +101,7 @@ public final class NodeIndex {
       return i >= 0 && i < size && id >= base ? (int) i : -1;
     }
     if (id == EMPTY) {
-      return -1;
+      return emptyIdIndex;
     }
     int slot = slot(id);
     while (true) {
@@ -143,6 +150,9 @@ public final class NodeIndex {
       if (keys[slot] != EMPTY) {
         ids[values[slot]] = keys[slot];
       }
+    }
+    if (emptyIdIndex >= 0) {
+      ids[emptyIdIndex] = EMPTY;
     }
     return ids;
   }

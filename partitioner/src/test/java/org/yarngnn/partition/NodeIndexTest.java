@@ -83,4 +83,30 @@ class NodeIndexTest {
     assertEquals(-1 - 1, index.add(3));
     assertEquals(-1, index.get(0));
   }
+
+  @Test
+  void longMinValueIsAnOrdinaryId() {
+    // First (the run starts at it), then breaking the run.
+    NodeIndex first = new NodeIndex(0);
+    assertEquals(0, first.add(Long.MIN_VALUE));
+    assertEquals(1, first.add(Long.MIN_VALUE + 1));
+    assertEquals(2, first.add(7));
+    assertEquals(-1 - 0, first.add(Long.MIN_VALUE));
+    assertEquals(0, first.get(Long.MIN_VALUE));
+    assertEquals(1, first.get(Long.MIN_VALUE + 1));
+    assertArrayEquals(new long[] {Long.MIN_VALUE, Long.MIN_VALUE + 1, 7}, first.keysInOrder());
+    // In table mode, among ids that make the table grow.
+    NodeIndex table = new NodeIndex(0);
+    assertEquals(0, table.add(5));
+    assertEquals(1, table.add(-5));
+    assertEquals(-1, table.get(Long.MIN_VALUE));
+    assertEquals(2, table.add(Long.MIN_VALUE));
+    for (int i = 0; i < 100; i++) {
+      assertEquals(3 + i, table.add(1000L * i + 1));
+    }
+    assertEquals(-1 - 2, table.add(Long.MIN_VALUE));
+    assertEquals(2, table.get(Long.MIN_VALUE));
+    assertEquals(Long.MIN_VALUE, table.keysInOrder()[2]);
+    assertEquals(103, table.keysInOrder().length);
+  }
 }

@@ -62,8 +62,8 @@ public final class InferCommand implements Command {
       }
       return model;
     }
-    EdgeTable.open(conf, new Path(o.edges()), TableReadOptions.builder().format(o.edgesFormat()).build());
-    NodeTable nodes = NodeTable.open(conf, new Path(o.nodes()),
+    EdgeTable.open(conf, o.edges(), TableReadOptions.builder().format(o.edgesFormat()).build());
+    NodeTable nodes = NodeTable.open(conf, o.nodes(),
         TableReadOptions.builder().format(o.nodesFormat()).build());
     ModelFiles.checkInputWidth(model, o.model(), nodes.featureWidth(), o.nodes());
     return model;
@@ -197,14 +197,21 @@ public final class InferCommand implements Command {
     return "file".equals(p.getFileSystem(conf).getUri().getScheme());
   }
 
-  /** The table's path, qualified on the cluster FileSystem; a table only on this machine is refused. */
+  /**
+   * The table's paths (a comma-separated list), each qualified on the cluster FileSystem; a table only on this
+   * machine is refused.
+   */
   private static String onCluster(Configuration conf, String path, String option) throws java.io.IOException {
-    Path p = new Path(path);
-    if (isLocal(conf, p) && !isLocal(conf, new Path("/"))) {
-      throw new UsageException("--" + option + " " + path + " is on the local disk; containers read tables from the"
-          + " cluster FileSystem (" + FileSystem.getDefaultUri(conf) + "): copy it there or use --local");
+    java.util.List<String> qualified = new java.util.ArrayList<>();
+    for (String part : org.yarngnn.io.table.TablePaths.split(path)) {
+      Path p = new Path(part);
+      if (isLocal(conf, p) && !isLocal(conf, new Path("/"))) {
+        throw new UsageException("--" + option + " " + path + " is on the local disk; containers read tables from the"
+            + " cluster FileSystem (" + FileSystem.getDefaultUri(conf) + "): copy it there or use --local");
+      }
+      qualified.add(p.getFileSystem(conf).makeQualified(p).toString());
     }
-    return p.getFileSystem(conf).makeQualified(p).toString();
+    return qualified.isEmpty() ? path : String.join(",", qualified);
   }
 
   /** One line of figures per worker (phase seconds, bytes exchanged, peak heap): what benchmarks parse. */

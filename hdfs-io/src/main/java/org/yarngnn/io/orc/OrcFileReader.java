@@ -2,12 +2,13 @@ package org.yarngnn.io.orc;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.EnumSet;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
 import org.apache.orc.OrcFile;
 import org.apache.orc.Reader;
@@ -77,6 +78,50 @@ final class OrcFileReader implements Closeable {
     return index;
   }
 
+  /** What {@link #integerColumn} accepts, for messages. */
+  static final String INTEGER_TYPES = "an integer (tinyint, smallint, int, bigint, or decimal(p,0) with p <= 18)";
+
+  /**
+   * The index of top-level integer column {@code name}: tinyint, smallint, int, bigint, or a decimal of scale 0
+   * and at most 18 digits (read as long). Refused, naming the file and column: decimals with a scale or wider,
+   * date, timestamp, float, double, strings and everything else. -1 when absent and optional.
+   */
+  int integerColumn(String name, boolean required) {
+    List<String> names = schema.getFieldNames();
+    int index = names.indexOf(name);
+    if (index < 0) {
+      return column(name, required, INTEGER_TYPES, INTEGERS, false);
+    }
+    TypeDescription t = schema.getChildren().get(index);
+    if (t.getCategory() == Category.DECIMAL) {
+      if (t.getScale() != 0) {
+        throw InputException.in(path, "column '" + name + "' has type " + t + ", expected " + INTEGER_TYPES
+            + "; a decimal with scale " + t.getScale() + " is not an integer");
+      }
+      if (t.getPrecision() > 18) {
+        throw InputException.in(path, "column '" + name + "' has type " + t + ", which is not supported (at most 18 "
+            + "digits; store ids as bigint)");
+      }
+      return index;
+    }
+    return column(name, required, INTEGER_TYPES, INTEGERS, false);
+  }
+
+  /** Value {@code row} of an integer column's vector (see {@link #integerColumn}); the entry must not be null. */
+  static long longValue(ColumnVector v, int row) {
+    int i = v.isRepeating ? 0 : row;
+    if (v instanceof LongColumnVector) {
+      return ((LongColumnVector) v).vector[i];
+    }
+    return ((DecimalColumnVector) v).vector[i].longValue();
+  }
+
+  /** A message when {@code d} is finite but outside float range, else null. */
+  static String outOfFloatRange(String what, double d) {
+    return Double.isFinite(d) && Math.abs(d) > Float.MAX_VALUE
+        ? what + " " + d + " is outside float range (beyond +-" + Float.MAX_VALUE + ")" : null;
+  }
+
   /** Starts reading only these top-level columns (negative indexes skipped). */
   void project(int... columns) {
     boolean[] include = new boolean[schema.getMaximumId() + 1];
@@ -92,7 +137,7 @@ final class OrcFileReader implements Closeable {
     try {
       rows = reader.rows(reader.options().include(include));
     } catch (IOException e) {
-      throw new UncheckedIOException("reading " + path + ": " + e.getMessage(), e);
+      throw InputException.wrap(path, "reading", e);
     }
     batch = schema.createRowBatch(BATCH_ROWS);
   }
@@ -102,7 +147,7 @@ final class OrcFileReader implements Closeable {
     try {
       return rows.nextBatch(batch);
     } catch (IOException e) {
-      throw new UncheckedIOException("reading " + path + ": " + e.getMessage(), e);
+      throw InputException.wrap(path, "reading", e);
     }
   }
 
@@ -126,7 +171,7 @@ final class OrcFileReader implements Closeable {
       }
       reader.close();
     } catch (IOException e) {
-      throw new UncheckedIOException("closing " + path + ": " + e.getMessage(), e);
+      throw InputException.wrap(path, "closing", e);
     }
   }
 }

@@ -5,7 +5,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ListColumnVector;
-import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.NodeLayout;
 import org.yarngnn.io.table.NodeLayouts;
@@ -20,9 +20,9 @@ public final class OrcNodeFile {
 
   private static int[] columns(OrcFileReader orc, TableReadOptions opts) {
     return new int[] {
-        orc.column(opts.idColumn(), true, "bigint", OrcFileReader.INTEGERS, false),
+        orc.integerColumn(opts.idColumn(), true),
         orc.column(opts.featuresColumn(), true, "array<float>", OrcFileReader.FLOATS, true),
-        orc.column(opts.labelColumn(), false, "int", OrcFileReader.INTEGERS, false),
+        orc.integerColumn(opts.labelColumn(), false),
         orc.column(opts.splitColumn(), false, "string", OrcFileReader.STRINGS, false)};
   }
 
@@ -56,17 +56,17 @@ public final class OrcNodeFile {
       long base = 0;
       while (orc.nextBatch()) {
         int n = orc.batch().size;
-        LongColumnVector ids = (LongColumnVector) orc.vector(cols[0]);
+        ColumnVector ids = orc.vector(cols[0]);
         ListColumnVector lists = (ListColumnVector) orc.vector(cols[1]);
         DoubleColumnVector values = (DoubleColumnVector) lists.child;
-        LongColumnVector labels = (LongColumnVector) orc.vector(cols[2]);
+        ColumnVector labels = orc.vector(cols[2]);
         BytesColumnVector splits = (BytesColumnVector) orc.vector(cols[3]);
         for (int r = 0; r < n; r++) {
           long row = base + r + 1;
           if (OrcFileReader.isNull(ids, r)) {
             throw InputException.at(file, row, "null id");
           }
-          long id = ids.vector[ids.isRepeating ? 0 : r];
+          long id = OrcFileReader.longValue(ids, r);
           if (OrcFileReader.isNull(lists, r)) {
             throw InputException.at(file, row, "null features");
           }
@@ -81,7 +81,11 @@ public final class OrcNodeFile {
             if (OrcFileReader.isNull(values, off + k)) {
               throw InputException.at(file, row, "feature " + (k + 1) + " is null");
             }
-            float v = (float) values.vector[values.isRepeating ? 0 : off + k];
+            double dv = values.vector[values.isRepeating ? 0 : off + k];
+            float v = (float) dv;
+            if (!Float.isFinite(v) && OrcFileReader.outOfFloatRange("feature", dv) != null) {
+              throw InputException.at(file, row, OrcFileReader.outOfFloatRange("feature " + (k + 1), dv));
+            }
             if (!allowNonFinite && !Float.isFinite(v)) {
               throw InputException.at(file, row, "feature " + (k + 1) + " is NaN or infinite");
             }
@@ -89,7 +93,7 @@ public final class OrcNodeFile {
           }
           int label = -1;
           if (labels != null && !OrcFileReader.isNull(labels, r)) {
-            long l = labels.vector[labels.isRepeating ? 0 : r];
+            long l = OrcFileReader.longValue(labels, r);
             if (l < -1 || l > Integer.MAX_VALUE) {
               throw InputException.at(file, row, "bad label " + l + " (expected -1 for none, or a class index >= 0)");
             }

@@ -41,7 +41,7 @@ final class ColumnReaderCursor implements LeafCursor {
 
   @Override
   public float getFloat() {
-    return float64 ? (float) reader.getDouble() : reader.getFloat();
+    return float64 ? PageCursor.narrow(reader.getDouble()) : reader.getFloat();
   }
 
   @Override

@@ -1,7 +1,6 @@
 package org.yarngnn.io.parquet;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
@@ -20,6 +19,8 @@ import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.column.values.ValuesReader;
 import org.apache.parquet.io.ParquetDecodingException;
 import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.LogicalTypeAnnotation.IntLogicalTypeAnnotation;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
@@ -32,6 +33,8 @@ final class PageCursor implements LeafCursor {
   private final PageReader pages;
   private final ColumnDescriptor descriptor;
   private final boolean integral;
+  /** An INT32 column annotated unsigned (UINT8/16/32): its values widen without sign. */
+  private final boolean unsigned32;
   private final PrimitiveTypeName type;
   private final int maxRep;
   private final int maxDef;
@@ -52,6 +55,9 @@ final class PageCursor implements LeafCursor {
     this.descriptor = descriptor;
     this.type = descriptor.getPrimitiveType().getPrimitiveTypeName();
     this.integral = type == PrimitiveTypeName.INT32 || type == PrimitiveTypeName.INT64;
+    LogicalTypeAnnotation logical = descriptor.getPrimitiveType().getLogicalTypeAnnotation();
+    this.unsigned32 = type == PrimitiveTypeName.INT32 && logical instanceof IntLogicalTypeAnnotation
+        && !((IntLogicalTypeAnnotation) logical).isSigned();
     this.maxRep = descriptor.getMaxRepetitionLevel();
     this.maxDef = descriptor.getMaxDefinitionLevel();
     DictionaryPage dict = pages.readDictionaryPage();
@@ -59,6 +65,23 @@ final class PageCursor implements LeafCursor {
       decodeDictionary(dict);
     }
     loadPage();
+  }
+
+  /**
+   * What a finite DOUBLE outside float range narrows to: a NaN with this payload (not an infinity), so a reader
+   * can tell it from a stored NaN or infinity and say so ({@link #isOutOfFloatRange}).
+   */
+  private static final int OUT_OF_RANGE_BITS = 0x7fc0_f10a;
+
+  /** A DOUBLE narrowed to float; a finite value beyond float range becomes the out-of-range NaN. */
+  static float narrow(double d) {
+    float f = (float) d;
+    return Float.isInfinite(f) && !Double.isInfinite(d) ? Float.intBitsToFloat(OUT_OF_RANGE_BITS) : f;
+  }
+
+  /** True for the value {@link #narrow} gives a finite DOUBLE outside float range. */
+  static boolean isOutOfFloatRange(float f) {
+    return Float.floatToRawIntBits(f) == OUT_OF_RANGE_BITS;
   }
 
   /** True for the column types this cursor decodes. */
@@ -98,16 +121,17 @@ final class PageCursor implements LeafCursor {
       if (integral) {
         dictLongs = new long[n];
         for (int i = 0; i < n; i++) {
-          dictLongs[i] = type == PrimitiveTypeName.INT32 ? d.decodeToInt(i) : d.decodeToLong(i);
+          dictLongs[i] = type != PrimitiveTypeName.INT32 ? d.decodeToLong(i)
+              : unsigned32 ? d.decodeToInt(i) & 0xFFFF_FFFFL : d.decodeToInt(i);
         }
       } else {
         dictFloats = new float[n];
         for (int i = 0; i < n; i++) {
-          dictFloats[i] = type == PrimitiveTypeName.DOUBLE ? (float) d.decodeToDouble(i) : d.decodeToFloat(i);
+          dictFloats[i] = type == PrimitiveTypeName.DOUBLE ? narrow(d.decodeToDouble(i)) : d.decodeToFloat(i);
         }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new ParquetDecodingException("unreadable page (" + e.getMessage() + ")", e);
     }
   }
 
@@ -125,7 +149,7 @@ final class PageCursor implements LeafCursor {
           decodeV2((DataPageV2) page);
         }
       } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        throw new ParquetDecodingException("unreadable page (" + e.getMessage() + ")", e);
       }
     }
   }
@@ -224,8 +248,14 @@ final class PageCursor implements LeafCursor {
         break;
       case INT32: {
         IntBuffer ints = at.asIntBuffer();
-        for (int i = 0; i < n; i++) {
-          longOut[i] = ints.get(i);
+        if (unsigned32) {
+          for (int i = 0; i < n; i++) {
+            longOut[i] = ints.get(i) & 0xFFFF_FFFFL;
+          }
+        } else {
+          for (int i = 0; i < n; i++) {
+            longOut[i] = ints.get(i);
+          }
         }
         break;
       }
@@ -235,7 +265,7 @@ final class PageCursor implements LeafCursor {
       default: {
         DoubleBuffer doubles = at.asDoubleBuffer();
         for (int i = 0; i < n; i++) {
-          floatOut[i] = (float) doubles.get(i);
+          floatOut[i] = narrow(doubles.get(i));
         }
         break;
       }
@@ -253,9 +283,9 @@ final class PageCursor implements LeafCursor {
     for (int i = 0; i < n; i++) {
       switch (type) {
         case INT64: longs[i] = r.readLong(); break;
-        case INT32: longs[i] = r.readInteger(); break;
+        case INT32: longs[i] = unsigned32 ? r.readInteger() & 0xFFFF_FFFFL : r.readInteger(); break;
         case FLOAT: floats[i] = r.readFloat(); break;
-        default: floats[i] = (float) r.readDouble(); break;
+        default: floats[i] = narrow(r.readDouble()); break;
       }
     }
   }

@@ -2,20 +2,21 @@ package org.yarngnn.io.parquet;
 
 import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.DOUBLE;
 import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.FLOAT;
-import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT32;
-import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT64;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.ParquetDecodingException;
 import org.yarngnn.io.table.EdgeSink;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.TableReadOptions;
 
 
-/** Edges from a Parquet file: {@code src} and {@code dst} INT64 (INT32 widens), optional {@code weight}. */
+/**
+ * Edges from a Parquet file: {@code src} and {@code dst} integers (see {@link ParquetColumn#integer}), optional
+ * {@code weight} FLOAT or DOUBLE (a DOUBLE outside float range is refused).
+ */
 public final class ParquetEdgeFile {
-  private static final String ID_TYPE = "INT64";
   private static final String WEIGHT_TYPE = "FLOAT or DOUBLE";
   /** Rows decoded per sink call: three arrays of this many stay in L1/L2. */
   private static final int BATCH = 4096;
@@ -31,9 +32,14 @@ public final class ParquetEdgeFile {
 
   private static ParquetColumn[] columns(ParquetFile pf, Path file, TableReadOptions opts) {
     return new ParquetColumn[] {
-        ParquetColumn.scalar(pf.schema(), file, opts.srcColumn(), true, ID_TYPE, INT64, INT32),
-        ParquetColumn.scalar(pf.schema(), file, opts.dstColumn(), true, ID_TYPE, INT64, INT32),
+        ParquetColumn.integer(pf.schema(), file, opts.srcColumn(), true),
+        ParquetColumn.integer(pf.schema(), file, opts.dstColumn(), true),
         ParquetColumn.scalar(pf.schema(), file, opts.weightColumn(), false, WEIGHT_TYPE, FLOAT, DOUBLE)};
+  }
+
+  /** The message for a UINT64 value above 2^63-1 (read as the negative long {@code bits}). */
+  static String tooLarge(String column, long bits) {
+    return column + " " + Long.toUnsignedString(bits) + " does not fit int64 (a UINT64 above 2^63-1)";
   }
 
   private static String missing(PageCursor c, String column) {
@@ -82,6 +88,15 @@ public final class ParquetEdgeFile {
             good = n;
             problem = missing(d, "dst");
           }
+          if (srcCol.unsigned64 || dstCol.unsigned64) {
+            for (int i = 0; i < good; i++) {
+              if (srcCol.unsigned64 && src[i] < 0 || dstCol.unsigned64 && dst[i] < 0) {
+                boolean isSrc = srcCol.unsigned64 && src[i] < 0;
+                problem = tooLarge(isSrc ? "src" : "dst", isSrc ? src[i] : dst[i]);
+                good = i;
+              }
+            }
+          }
           if (w != null) {
             n = w.readFloats(weights, 0, k);
             if (n < good) {
@@ -90,8 +105,9 @@ public final class ParquetEdgeFile {
             }
             for (int i = 0; i < good; i++) {
               if (!Float.isFinite(weights[i])) {
+                problem = PageCursor.isOutOfFloatRange(weights[i]) ? "weight is outside float range (a DOUBLE "
+                    + "beyond +-" + Float.MAX_VALUE + ")" : "weight is NaN or infinite";
                 good = i;
-                problem = "weight is NaN or infinite";
               }
             }
           }
@@ -104,6 +120,8 @@ public final class ParquetEdgeFile {
         }
         base += rows;
       }
+    } catch (ParquetDecodingException e) {
+      throw InputException.in(file, "corrupt Parquet data (" + e.getMessage() + ")");
     }
   }
 }

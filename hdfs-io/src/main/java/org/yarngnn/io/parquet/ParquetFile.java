@@ -2,7 +2,6 @@ package org.yarngnn.io.parquet;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -156,7 +155,7 @@ public final class ParquetFile implements Closeable {
           createdBy);
       return true;
     } catch (IOException e) {
-      throw new UncheckedIOException("reading " + path + ": " + e.getMessage(), e);
+      throw InputException.wrap(path, "reading", e);
     } catch (ParquetDecodingException e) {
       throw InputException.in(path, "corrupt Parquet data (" + e.getMessage() + ")");
     }
@@ -208,7 +207,13 @@ public final class ParquetFile implements Closeable {
     if (codecs == null) {
       codecs = new CodecFactory(conf, 0);
     }
-    return codecs.getDecompressor(codec);
+    try {
+      return codecs.getDecompressor(codec);
+    } catch (RuntimeException | LinkageError e) {
+      // E.g. BROTLI or LZO, whose Hadoop codec class is not on the classpath.
+      throw InputException.in(path, "compression codec " + codec + " is not available here ("
+          + e.getMessage() + "); rewrite the file with SNAPPY, GZIP, ZSTD, LZ4_RAW or no compression");
+    }
   }
 
   /** The pages of one row group, each column chunk read when first asked for. */
@@ -234,7 +239,7 @@ public final class ParquetFile implements Closeable {
             return new ParquetChunkPages(bytes, 0, bytes.length, c.getCodec(), decompressor(c.getCodec()),
                 c.getValueCount(), reuse);
           } catch (IOException e) {
-            throw new UncheckedIOException("reading " + path + ": " + e.getMessage(), e);
+            throw InputException.wrap(path, "reading", e);
           }
         }
       }
@@ -265,7 +270,7 @@ public final class ParquetFile implements Closeable {
         reader.close();
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("closing " + path + ": " + e.getMessage(), e);
+      throw InputException.wrap(path, "closing", e);
     }
   }
 }

@@ -3,12 +3,11 @@ package org.yarngnn.io.parquet;
 import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BINARY;
 import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.DOUBLE;
 import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.FLOAT;
-import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT32;
-import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT64;
 
 import java.nio.ByteBuffer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.io.ParquetDecodingException;
 import org.apache.parquet.io.api.Binary;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.NodeLayout;
@@ -24,9 +23,9 @@ public final class ParquetNodeFile {
 
   private static ParquetColumn[] columns(ParquetFile pf, Path file, TableReadOptions opts) {
     return new ParquetColumn[] {
-        ParquetColumn.scalar(pf.schema(), file, opts.idColumn(), true, "INT64", INT64, INT32),
+        ParquetColumn.integer(pf.schema(), file, opts.idColumn(), true),
         ParquetColumn.list(pf.schema(), file, opts.featuresColumn(), true, "LIST<FLOAT>", FLOAT, DOUBLE),
-        ParquetColumn.scalar(pf.schema(), file, opts.labelColumn(), false, "INT32", INT32, INT64),
+        ParquetColumn.integer(pf.schema(), file, opts.labelColumn(), false),
         ParquetColumn.scalar(pf.schema(), file, opts.splitColumn(), false, "STRING", BINARY)};
   }
 
@@ -49,6 +48,8 @@ public final class ParquetNodeFile {
         }
       }
       return new NodeLayout(cols[2] != null, cols[3] != null, width);
+    } catch (ParquetDecodingException e) {
+      throw InputException.in(file, "corrupt Parquet data (" + e.getMessage() + ")");
     }
   }
 
@@ -68,6 +69,8 @@ public final class ParquetNodeFile {
       ParquetColumn labelCol = cols[2];
       ParquetColumn splitCol = cols[3];
       boolean allowNonFinite = opts.allowNonFinite();
+      // DOUBLE features may be outside float range, refused even when NaN/Inf are allowed.
+      boolean doubles = featCol.type == DOUBLE;
       float[] features = new float[layout.featureWidth()];
       long base = 0;
       while (pf.nextRowGroup()) {
@@ -84,10 +87,13 @@ public final class ParquetNodeFile {
             throw InputException.at(file, row, "null id");
           }
           long nodeId = id.getLong();
+          if (idCol.unsigned64 && nodeId < 0) {
+            throw InputException.at(file, row, ParquetEdgeFile.tooLarge("id", nodeId));
+          }
           id.consume();
           if (bulk != null && bulk.readFullRow(features)) {
-            if (!allowNonFinite) {
-              checkFinite(features, file, row);
+            if (!allowNonFinite || doubles) {
+              checkFinite(features, allowNonFinite, file, row);
             }
           } else {
             readRow(feat, featCol, features, allowNonFinite, file, row);
@@ -97,7 +103,8 @@ public final class ParquetNodeFile {
             if (lab.definitionLevel() == labelCol.maxDefinition) {
               long l = lab.getLong();
               if (l < -1 || l > Integer.MAX_VALUE) {
-                throw InputException.at(file, row, "bad label " + l + " (expected -1 for none, or a class index >= 0)");
+                throw InputException.at(file, row, "bad label "
+                    + (labelCol.unsigned64 ? Long.toUnsignedString(l) : Long.toString(l)) + " (expected -1 for none, or a class index >= 0)");
               }
               label = (int) l;
             }
@@ -114,6 +121,8 @@ public final class ParquetNodeFile {
         }
         base += rows;
       }
+    } catch (ParquetDecodingException e) {
+      throw InputException.in(file, "corrupt Parquet data (" + e.getMessage() + ")");
     }
   }
 
@@ -127,6 +136,9 @@ public final class ParquetNodeFile {
       if (def == featDef) {
         if (n < features.length) {
           float v = feat.getFloat();
+          if (PageCursor.isOutOfFloatRange(v)) {
+            throw outOfRange(file, row, n);
+          }
           if (!allowNonFinite && !Float.isFinite(v)) {
             throw InputException.at(file, row, "feature " + (n + 1) + " is NaN or infinite");
           }
@@ -146,12 +158,22 @@ public final class ParquetNodeFile {
     }
   }
 
-  private static void checkFinite(float[] features, Path file, long row) {
+  private static void checkFinite(float[] features, boolean allowNonFinite, Path file, long row) {
     for (int i = 0; i < features.length; i++) {
       if (!Float.isFinite(features[i])) {
-        throw InputException.at(file, row, "feature " + (i + 1) + " is NaN or infinite");
+        if (PageCursor.isOutOfFloatRange(features[i])) {
+          throw outOfRange(file, row, i);
+        }
+        if (!allowNonFinite) {
+          throw InputException.at(file, row, "feature " + (i + 1) + " is NaN or infinite");
+        }
       }
     }
+  }
+
+  private static InputException outOfRange(Path file, long row, int i) {
+    return InputException.at(file, row, "feature " + (i + 1) + " is outside float range (a DOUBLE beyond +-"
+        + Float.MAX_VALUE + ")");
   }
 
   private static byte parseSplit(Binary value, Path file, long row) {

@@ -31,21 +31,38 @@ public final class EdgeTable extends FileTable<EdgeSink> {
   }
 
   public static EdgeTable open(Configuration conf, Path path, TableReadOptions opts) {
-    TableFiles files = TableFiles.resolve(conf, path, opts.format());
-    if (files.size() == 0) {
-      return new EdgeTable(conf, files, opts, false);
+    return open(conf, TableFiles.resolve(conf, path, opts.format()), opts);
+  }
+
+  /**
+   * Opens a table given as a string: a comma-separated list of files, directories and globs (see the README's
+   * Tables section); the string form keeps each element's own scheme and authority.
+   */
+  public static EdgeTable open(Configuration conf, String table, TableReadOptions opts) {
+    return open(conf, TableFiles.resolve(conf, table, opts.format()), opts);
+  }
+
+  private static EdgeTable open(Configuration conf, TableFiles files, TableReadOptions opts) {
+    // The first file that says: a Parquet or ORC file by its columns, a text file by its first data row (an
+    // empty text file says nothing). A table of empty text files is a graph without edges.
+    Boolean weighted = null;
+    ParquetMetadata footer = null;
+    int i = 0;
+    for (; i < files.size() && weighted == null; i++) {
+      Path f = files.file(i);
+      switch (files.format(i)) {
+        case PARQUET:
+          footer = ParquetFile.footer(conf, f);
+          weighted = ParquetEdgeFile.weighted(conf, f, footer, opts);
+          break;
+        case ORC: weighted = OrcEdgeFile.weighted(conf, f, opts); break;
+        default: weighted = TextEdgeFile.weighted(conf, f, files.format(i)); break;
+      }
     }
-    Path f = files.file(0);
-    TableFormat format = files.format(0);
-    ParquetMetadata footer = format == TableFormat.PARQUET ? ParquetFile.footer(conf, f) : null;
-    boolean weighted;
-    switch (format) {
-      case PARQUET: weighted = ParquetEdgeFile.weighted(conf, f, footer, opts); break;
-      case ORC: weighted = OrcEdgeFile.weighted(conf, f, opts); break;
-      default: weighted = TextEdgeFile.weighted(conf, f, format); break;
+    EdgeTable t = new EdgeTable(conf, files, opts, weighted != null && weighted);
+    if (footer != null) {
+      t.footers[i - 1] = footer;
     }
-    EdgeTable t = new EdgeTable(conf, files, opts, weighted);
-    t.footers[0] = footer;
     return t;
   }
 

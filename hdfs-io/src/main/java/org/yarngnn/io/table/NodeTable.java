@@ -21,7 +21,18 @@ public final class NodeTable extends FileTable<NodeSink> {
   }
 
   public static NodeTable open(Configuration conf, Path path, TableReadOptions opts) {
-    TableFiles files = TableFiles.resolve(conf, path, opts.format());
+    return open(conf, path.toString(), TableFiles.resolve(conf, path, opts.format()), opts);
+  }
+
+  /**
+   * Opens a table given as a string: a comma-separated list of files, directories and globs (see the README's
+   * Tables section); the string form keeps each element's own scheme and authority.
+   */
+  public static NodeTable open(Configuration conf, String table, TableReadOptions opts) {
+    return open(conf, table, TableFiles.resolve(conf, table, opts.format()), opts);
+  }
+
+  private static NodeTable open(Configuration conf, String path, TableFiles files, TableReadOptions opts) {
     NodeLayout layout = null;
     for (int i = 0; i < files.size(); i++) {
       NodeLayout l = peek(conf, files.file(i), files.format(i), opts);
@@ -38,7 +49,7 @@ public final class NodeTable extends FileTable<NodeSink> {
       }
     }
     if (layout == null || layout.featureWidth() < 0) {
-      throw InputException.in(path, "nodes table has no rows");
+      throw new InputException(path + ": nodes table has no rows");
     }
     return new NodeTable(conf, files, opts, layout);
   }
@@ -47,7 +58,7 @@ public final class NodeTable extends FileTable<NodeSink> {
     switch (format) {
       case PARQUET: return ParquetNodeFile.peek(conf, file, opts);
       case ORC: return OrcNodeFile.peek(conf, file, opts);
-      default: return TextNodeFile.peek(conf, file, format);
+      default: return TextNodeFile.peek(conf, file, format, opts.allowNonFinite());
     }
   }
 

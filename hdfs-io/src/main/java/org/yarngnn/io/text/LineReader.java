@@ -4,13 +4,22 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
+import org.apache.hadoop.fs.Path;
+import org.yarngnn.io.table.InputException;
 
 /**
  * Reads lines of bytes from a stream into one reused buffer: {@link #buf()}{@code [start(), end())} is the
- * current line without its terminator ({@code \n} or {@code \r\n}). Lines longer than the buffer grow it.
+ * current line without its terminator ({@code \n} or {@code \r\n}). Lines longer than the buffer grow it, up
+ * to {@link #MAX_LINE_BYTES}: a longer line (a file without newlines, say) is refused, naming the file and line,
+ * rather than exhausting memory.
  */
 final class LineReader implements Closeable {
+  /** The longest line read, terminator included: 64 MiB. */
+  static final int MAX_LINE_BYTES = 64 << 20;
+
   private final InputStream in;
+  private final Path file;
+  private final int maxLine;
   private byte[] buf;
   private int filled;
   private int next;
@@ -19,9 +28,15 @@ final class LineReader implements Closeable {
   private long lineNumber;
   private boolean eof;
 
-  LineReader(InputStream in, int bufferSize) {
+  LineReader(InputStream in, int bufferSize, Path file) {
+    this(in, bufferSize, file, MAX_LINE_BYTES);
+  }
+
+  LineReader(InputStream in, int bufferSize, Path file, int maxLine) {
     this.in = in;
-    this.buf = new byte[bufferSize];
+    this.file = file;
+    this.maxLine = maxLine;
+    this.buf = new byte[Math.min(bufferSize, maxLine)];
   }
 
   /** Advances to the next line; false at end of input. */
@@ -71,7 +86,11 @@ final class LineReader implements Closeable {
   private void refill() throws IOException {
     int tail = filled - next;
     if (next == 0 && tail == buf.length) {
-      buf = Arrays.copyOf(buf, buf.length * 2);
+      if (buf.length >= maxLine) {
+        throw InputException.at(file, lineNumber + 1, "line longer than " + (maxLine >= 1 << 20
+            ? (maxLine >> 20) + " MiB" : maxLine + " bytes") + " (is this a text table?)");
+      }
+      buf = Arrays.copyOf(buf, (int) Math.min(maxLine, buf.length * 2L));
     } else if (next > 0) {
       System.arraycopy(buf, next, buf, 0, tail);
     }

@@ -52,6 +52,32 @@ final class NumberParser {
     return negative ? v : -v;
   }
 
+  /** True when {@code buf[start, end)} is an optionally signed run of decimal digits (of any length). */
+  static boolean isInteger(byte[] buf, int start, int end) {
+    int i = start;
+    if (i < end && (buf[i] == '-' || buf[i] == '+')) {
+      i++;
+    }
+    if (i == end) {
+      return false;
+    }
+    for (; i < end; i++) {
+      if (buf[i] < '0' || buf[i] > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** True when {@code buf[start, end)} is (optionally signed) nan, inf or infinity, the words of {@link #parseFloat}. */
+  static boolean isSpecial(byte[] buf, int start, int end) {
+    int i = start;
+    if (i < end && (buf[i] == '-' || buf[i] == '+')) {
+      i++;
+    }
+    return i < end && ((buf[i] | 0x20) == 'n' || (buf[i] | 0x20) == 'i');
+  }
+
   /** Parses a signed decimal int in {@code buf[start, end)}. */
   static int parseInt(byte[] buf, int start, int end) {
     long v = parseLong(buf, start, end);

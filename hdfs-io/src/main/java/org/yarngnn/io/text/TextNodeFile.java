@@ -15,9 +15,13 @@ public final class TextNodeFile {
   private TextNodeFile() {
   }
 
-  /** The layout and feature width of the first data row; null when the file has no data rows. */
-  public static NodeLayout peek(Configuration conf, Path file, TableFormat format) {
-    try (TextRows rows = TextRows.open(conf, file, format, "id")) {
+  /**
+   * The layout and feature width of the first data row; null when the file has no data rows. The row is
+   * checked as {@link #read} checks it, so its problem is reported as that row's (not, say, as a feature width
+   * that differs from the model's).
+   */
+  public static NodeLayout peek(Configuration conf, Path file, TableFormat format, boolean allowNonFinite) {
+    try (TextRows rows = TextRows.open(conf, file, format)) {
       if (!rows.next()) {
         return null;
       }
@@ -26,9 +30,13 @@ public final class TextNodeFile {
         throw rows.wrongColumns(PLAIN + " or " + LABELLED);
       }
       int f = n - 1;
-      return new NodeLayout(n == 4, n == 4, countFeatures(rows.buf(), rows.start(f), rows.end(f)));
+      NodeLayout layout = new NodeLayout(n == 4, n == 4, countFeatures(rows.buf(), rows.start(f), rows.end(f)));
+      parseRow(rows, layout.hasLabels(), new float[layout.featureWidth()], allowNonFinite, NO_SINK);
+      return layout;
     }
   }
+
+  private static final NodeSink NO_SINK = (id, label, split, features, row) -> { };
 
   private static int countFeatures(byte[] b, int start, int end) {
     if (start == end) {
@@ -46,32 +54,37 @@ public final class TextNodeFile {
   public static void read(Configuration conf, Path file, TableFormat format, NodeLayout layout, boolean allowNonFinite,
       NodeSink sink) {
     boolean labelled = layout.hasLabels();
-    int expected = labelled ? 4 : 2;
     float[] features = new float[layout.featureWidth()];
-    try (TextRows rows = TextRows.open(conf, file, format, "id")) {
+    try (TextRows rows = TextRows.open(conf, file, format)) {
       while (rows.next()) {
-        if (rows.fieldCount() != expected) {
-          throw rows.wrongColumns(labelled ? LABELLED : PLAIN);
-        }
-        long id = rows.parseLong(0, "id");
-        int label = -1;
-        byte split = NodeSplit.NONE;
-        if (labelled) {
-          long l = rows.parseLong(1, "label");
-          if (l < -1 || l > Integer.MAX_VALUE) {
-            throw rows.error("bad label " + l + " (expected -1 for none, or a class index >= 0)");
-          }
-          label = (int) l;
-          split = NodeSplit.parse(rows.buf(), rows.start(2), rows.end(2));
-          if (split < 0) {
-            throw rows.error("bad split '" + NumberParser.text(rows.buf(), rows.start(2), rows.end(2))
-                + "' (expected train, val, test or none)");
-          }
-        }
-        parseFeatures(rows, expected - 1, features, allowNonFinite);
-        sink.node(id, label, split, features, rows.row());
+        parseRow(rows, labelled, features, allowNonFinite, sink);
       }
     }
+  }
+
+  private static void parseRow(TextRows rows, boolean labelled, float[] features, boolean allowNonFinite,
+      NodeSink sink) {
+    int expected = labelled ? 4 : 2;
+    if (rows.fieldCount() != expected) {
+      throw rows.wrongColumns(labelled ? LABELLED : PLAIN);
+    }
+    long id = rows.parseLong(0, "id");
+    int label = -1;
+    byte split = NodeSplit.NONE;
+    if (labelled) {
+      long l = rows.parseLong(1, "label");
+      if (l < -1 || l > Integer.MAX_VALUE) {
+        throw rows.error("bad label " + l + " (expected -1 for none, or a class index >= 0)");
+      }
+      label = (int) l;
+      split = NodeSplit.parse(rows.buf(), rows.start(2), rows.end(2));
+      if (split < 0) {
+        throw rows.error("bad split '" + NumberParser.text(rows.buf(), rows.start(2), rows.end(2))
+            + "' (expected train, val, test or none)");
+      }
+    }
+    parseFeatures(rows, expected - 1, features, allowNonFinite);
+    sink.node(id, label, split, features, rows.row());
   }
 
   private static void parseFeatures(TextRows rows, int field, float[] out, boolean allowNonFinite) {
@@ -100,8 +113,14 @@ public final class TextNodeFile {
           } catch (NumberFormatException ex) {
             throw rows.error("non-numeric feature " + (n + 1) + " '" + ex.getMessage() + "'");
           }
-          if (!allowNonFinite && !Float.isFinite(v)) {
-            throw rows.error("feature " + (n + 1) + " is NaN or infinite");
+          if (!Float.isFinite(v)) {
+            if (!NumberParser.isSpecial(b, fs, e)) {
+              throw rows.error("feature " + (n + 1) + " " + NumberParser.text(b, fs, e)
+                  + " is outside float range (beyond +-" + Float.MAX_VALUE + ")");
+            }
+            if (!allowNonFinite) {
+              throw rows.error("feature " + (n + 1) + " is NaN or infinite");
+            }
           }
           out[n] = v;
         }

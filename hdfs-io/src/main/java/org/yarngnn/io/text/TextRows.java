@@ -3,7 +3,6 @@ package org.yarngnn.io.text;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.zip.GZIPInputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -11,39 +10,47 @@ import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.TableFormat;
 
 /**
- * The data rows of one TSV or CSV file (gzip when the name ends in .gz), split into fields in place. Skips
- * empty lines, lines starting with {@code #}, and a first data line whose first field is the table's header
- * name ({@code src} or {@code id}). TSV fields are separated by runs of tabs or spaces; CSV fields by commas,
- * a field may be double-quoted (the features field is).
+ * The data rows of one TSV or CSV file (gzip when the name ends in .gz), split into fields in place. A UTF-8
+ * byte order mark at the start of the file is dropped. Skips empty (or blank) lines, lines starting with
+ * {@code #}, and the header: the first line that is not skipped so, when its first field is {@code id} or
+ * {@code src} in any case (in any table: a header names columns, no id looks like it). TSV fields are separated
+ * by runs of tabs or spaces; CSV fields by commas, a field may be double-quoted (the features field is).
+ * Read failures of the file itself (not gzip, truncated, a checksum error) are {@link InputException}s.
  */
 final class TextRows implements Closeable {
   private static final int MAX_FIELDS = 8;
 
   private final Path file;
   private final boolean csv;
-  private final byte[] headerName;
   private final LineReader lines;
   private final int[] starts = new int[MAX_FIELDS];
   private final int[] ends = new int[MAX_FIELDS];
   private int count;
   private boolean sawData;
 
-  private TextRows(Path file, boolean csv, String headerName, LineReader lines) {
+  private TextRows(Path file, boolean csv, LineReader lines) {
     this.file = file;
     this.csv = csv;
-    this.headerName = headerName.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     this.lines = lines;
   }
 
-  static TextRows open(Configuration conf, Path file, TableFormat format, String headerName) {
+  static TextRows open(Configuration conf, Path file, TableFormat format) {
+    InputStream in = null;
     try {
-      InputStream in = file.getFileSystem(conf).open(file, 1 << 16);
+      in = file.getFileSystem(conf).open(file, 1 << 16);
       if (TableFormat.isGzip(file.getName())) {
         in = new GZIPInputStream(in, 1 << 16);
       }
-      return new TextRows(file, format == TableFormat.CSV, headerName, new LineReader(in, 1 << 20));
+      return new TextRows(file, format == TableFormat.CSV, new LineReader(in, 1 << 20, file));
     } catch (IOException e) {
-      throw new UncheckedIOException("opening " + file + ": " + e.getMessage(), e);
+      if (in != null) {
+        try {
+          in.close();
+        } catch (IOException ignored) {
+          // the open failure is the one to report
+        }
+      }
+      throw InputException.wrap(file, "opening", e);
     }
   }
 
@@ -52,7 +59,12 @@ final class TextRows implements Closeable {
     try {
       while (lines.next()) {
         byte[] b = lines.buf();
-        int s = skipBlanks(b, lines.start(), lines.end());
+        int from = lines.start();
+        if (lines.lineNumber() == 1 && lines.end() - from >= 3 && b[from] == (byte) 0xEF && b[from + 1] == (byte) 0xBB
+            && b[from + 2] == (byte) 0xBF) {
+          from += 3;
+        }
+        int s = skipBlanks(b, from, lines.end());
         if (s == lines.end() || b[s] == '#') {
           continue;
         }
@@ -67,16 +79,22 @@ final class TextRows implements Closeable {
       }
       return false;
     } catch (IOException e) {
-      throw new UncheckedIOException("reading " + file + ": " + e.getMessage(), e);
+      throw InputException.wrap(file, "reading", e);
     }
   }
 
+  /** True when the current row's first field is {@code id} or {@code src}, in any case. */
   private boolean isHeader(byte[] b) {
-    if (ends[0] - starts[0] != headerName.length) {
+    return fieldIs(b, "id") || fieldIs(b, "src");
+  }
+
+  private boolean fieldIs(byte[] b, String word) {
+    if (ends[0] - starts[0] != word.length()) {
       return false;
     }
-    for (int i = 0; i < headerName.length; i++) {
-      if ((b[starts[0] + i] | 0x20) != headerName[i]) {
+    for (int i = 0; i < word.length(); i++) {
+      int c = b[starts[0] + i];
+      if (c != word.charAt(i) && c != Character.toUpperCase(word.charAt(i))) {
         return false;
       }
     }
@@ -185,16 +203,33 @@ final class TextRows implements Closeable {
     try {
       return NumberParser.parseLong(buf(), starts[field], ends[field]);
     } catch (NumberFormatException e) {
+      if (NumberParser.isInteger(buf(), starts[field], ends[field])) {
+        throw error(what + " " + e.getMessage() + " overflows int64");
+      }
       throw error("non-numeric " + what + " '" + e.getMessage() + "'");
     }
   }
 
+  /**
+   * Parses a float field; a finite number beyond float range is refused ("outside float range"), while
+   * {@code nan}/{@code inf} come back as NaN/infinity for the caller to refuse or allow.
+   */
   float parseFloat(int field, String what) {
+    return parseFloat(buf(), starts[field], ends[field], what);
+  }
+
+  float parseFloat(byte[] b, int start, int end, String what) {
+    float v;
     try {
-      return NumberParser.parseFloat(buf(), starts[field], ends[field]);
+      v = NumberParser.parseFloat(b, start, end);
     } catch (NumberFormatException e) {
       throw error("non-numeric " + what + " '" + e.getMessage() + "'");
     }
+    if (Float.isInfinite(v) && !NumberParser.isSpecial(b, start, end)) {
+      throw error(what + " " + NumberParser.text(b, start, end) + " is outside float range (beyond +-"
+          + Float.MAX_VALUE + ")");
+    }
+    return v;
   }
 
   /** Column-count error text, e.g. "expected 2 columns (src, dst), found 5". */
@@ -208,7 +243,7 @@ final class TextRows implements Closeable {
     try {
       lines.close();
     } catch (IOException e) {
-      throw new UncheckedIOException("closing " + file + ": " + e.getMessage(), e);
+      throw InputException.wrap(file, "closing", e);
     }
   }
 }

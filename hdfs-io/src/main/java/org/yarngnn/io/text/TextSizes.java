@@ -1,9 +1,9 @@
 package org.yarngnn.io.text;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.TableFormat;
 
 /** Row-count estimates for text files from their byte sizes. */
@@ -22,7 +22,7 @@ public final class TextSizes {
       }
       return Math.max(1, len / bytesPerRow);
     } catch (IOException e) {
-      throw new UncheckedIOException("reading " + file + ": " + e.getMessage(), e);
+      throw InputException.wrap(file, "reading", e);
     }
   }
 }

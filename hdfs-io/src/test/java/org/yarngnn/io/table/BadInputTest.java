@@ -40,7 +40,7 @@ class BadInputTest {
       "weight NaN|1\\t2\\t0.5\\n3\\t4\\tNaN\\n|2: weight is NaN or infinite",
       "weight Inf|1\\t2\\t-inf\\n|1: weight is NaN or infinite",
       "weight text|1\\t2\\t0.5\\n3\\t4\\theavy\\n|2: non-numeric weight 'heavy'",
-      "overflow|1\\t99999999999999999999\\n|1: non-numeric dst",
+      "overflow|1\\t99999999999999999999\\n|1: dst 99999999999999999999 overflows int64",
   })
   void badEdgeLines(String name, String text, String rowAndReason) {
     Path p = TempTables.text(tmp, "edges.tsv", text.replace("\\n", "\n").replace("\\t", "\t"));
@@ -157,7 +157,7 @@ class BadInputTest {
       w.addRowBatch(schema.createRowBatch());
     }
     InputException e = assertThrows(InputException.class, () -> readNodes(p));
-    assertTrue(e.getMessage().startsWith(p + ": column 'id' has type string, expected bigint"), e.getMessage());
+    assertTrue(e.getMessage().startsWith(p + ": column 'id' has type string, expected an integer (tinyint, smallint, int, bigint"), e.getMessage());
 
     Path labelled = TempTables.path(tmp, "labelled.orc");
     try (NodeTableWriter w = NodeTableWriter.create(TempTables.CONF, labelled, TableFormat.ORC, 1, true)) {

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntPredicate;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.app.runtime.PhaseResult;
 import org.yarngnn.compute.infer.RowNormalization;
@@ -48,7 +47,7 @@ final class FeatureLoader {
   /** Reads the node files {@code mine} selects, normalising (and with fusion, transforming) rows as they come. */
   NodesRead read(Configuration conf, InferOptions spec, IntPredicate mine)
       throws Exception {
-    NodeTable table = NodeTable.open(conf, new Path(spec.nodes()),
+    NodeTable table = NodeTable.open(conf, spec.nodes(),
         TableReadOptions.builder().format(spec.nodesFormat()).build());
     int width = table.featureWidth();
     ModelFiles.checkInputWidth(model, spec.model(), width, spec.nodes());

@@ -165,7 +165,7 @@ final class WorkerConstruction {
   WorkerPartition buildEdges(NodesRouted routed) throws Exception {
     OwnedNodes owned = routed.owned();
     Ownership ownership = routed.ownership();
-    EdgeTable edges = EdgeTable.open(conf, new Path(spec.edges()),
+    EdgeTable edges = EdgeTable.open(conf, spec.edges(),
         TableReadOptions.builder().format(spec.edgesFormat()).build());
     boolean zero = spec.missingFeatures() == MissingFeatures.ZERO;
     owned.renumberConsecutive();

@@ -62,9 +62,9 @@ public final class LocalInference {
       partitioned = PartitionedGraph.open(conf, new Path(options.graph()));
       width = partitioned.featureWidth();
     } else {
-      edges = EdgeTable.open(conf, new Path(options.edges()),
+      edges = EdgeTable.open(conf, options.edges(),
           TableReadOptions.builder().format(options.edgesFormat()).build());
-      nodes = NodeTable.open(conf, new Path(options.nodes()),
+      nodes = NodeTable.open(conf, options.nodes(),
           TableReadOptions.builder().format(options.nodesFormat()).build());
       width = nodes.featureWidth();
     }
