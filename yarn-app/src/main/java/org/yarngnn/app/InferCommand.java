@@ -81,7 +81,7 @@ public final class InferCommand implements Command {
 
   private int runLocal(Configuration conf, InferOptions o, PrintStream out) throws Exception {
     Model model = validate(conf, o);
-    OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.overwrite());
+    OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.overwrite()).abortOnExit();
     try {
       InferOptions job = job(conf, o, model, commit.workDir(), 1);
       InferenceDriver.Result r;

@@ -49,6 +49,9 @@ public final class PartitionJob {
     NodeTable nodes = NodeTable.open(conf, o.nodes(), o.nodeOptions());
     Ownership ownership = chooseOwnership(o, nodes);
     OutputCommit commit = OutputCommit.begin(conf, o.output(), o.overwrite());
+    if (o.local()) {
+      commit.abortOnExit();
+    }
     try {
       Path work = commit.workDir();
       Job job = configure(conf, o, edges, nodes, ownership, work);

@@ -70,7 +70,8 @@ public final class LocalInference {
     }
     ModelFiles.checkInputWidth(model, options.model(), width,
         options.graph() != null ? options.graph() : options.nodes());
-    OutputCommit commit = OutputCommit.begin(conf, new Path(options.output()), options.overwrite());
+    OutputCommit commit = OutputCommit.begin(conf, new Path(options.output()), options.overwrite())
+        .abortOnExit();
     try {
       LocalGraph graph = partitioned != null ? partitioned.loadLocalGraph()
           : GraphBuilder.build(edges, nodes, GraphBuildOptions.builder()
