@@ -41,8 +41,8 @@ public final class PathOverlap {
       Path qIn = qualify(conf, in);
       String relation = qIn == null ? null : relation(qOut, qIn);
       if (relation != null) {
-        throw new InputException(outputOption + " " + out + " " + relation + " " + optionAndPath[i] + " " + in
-            + " (an output must not be, contain or lie inside an input: choose another " + outputOption + ")");
+        throw new InputException(outputOption + " " + output + " " + relation + " " + optionAndPath[i] + " "
+            + optionAndPath[i + 1] + " (an output must not be, contain or lie inside an input: choose another " + outputOption + ")");
       }
     }
   }

@@ -38,7 +38,7 @@ class PathOverlapTest {
   void relativePathsAndDot() {
     // The JVM's working directory holds "pom.xml" when Maven runs the tests: --output . would delete it.
     String dot = refusal(".", "--model", "pom.xml");
-    assertTrue(dot.contains(" contains --model pom.xml"), dot);
+    assertTrue(dot.startsWith("--output . contains --model pom.xml"), dot);
     assertEquals(true, refusal("target", "--edges", "target/some/edges").contains("contains --edges"));
     String inside = refusal("target/out", "--graph", "./target/");
     assertEquals(true, inside.contains("lies inside --graph"), inside);
