@@ -6,6 +6,7 @@ import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.io.table.OutputCommit;
+import org.yarngnn.io.table.PathOverlap;
 import org.yarngnn.io.table.TableFormat;
 import org.yarngnn.io.table.TableImport;
 import org.yarngnn.io.table.TableKind;
@@ -33,6 +34,7 @@ public final class ImportCommand implements Command {
       throw new UsageException("import needs --edges, --nodes or both");
     }
     Path output = new Path(cl.require("output"));
+    PathOverlap.check(cl.conf(), "--output", output, "--edges", cl.get("edges"), "--nodes", cl.get("nodes"));
     OutputCommit commit = OutputCommit.begin(cl.conf(), output, cl.flag("overwrite"));
     try {
       long edges = importTable(cl, TableKind.EDGES, "edges", commit);

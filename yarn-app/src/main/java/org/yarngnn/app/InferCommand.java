@@ -23,6 +23,7 @@ import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.NodeTable;
 import org.yarngnn.io.table.OutputCommit;
+import org.yarngnn.io.table.PathOverlap;
 import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.format.PartitionedGraph;
@@ -37,6 +38,8 @@ public final class InferCommand implements Command {
   @Override
   public int run(CommandLine cl, PrintStream out) throws Exception {
     InferOptions options = InferOptions.fromCommandLine(cl);
+    PathOverlap.check(cl.conf(), "--output", options.output(), "--edges", options.edges(), "--nodes",
+        options.nodes(), "--graph", options.graph(), "--model", options.model());
     if (options.strategy() == InferOptions.Strategy.NODEWISE) {
       LocalInference.Result r = new LocalInference(cl.conf(), options, out).run();
       out.printf("yarn-gnn infer: wrote %,d embeddings of width %d to %s (%d part files) in %.1f s%n",
@@ -78,7 +81,7 @@ public final class InferCommand implements Command {
 
   private int runLocal(Configuration conf, InferOptions o, PrintStream out) throws Exception {
     Model model = validate(conf, o);
-    OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.overwrite());
+    OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.overwrite()).abortOnExit();
     try {
       InferOptions job = job(conf, o, model, commit.workDir(), 1);
       InferenceDriver.Result r;

@@ -39,7 +39,11 @@ public final class GcnLayer extends BaseLayer {
     return 0;
   }
 
-  /** {@code 1 / sqrt(d_v)} with {@code d_v = 1 + sum of weights of v's in-edges that are not self-loops}. */
+  /**
+   * {@code 1 / sqrt(d_v)} with {@code d_v = 1 + sum of weights of v's in-edges that are not self-loops}.
+   *
+   * @throws DegreeException when {@code d_v} is not positive (or NaN)
+   */
   public static float invSqrtDegree(GraphBlock g, int v) {
     Csr c = g.inEdges();
     int[] rowPtr = c.rowPtr();
@@ -48,6 +52,9 @@ public final class GcnLayer extends BaseLayer {
       if (!g.isSelfLoop(v, e)) {
         d += c.weight(e);
       }
+    }
+    if (!(d > 0)) {
+      throw new DegreeException(g.nodeIds()[v], d);
     }
     return (float) (1 / Math.sqrt(d));
   }

@@ -33,10 +33,25 @@ public final class ModelDirectory {
    * @throws ModelFormatException naming the file and the layer, field or tensor at fault
    */
   public static Model read(byte[] modelJson, byte[] weights, String where) {
+    try {
+      return read(modelJson, new java.io.ByteArrayInputStream(weights), weights.length, where);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a byte array does not fail
+    }
+  }
+
+  /**
+   * As {@link #read(byte[], byte[], String)}, the weights streamed from {@code weights} (not closed), a file of
+   * {@code weightsLength} bytes: the safetensors header is checked against that length before any tensor is
+   * allocated ({@link Safetensors#read(java.io.InputStream, long, String)}).
+   */
+  public static Model read(byte[] modelJson, java.io.InputStream weights, long weightsLength, String where)
+      throws IOException {
     ModelSpec spec = readSpec(modelJson, file(where, MODEL_JSON));
     String weightsFile = file(where, WEIGHTS);
-    Map<String, Tensor> tensors = Safetensors.read(weights, weightsFile).tensors();
+    Map<String, Tensor> tensors = Safetensors.read(weights, weightsLength, weightsFile).tensors();
     validateWeights(spec, tensors, weightsFile);
+    FiniteWeights.check(tensors, weightsFile);
     return new Model(spec, tensors);
   }
 

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -45,7 +46,7 @@ public final class Safetensors {
 
   public static Contents read(byte[] bytes, String where) {
     try {
-      return read(new ByteArrayInputStream(bytes), where);
+      return read(new ByteArrayInputStream(bytes), bytes.length, where);
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a byte array does not fail
     }
@@ -53,6 +54,17 @@ public final class Safetensors {
 
   /** Reads a whole file from {@code in} (not closed); tensors are decoded straight from the stream. */
   public static Contents read(InputStream in, String where) throws IOException {
+    return read(in, -1, where);
+  }
+
+  /**
+   * Reads a whole file of {@code fileLength} bytes (-1: unknown) from {@code in} (not closed). With a known length
+   * the header's promises are checked against it before anything is allocated for the data: a header longer
+   * than the file, or data ranges that the file does not hold (or leaves bytes after), are refused at once.
+   * With an unknown length, tensors grow as their bytes arrive, so a lying header costs no more memory than
+   * the bytes really there.
+   */
+  public static Contents read(InputStream in, long fileLength, String where) throws IOException {
     byte[] lengthBytes = new byte[8];
     int got = in.readNBytes(lengthBytes, 0, 8);
     if (got < 8) {
@@ -63,6 +75,10 @@ public final class Safetensors {
     if (headerLength < 2 || headerLength > MAX_HEADER_BYTES) {
       throw new ModelFormatException(where + ": header length " + Long.toUnsignedString(headerLength)
           + " is out of range (2.." + MAX_HEADER_BYTES + "); is this a safetensors file?");
+    }
+    if (fileLength >= 0 && headerLength > fileLength - 8) {
+      throw new ModelFormatException(where + ": truncated: header of " + headerLength + " bytes, file has "
+          + (fileLength - 8) + " after the length");
     }
     byte[] headerBytes = in.readNBytes((int) headerLength);
     if (headerBytes.length < headerLength) {
@@ -81,15 +97,30 @@ public final class Safetensors {
       }
       expectBegin = e.end;
     }
+    if (fileLength >= 0 && 8 + headerLength + expectBegin != fileLength) {
+      long holds = fileLength - 8 - headerLength;
+      if (holds > expectBegin) {
+        throw new ModelFormatException(where + ": bytes after the last tensor's data (the header accounts for "
+            + expectBegin + " data bytes, the file holds " + holds + ")");
+      }
+      String cut = entries.stream().filter(e -> e.end > holds).findFirst().map(e -> e.name).orElse("?");
+      throw new ModelFormatException(where + ": truncated: the header promises " + expectBegin
+          + " data bytes, the file ends after " + holds + " (in tensor '" + cut + "')");
+    }
 
     Map<String, Tensor> tensors = new LinkedHashMap<>();
     byte[] chunk = new byte[IO_CHUNK];
     ByteBuffer chunkBuffer = ByteBuffer.wrap(chunk).order(ByteOrder.LITTLE_ENDIAN);
     long dataRead = 0;
     for (Entry e : entries) {
-      float[] values = new float[(int) ((e.end - e.begin) / 4)];
+      int count = (int) ((e.end - e.begin) / 4);
+      // Known length: the file holds every promised byte (checked above). Unknown: grow as the bytes arrive.
+      float[] values = new float[fileLength >= 0 ? count : Math.min(count, IO_CHUNK)];
       int filled = 0;
-      while (filled < values.length) {
+      while (filled < count) {
+        if (filled == values.length) {
+          values = Arrays.copyOf(values, (int) Math.min(count, 2L * values.length));
+        }
         int want = Math.min(IO_CHUNK / 4, values.length - filled) * 4;
         int n = in.readNBytes(chunk, 0, want);
         dataRead += n;

@@ -17,6 +17,11 @@ public final class ModelFiles {
 
   private ModelFiles() {}
 
+  /**
+   * The model in {@code dir}. Sizes are checked before reading: {@value #SPEC} at most {@link #MAX_SPEC_BYTES},
+   * and the weights file must hold exactly what its safetensors header promises (checked against its length
+   * before any tensor is allocated).
+   */
   public static Model read(Configuration conf, Path dir) throws IOException {
     FileSystem fs = dir.getFileSystem(conf);
     Path spec = new Path(dir, SPEC);
@@ -26,7 +31,15 @@ public final class ModelFiles {
         throw new ModelFormatException(p + ": not found (a model directory holds " + SPEC + " and " + WEIGHTS + ")");
       }
     }
-    return ModelDirectory.read(readAll(fs, spec), readAll(fs, weights), dir.toString());
+    byte[] json = readAll(fs, spec, MAX_SPEC_BYTES);
+    org.apache.hadoop.fs.FileStatus ws = fs.getFileStatus(weights);
+    if (ws.isDirectory()) {
+      throw new ModelFormatException(weights + ": is a directory, not a file");
+    }
+    long weightsLength = ws.getLen();
+    try (InputStream in = new java.io.BufferedInputStream(fs.open(weights), 1 << 16)) {
+      return ModelDirectory.read(json, in, weightsLength, dir.toString());
+    }
   }
 
   /** Refuses (as bad input) a model whose first layer does not take rows of the features' width. */
@@ -37,7 +50,19 @@ public final class ModelFiles {
     }
   }
 
-  static byte[] readAll(FileSystem fs, Path p) throws IOException {
+  /** The largest model.json read: a spec is a few kilobytes; a bigger file is not a model.json. */
+  public static final long MAX_SPEC_BYTES = 16L << 20;
+
+  /** The whole file, refused (before reading) when it is longer than {@code max} bytes or is a directory. */
+  static byte[] readAll(FileSystem fs, Path p, long max) throws IOException {
+    org.apache.hadoop.fs.FileStatus st = fs.getFileStatus(p);
+    if (st.isDirectory()) {
+      throw new ModelFormatException(p + ": is a directory, not a file");
+    }
+    if (st.getLen() > max) {
+      throw new ModelFormatException(p + ": " + st.getLen() + " bytes; at most " + max + " are read (is this a "
+          + SPEC + "?)");
+    }
     try (InputStream in = fs.open(p)) {
       ByteArrayOutputStream buf = new ByteArrayOutputStream();
       in.transferTo(buf);

@@ -2,50 +2,115 @@ package org.yarngnn.io.table;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.ShutdownHookManager;
 
 /**
- * An output directory written atomically: part files go to a hidden sibling work directory, which
- * {@link #commit()} renames to the output path (one rename, atomic on HDFS) before writing {@code _SUCCESS}
- * last. A failed or aborted job therefore adds no part files and no {@code _SUCCESS} at the output path.
- * With overwrite, an existing output is replaced only at commit, so a failed rerun leaves the previous
- * (complete) output as it was.
+ * An output directory {@code OUT} written so that it is complete or absent, and replaced safely at every instant.
+ *
+ * <p>The protocol. Every job has an id {@code PID@HOST-RANDOM} (the process and host that began it). Part files
+ * and then {@code _SUCCESS} are written in the hidden sibling work directory {@code .OUT.yarn-gnn-new-ID}
+ * ({@link #workDir()}). {@link #commit()}:
+ * <ol>
+ *   <li>writes {@code _SUCCESS} into the work directory (the new output is now complete);</li>
+ *   <li>if {@code OUT} exists (only with overwrite), renames it to {@code .OUT.yarn-gnn-old-ID};</li>
+ *   <li>renames the work directory to {@code OUT} (on failure, renames the old one back);</li>
+ *   <li>deletes {@code .OUT.yarn-gnn-old-ID}.</li>
+ * </ol>
+ * A reader therefore sees the old complete output or the new complete output (and, for the instant between the
+ * two renames, no {@code OUT}), never a mixture and never parts without {@code _SUCCESS}. A crash at any step
+ * leaves one of them complete under a name that says which it is, and the next {@link #begin} on the same
+ * output finishes or rolls back what a dead job left, before it looks at {@code OUT}:
+ * <ul>
+ *   <li>an {@code -old-} directory with {@code OUT} present: step 4 did not run; it is deleted;</li>
+ *   <li>an {@code -old-} directory with {@code OUT} absent: the crash came between steps 2 and 3; the job's
+ *       {@code -new-} directory is promoted when it holds {@code _SUCCESS} (the job had decided to commit),
+ *       otherwise the old output is restored;</li>
+ *   <li>a {@code -new-} directory alone: the job died before committing; it is deleted.</li>
+ * </ul>
+ * A job counts as dead when its id names this host and a process id that is not alive here; directories of
+ * jobs on other hosts, or of processes still alive, are never touched (a leftover of another host is hidden,
+ * ignored by every reader, and can be removed by hand). {@link #abort()} deletes the job's work directory and
+ * undoes its own step 2 if step 3 did not happen; it never deletes {@code OUT}. A local run also calls
+ * {@link #abortOnExit()}, so a killed JVM (SIGTERM, Ctrl-C) removes its work directory; after {@code kill -9}
+ * the next begin does. One writer per output at a time: two jobs committing to the same {@code OUT} at once are
+ * not supported.
  */
 public final class OutputCommit {
   public static final String SUCCESS = "_SUCCESS";
+  /** The infix of a job's work directory: {@code .OUT.yarn-gnn-new-ID}. */
+  static final String NEW = ".yarn-gnn-new-";
+  /** The infix of a replaced output awaiting deletion: {@code .OUT.yarn-gnn-old-ID}. */
+  static final String OLD = ".yarn-gnn-old-";
+
+  /** Test hook: where {@link #commit(FailPoint)} stops, as a crash (nothing cleaned) or a failed rename. */
+  enum FailPoint {
+    /** Crash after step 1: the work directory is complete, {@code OUT} untouched. */
+    CRASH_AFTER_SUCCESS,
+    /** Crash after step 2: {@code OUT} moved to the old name, the new one not yet in place. */
+    CRASH_AFTER_OLD_MOVED,
+    /** Crash after step 3: the new output in place, the old not yet deleted. */
+    CRASH_AFTER_NEW_MOVED,
+    /** Step 2's rename fails. */
+    FAIL_MOVE_OLD,
+    /** Step 3's rename fails. */
+    FAIL_MOVE_NEW
+  }
+
+  /** What a {@link FailPoint} crash throws: the JVM "dies" there, with nothing cleaned up. */
+  static final class SimulatedCrash extends Error {
+    SimulatedCrash(FailPoint at) {
+      super("simulated crash at " + at);
+    }
+  }
 
   private final FileSystem fs;
   private final Path outputDir;
   private final Path workDir;
+  private final Path oldDir;
   private final boolean overwrite;
   private boolean done;
+  private Runnable exitHook;
 
   private OutputCommit(FileSystem fs, Path outputDir, Path workDir, boolean overwrite) {
     this.fs = fs;
     this.outputDir = outputDir;
     this.workDir = workDir;
+    String id = workDir.getName().substring(workDir.getName().indexOf(NEW) + NEW.length());
+    this.oldDir = new Path(outputDir.getParent(), "." + outputDir.getName() + OLD + id);
     this.overwrite = overwrite;
   }
 
   /**
-   * Prepares to write {@code outputDir}. An existing path is refused unless {@code overwrite}, in which case it
-   * is replaced only at {@link #commit()}: a job that fails first leaves the previous output as it was.
+   * Prepares to write {@code outputDir}, after recovering what a dead job left beside it (see the class
+   * comment). An existing path is refused unless {@code overwrite}, in which case it is replaced only at
+   * {@link #commit()}: a job that fails first leaves the previous output as it was.
    */
   public static OutputCommit begin(Configuration conf, Path outputDir, boolean overwrite) {
+    return begin(conf, outputDir, overwrite, thisProcess());
+  }
+
+  /** {@link #begin} as the job {@code owner} ({@code PID@HOST}); tests pose as a dead process. */
+  static OutputCommit begin(Configuration conf, Path outputDir, boolean overwrite, String owner) {
     try {
       FileSystem fs = outputDir.getFileSystem(conf);
       Path out = fs.makeQualified(outputDir);
       if (out.getParent() == null) {
         throw new InputException(outputDir + ": cannot write output to a file system root");
       }
+      recover(fs, out);
       if (fs.exists(out) && !overwrite) {
         throw new InputException(outputDir + ": output exists (use --overwrite)");
       }
-      Path work = new Path(out.getParent(), "." + out.getName() + ".tmp-"
+      Path work = new Path(out.getParent(), "." + out.getName() + NEW + owner + "-"
           + UUID.randomUUID().toString().substring(0, 8).toLowerCase(Locale.ROOT));
       if (!fs.mkdirs(work)) {
         throw new IOException("could not create " + work);
@@ -66,9 +131,35 @@ public final class OutputCommit {
       if (!fs.isDirectory(workDir)) {
         throw new IOException("work directory " + workDir + " is missing");
       }
-      return new OutputCommit(fs, fs.makeQualified(outputDir), fs.makeQualified(workDir), overwrite);
+      Path out = fs.makeQualified(outputDir);
+      Path work = fs.makeQualified(workDir);
+      if (!work.getName().startsWith("." + out.getName() + NEW) || !work.getParent().equals(out.getParent())) {
+        throw new IOException(workDir + " is not a work directory of " + outputDir);
+      }
+      return new OutputCommit(fs, out, work, overwrite);
     } catch (IOException e) {
       throw new UncheckedIOException("resuming output " + outputDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Removes this job's work directory (as {@link #abort()}) when the JVM exits before {@link #commit()} or
+   * {@link #abort()} ran: for runs whose every step is in this JVM ({@code --local}). Runs before Hadoop closes
+   * its FileSystems. Returns this.
+   */
+  public synchronized OutputCommit abortOnExit() {
+    if (exitHook == null && !done) {
+      exitHook = this::abortFromHook;
+      ShutdownHookManager.get().addShutdownHook(exitHook, FileSystem.SHUTDOWN_HOOK_PRIORITY + 10);
+    }
+    return this;
+  }
+
+  private void abortFromHook() {
+    synchronized (this) {
+      if (!done) {
+        abort();
+      }
     }
   }
 
@@ -90,43 +181,183 @@ public final class OutputCommit {
     return String.format(Locale.ROOT, "part-%05d.%s", part, format.extension());
   }
 
-  /** Promotes the work directory to the output path, then writes {@code _SUCCESS}. */
+  /** Completes the work directory with {@code _SUCCESS} and puts it in place of the output (class comment). */
   public void commit() {
+    commit(null);
+  }
+
+  synchronized void commit(FailPoint failAt) {
     if (done) {
       throw new IllegalStateException("output " + outputDir + " already committed or aborted");
     }
     done = true;
+    removeExitHook();
+    boolean movedOld = false;
     try {
+      fs.create(new Path(workDir, SUCCESS), true).close();
+      crashAt(failAt, FailPoint.CRASH_AFTER_SUCCESS);
       if (fs.exists(outputDir)) {
         // Renaming onto an existing directory would nest the work directory inside it.
         if (!overwrite) {
           throw new IOException(outputDir + " appeared while the job ran");
         }
-        if (!fs.delete(outputDir, true)) {
-          throw new IOException("could not delete the previous " + outputDir);
+        if (failAt == FailPoint.FAIL_MOVE_OLD || !fs.rename(outputDir, oldDir)) {
+          throw new IOException("could not rename the previous " + outputDir + " to " + oldDir);
         }
+        movedOld = true;
       }
-      if (!fs.rename(workDir, outputDir)) {
+      crashAt(failAt, FailPoint.CRASH_AFTER_OLD_MOVED);
+      if (failAt == FailPoint.FAIL_MOVE_NEW || !fs.rename(workDir, outputDir)) {
         throw new IOException("could not rename " + workDir + " to " + outputDir);
       }
-      fs.create(new Path(outputDir, SUCCESS), false).close();
+      movedOld = false;
+      crashAt(failAt, FailPoint.CRASH_AFTER_NEW_MOVED);
+      if (fs.exists(oldDir)) {
+        deleteQuietly(oldDir); // a leftover is deleted by the next begin
+      }
     } catch (IOException e) {
+      String restore = "";
+      if (movedOld) {
+        restore = restoreOld() ? "; the previous output is restored" : "; the previous output is kept as " + oldDir;
+      }
       deleteQuietly(workDir);
-      throw new UncheckedIOException("committing output " + outputDir + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("committing output " + outputDir + ": " + e.getMessage() + restore, e);
     }
   }
 
-  /** Deletes the work directory; the output path is left absent. Safe to call more than once. */
-  public void abort() {
+  private boolean restoreOld() {
+    try {
+      return !fs.exists(outputDir) && fs.rename(oldDir, outputDir);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static void crashAt(FailPoint failAt, FailPoint here) {
+    if (failAt == here) {
+      throw new SimulatedCrash(here);
+    }
+  }
+
+  /**
+   * Deletes the work directory and undoes this job's rename of the previous output if the new one did not take
+   * its place; never deletes the output path. Safe to call more than once, and after a failed commit.
+   */
+  public synchronized void abort() {
     done = true;
+    removeExitHook();
     deleteQuietly(workDir);
+    try {
+      if (fs.exists(oldDir)) {
+        if (fs.exists(outputDir)) {
+          deleteQuietly(oldDir);
+        } else {
+          fs.rename(oldDir, outputDir);
+        }
+      }
+    } catch (IOException ignored) {
+      // Best effort: the next begin recovers what is left.
+    }
+  }
+
+  private void removeExitHook() {
+    if (exitHook != null) {
+      try {
+        ShutdownHookManager.get().removeShutdownHook(exitHook);
+      } catch (IllegalStateException shuttingDown) {
+        // The hook is running or about to: it sees done and does nothing.
+      }
+      exitHook = null;
+    }
   }
 
   private void deleteQuietly(Path p) {
     try {
       fs.delete(p, true);
     } catch (IOException ignored) {
-      // Best effort: a leftover hidden work directory is ignored by every reader.
+      // Best effort: a leftover hidden directory is ignored by every reader and recovered by the next begin.
+    }
+  }
+
+  // ---- recovery ----------------------------------------------------------------------------------------------
+
+  /** This process as a job owner: {@code PID@HOST}. */
+  static String thisProcess() {
+    return ProcessHandle.current().pid() + "@" + host();
+  }
+
+  private static String host() {
+    String h;
+    try {
+      h = InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      h = "localhost";
+    }
+    // Only characters every FileSystem accepts in a name, and never '-' (it ends the owner in a directory name).
+    return h.replaceAll("[^A-Za-z0-9.]", "_");
+  }
+
+  /** True when {@code owner} ({@code PID@HOST}) names this host and a process that is not alive. */
+  static boolean isDead(String owner) {
+    int at = owner.indexOf('@');
+    if (at <= 0 || !owner.substring(at + 1).equals(host())) {
+      return false;
+    }
+    try {
+      long pid = Long.parseLong(owner.substring(0, at));
+      return pid != ProcessHandle.current().pid() && ProcessHandle.of(pid).map(p -> !p.isAlive()).orElse(true);
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  /** The hidden siblings of jobs on {@code out} whose owner is dead, by job id: [new dir, old dir] (either null). */
+  private static Map<String, Path[]> deadJobs(FileSystem fs, Path out) throws IOException {
+    Map<String, Path[]> jobs = new TreeMap<>();
+    if (!fs.exists(out.getParent())) {
+      return jobs;
+    }
+    String newPrefix = "." + out.getName() + NEW;
+    String oldPrefix = "." + out.getName() + OLD;
+    for (FileStatus s : fs.listStatus(out.getParent())) {
+      String name = s.getPath().getName();
+      int slot = name.startsWith(newPrefix) ? 0 : name.startsWith(oldPrefix) ? 1 : -1;
+      if (slot < 0) {
+        continue;
+      }
+      String id = name.substring((slot == 0 ? newPrefix : oldPrefix).length());
+      int dash = id.lastIndexOf('-');
+      if (dash <= 0 || !isDead(id.substring(0, dash))) {
+        continue;
+      }
+      jobs.computeIfAbsent(id, k -> new Path[2])[slot] = fs.makeQualified(s.getPath());
+    }
+    return jobs;
+  }
+
+  /** Finishes or rolls back what dead jobs left beside {@code out} (see the class comment). */
+  static void recover(FileSystem fs, Path out) throws IOException {
+    for (Path[] job : deadJobs(fs, out).values()) {
+      Path newDir = job[0];
+      Path oldDir = job[1];
+      if (oldDir != null && !fs.exists(out)) {
+        boolean complete = newDir != null && fs.exists(new Path(newDir, SUCCESS));
+        Path promote = complete ? newDir : oldDir;
+        if (!fs.rename(promote, out)) {
+          throw new IOException("could not recover " + out + " from " + promote);
+        }
+        if (complete) {
+          newDir = null;
+        } else {
+          oldDir = null;
+        }
+      }
+      if (oldDir != null) {
+        fs.delete(oldDir, true);
+      }
+      if (newDir != null) {
+        fs.delete(newDir, true);
+      }
     }
   }
 }

@@ -18,6 +18,7 @@ import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.NodeSink;
 import org.yarngnn.io.table.NodeTable;
 import org.yarngnn.io.table.OutputCommit;
+import org.yarngnn.io.table.PathOverlap;
 import org.yarngnn.partition.GraphRecord;
 import org.yarngnn.partition.InputError;
 import org.yarngnn.partition.Ownership;
@@ -43,10 +44,14 @@ public final class PartitionJob {
   public static PartitioningStats run(Configuration baseConf, PartitionJobOptions o) {
     long t0 = System.nanoTime();
     Configuration conf = new Configuration(baseConf);
+    PathOverlap.check(conf, "--output", o.output(), "--edges", o.edges(), "--nodes", o.nodes());
     EdgeTable edges = EdgeTable.open(conf, o.edges(), o.edgeOptions());
     NodeTable nodes = NodeTable.open(conf, o.nodes(), o.nodeOptions());
     Ownership ownership = chooseOwnership(o, nodes);
     OutputCommit commit = OutputCommit.begin(conf, o.output(), o.overwrite());
+    if (o.local()) {
+      commit.abortOnExit();
+    }
     try {
       Path work = commit.workDir();
       Job job = configure(conf, o, edges, nodes, ownership, work);

@@ -179,6 +179,7 @@ public final class GraphWorker implements WorkerSession.Role {
       throw new IllegalStateException("layer " + k + " after " + layersDone + " of " + plan.layers());
     }
     long t0 = System.nanoTime();
+    try {
     rows = engine.layer(k, partition.graph(), plan.edges(k), rows, k == 0 && partition.fused(),
         (layer, edges, msg, aggregation) -> {
           figures.add("transformSeconds", (System.nanoTime() - t0) / 1e9);
@@ -195,6 +196,9 @@ public final class GraphWorker implements WorkerSession.Role {
           sender.join();
           figures.add("exchangeAggregateSeconds", (System.nanoTime() - t1) / 1e9);
         });
+    } catch (Exception e) {
+      throw NumberChecks.asBadInput(e, spec.edges() != null ? spec.edges() : spec.graph());
+    }
     layersDone++;
   }
 
@@ -211,8 +215,8 @@ public final class GraphWorker implements WorkerSession.Role {
     int[] pred = model.spec().predict() ? LayerwiseInference.predictions(h) : null;
     long[] ids = partition.graph().nodeIds();
     int parts = Math.max(1, Math.min(PARTS_PER_WORKER, Math.min(spec.threads(), (ids.length + 65535) / 65536)));
-    new PartWriter(conf, spec.outputFormat()).write(ids, h, pred, parts, parts, t -> new Path(spec.workDir(),
-        OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.outputFormat())));
+    new PartWriter(conf, spec.outputFormat(), plan.layers()).write(ids, h, pred, parts, parts,
+        t -> new Path(spec.workDir(), OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.outputFormat())));
   }
 
   @Override

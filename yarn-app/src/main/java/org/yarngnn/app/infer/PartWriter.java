@@ -18,19 +18,28 @@ import org.yarngnn.io.table.TableFormat;
 public final class PartWriter {
   private final Configuration conf;
   private final TableFormat format;
+  private final int layers;
 
   public PartWriter(Configuration conf, TableFormat format) {
+    this(conf, format, 0);
+  }
+
+  /** {@code layers}: the model's layer count, named when a row is refused as not finite (0: unknown). */
+  public PartWriter(Configuration conf, TableFormat format, int layers) {
     this.conf = conf;
     this.format = format;
+    this.layers = layers;
   }
 
   /**
    * Writes row r of {@code embeddings} with id {@code ids[r]} (and {@code predictions[r]} when not null) into
    * {@code parts} files of about equal size, {@code fileOf(t)} naming part t, on at most {@code threads} threads;
-   * returns the number of parts written.
+   * returns the number of parts written. Every row is checked finite before any part is written
+   * ({@link NumberChecks#requireFinite}): a NaN or infinite value throws {@link IllegalStateException}.
    */
   public int write(long[] ids, DenseMatrix embeddings, int[] predictions, int parts, int threads,
       IntFunction<Path> fileOf) throws Exception {
+    NumberChecks.requireFinite(ids, embeddings, layers);
     int n = ids.length;
     AtomicInteger next = new AtomicInteger();
     List<Background> writers = new ArrayList<>();

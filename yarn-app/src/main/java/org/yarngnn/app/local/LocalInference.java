@@ -11,6 +11,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.app.infer.InferOptions;
+import org.yarngnn.app.infer.NumberChecks;
 import org.yarngnn.app.infer.PartWriter;
 import org.yarngnn.compute.infer.LayerwiseInference;
 import org.yarngnn.compute.infer.NodewiseInference;
@@ -70,7 +71,8 @@ public final class LocalInference {
     }
     ModelFiles.checkInputWidth(model, options.model(), width,
         options.graph() != null ? options.graph() : options.nodes());
-    OutputCommit commit = OutputCommit.begin(conf, new Path(options.output()), options.overwrite());
+    OutputCommit commit = OutputCommit.begin(conf, new Path(options.output()), options.overwrite())
+        .abortOnExit();
     try {
       LocalGraph graph = partitioned != null ? partitioned.loadLocalGraph()
           : GraphBuilder.build(edges, nodes, GraphBuildOptions.builder()
@@ -81,11 +83,17 @@ public final class LocalInference {
       log.println("yarn-gnn infer: graph " + graph.stats().summary());
       long tc = System.nanoTime();
       NodewiseInference nodewise = new NodewiseInference(model, options.seed(), options.batchSize());
-      DenseMatrix embeddings = nodewise.run(graph.block(), graph.features());
+      DenseMatrix embeddings;
+      try {
+        embeddings = nodewise.run(graph.block(), graph.features());
+      } catch (RuntimeException e) {
+        throw NumberChecks.asBadInput(e, options.edges() != null ? options.edges() : options.graph());
+      }
       log.printf("yarn-gnn infer: nodewise inference computed %,d layer rows in %.1f s%n", nodewise.rowsComputed(),
           (System.nanoTime() - tc) / 1e9);
       int[] predictions = model.spec().predict() ? LayerwiseInference.predictions(embeddings) : null;
-      int parts = writeParts(commit, graph.block().nodeIds(), embeddings, predictions);
+      int parts = writeParts(commit, graph.block().nodeIds(), embeddings, predictions,
+          model.spec().layers().size());
       commit.commit();
       return new Result(embeddings.rows(), embeddings.cols(), parts, (System.nanoTime() - t0) / 1e9);
     } catch (Throwable t) {
@@ -94,10 +102,10 @@ public final class LocalInference {
     }
   }
 
-  private int writeParts(OutputCommit commit, long[] ids, DenseMatrix embeddings, int[] predictions)
+  private int writeParts(OutputCommit commit, long[] ids, DenseMatrix embeddings, int[] predictions, int layers)
       throws Exception {
     int parts = Math.max(1, (ids.length + ROWS_PER_PART - 1) / ROWS_PER_PART);
-    return new PartWriter(conf, options.outputFormat()).write(ids, embeddings, predictions, parts,
+    return new PartWriter(conf, options.outputFormat(), layers).write(ids, embeddings, predictions, parts,
         options.threads(), part -> commit.partFile(part, options.outputFormat()));
   }
 }
