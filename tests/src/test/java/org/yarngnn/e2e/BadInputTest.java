@@ -134,6 +134,48 @@ class BadInputTest {
     refused(infer(file, goodNodes()), "edges.parquet", "src");
   }
 
+  private Path parquetEdges(String name, String srcType, Object src, Object dst) throws Exception {
+    Path file = dir.resolve(name);
+    MessageType schema = MessageTypeParser.parseMessageType(
+        "message edges { required " + srcType + " src; required " + srcType + " dst; }");
+    try (ParquetWriter<Group> w = ExampleParquetWriter.builder(
+        new org.apache.hadoop.fs.Path(file.toUri())).withType(schema).withConf(new Configuration()).build()) {
+      Group g = new SimpleGroupFactory(schema).newGroup();
+      if (src instanceof Integer i) {
+        g.append("src", i).append("dst", (Integer) dst);
+      } else {
+        g.append("src", (Long) src).append("dst", (Long) dst);
+      }
+      w.write(g);
+    }
+    return file;
+  }
+
+  @Test
+  void parquetIdsAreReadByTheirLogicalType() throws Exception {
+    // UINT32 4294967295 is stored as the int32 -1: read by its physical type it names no node (exit 2).
+    Path nodes = write("nodes.tsv", "# id\tfeatures", "4294967295\t1,2,3", "20\t0,0,1");
+    Path edges = parquetEdges("edges.parquet", "int32 (INTEGER(32,false))", -1, 20);
+    CliRun run = infer(edges, nodes);
+    assertEquals(0, run.status(), run::toString);
+    assertTrue(Files.exists(out.resolve("_SUCCESS")), run::toString);
+  }
+
+  @Test
+  void scaledDecimalAndDateIdsAreRefused() throws Exception {
+    refused(infer(parquetEdges("dec.parquet", "int64 (DECIMAL(18,2))", 1000L, 2000L), goodNodes()),
+        "dec.parquet", "src");
+    refused(infer(parquetEdges("date.parquet", "int32 (DATE)", 10, 20), goodNodes()), "date.parquet", "src");
+  }
+
+  @Test
+  void theSmallestInt64IsAnOrdinaryId() throws Exception {
+    Path nodes = write("nodes.tsv", "-9223372036854775808\t1,2,3", "20\t0,0,1");
+    Path edges = write("edges.tsv", "-9223372036854775808\t20", "20\t-9223372036854775808");
+    CliRun run = infer(edges, nodes);
+    assertEquals(0, run.status(), run::toString);
+  }
+
   @Test
   void modelWidthDiffersFromFeatures() throws Exception {
     refused(infer(goodEdges(), write("nodes.tsv", "10\t1,2", "20\t0,1", "30\t1,1")), "model", "width");

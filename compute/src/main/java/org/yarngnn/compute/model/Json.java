@@ -233,7 +233,7 @@ public final class Json {
 
     private ParseException trailing(JsonLocation where) {
       char c = charAt(where);
-      return error(where, 0, "unexpected '" + c + "' after the JSON value");
+      return error(where, 0, "unexpected '" + shown(c) + "' after the JSON value");
     }
 
     /** Jackson's exception, worded as ours, at the character it is about. */
@@ -286,7 +286,7 @@ public final class Json {
         } else if (ctx.inObject()) {
           return error(where, 0, "expected ',' or '}'");
         }
-        return error(where, 0, "unexpected '" + c + "', expected a value");
+        return error(where, 0, "unexpected '" + shown(c) + "', expected a value");
       } else if (m.contains("maybe a (non-standard) comment")) {
         return error(where, 0, "unexpected '/' (JSON has no comments)");
       } else if (m.startsWith("Non-standard token")) {
@@ -297,7 +297,7 @@ public final class Json {
         String literal = token.startsWith("t") ? "true" : token.startsWith("f") ? "false"
             : token.startsWith("n") ? "null" : null;
         return error(where, 0, literal != null ? "unexpected token '" + token + "', expected '" + literal + "'"
-            : "unexpected '" + c + "', expected a value");
+            : "unexpected '" + shown(c) + "', expected a value");
       } else if (m.contains("Leading zeroes not allowed")) {
         return ctx.inRoot() ? trailing(where) : error(where, 0, "invalid number: leading zero");
       } else if (m.contains("Expected space separating root-level values")) {
@@ -317,7 +317,7 @@ public final class Json {
       } else if (m.startsWith("Illegal unquoted character")) {
         return error(where, 0, "control character in string (escape it)");
       } else if (m.contains("expected a valid value")) {
-        return error(where, 0, "unexpected '" + c + "', expected a value");
+        return error(where, 0, "unexpected '" + shown(c) + "', expected a value");
       }
       return error(where, 0, m); // a message this class does not know yet: Jackson's own words
     }
@@ -535,6 +535,16 @@ public final class Json {
       for (int i = 0; i < depth; i++) {
         g.writeRaw("  ");
       }
+    }
+  }
+
+  /** A character as an error message shows it: control characters escaped, so a message stays one line. */
+  private static String shown(int c) {
+    switch (c) {
+      case '\n': return "\\n";
+      case '\r': return "\\r";
+      case '\t': return "\\t";
+      default: return c < 0x20 || c == 0x7f ? String.format("\\u%04x", c) : new String(Character.toChars(c));
     }
   }
 }
