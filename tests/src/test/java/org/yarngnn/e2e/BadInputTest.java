@@ -134,10 +134,12 @@ class BadInputTest {
     refused(infer(file, goodNodes()), "edges.parquet", "src");
   }
 
-  private Path parquetEdges(String name, String srcType, Object src, Object dst) throws Exception {
+  /** A one-edge Parquet table whose src and dst are of physical type {@code physical} with {@code annotation}. */
+  private Path parquetEdges(String name, String physical, String annotation, Object src, Object dst)
+      throws Exception {
     Path file = dir.resolve(name);
-    MessageType schema = MessageTypeParser.parseMessageType(
-        "message edges { required " + srcType + " src; required " + srcType + " dst; }");
+    MessageType schema = MessageTypeParser.parseMessageType("message edges { required " + physical + " src ("
+        + annotation + "); required " + physical + " dst (" + annotation + "); }");
     try (ParquetWriter<Group> w = ExampleParquetWriter.builder(
         new org.apache.hadoop.fs.Path(file.toUri())).withType(schema).withConf(new Configuration()).build()) {
       Group g = new SimpleGroupFactory(schema).newGroup();
@@ -155,7 +157,7 @@ class BadInputTest {
   void parquetIdsAreReadByTheirLogicalType() throws Exception {
     // UINT32 4294967295 is stored as the int32 -1: read by its physical type it names no node (exit 2).
     Path nodes = write("nodes.tsv", "# id\tfeatures", "4294967295\t1,2,3", "20\t0,0,1");
-    Path edges = parquetEdges("edges.parquet", "int32 (INTEGER(32,false))", -1, 20);
+    Path edges = parquetEdges("edges.parquet", "int32", "INTEGER(32,false)", -1, 20);
     CliRun run = infer(edges, nodes);
     assertEquals(0, run.status(), run::toString);
     assertTrue(Files.exists(out.resolve("_SUCCESS")), run::toString);
@@ -163,9 +165,9 @@ class BadInputTest {
 
   @Test
   void scaledDecimalAndDateIdsAreRefused() throws Exception {
-    refused(infer(parquetEdges("dec.parquet", "int64 (DECIMAL(18,2))", 1000L, 2000L), goodNodes()),
+    refused(infer(parquetEdges("dec.parquet", "int64", "DECIMAL(18,2)", 1000L, 2000L), goodNodes()),
         "dec.parquet", "src");
-    refused(infer(parquetEdges("date.parquet", "int32 (DATE)", 10, 20), goodNodes()), "date.parquet", "src");
+    refused(infer(parquetEdges("date.parquet", "int32", "DATE", 10, 20), goodNodes()), "date.parquet", "src");
   }
 
   @Test
