@@ -43,4 +43,35 @@ class PlanetoidAccuracyTest {
     assertEquals(r.bestTestAccuracy(), SoftmaxCrossEntropy.accuracy(out, d.labels(), d.test()), 1e-9);
     assertEquals(r.bestValAccuracy(), SoftmaxCrossEntropy.accuracy(out, d.labels(), d.val()), 1e-9);
   }
+
+  @Test
+  void citeseerGcn() throws Exception {
+    Planetoid d = Planetoid.load("citeseer");
+    FullGraphTrainer.Result r = run("citeseer gcn", gcn(d), d, FullGraphTrainer.Options.defaults().withEpochs(200)
+        .withLr(0.01).withWeightDecay(5e-4, true).withDropout(0.5).withSeed(1));
+    assertTrue(r.bestTestAccuracy() >= 0.700, "Citeseer gcn test accuracy " + r.bestTestAccuracy());
+  }
+
+  /** Velickovic et al.'s Cora GAT: 8 heads x 8 hidden (elu), one output head, dropout 0.6 (inputs, attention). */
+  @Test
+  void coraGat() throws Exception {
+    Planetoid d = Planetoid.load("cora");
+    ModelSpec spec = new ModelSpec("row", List.of(
+        LayerSpec.gat(d.features().cols(), 8, 8, true, 0.2f, Activation.ELU, true),
+        LayerSpec.gat(64, d.classes(), 1, false, 0.2f, Activation.NONE, true)), "none", true);
+    FullGraphTrainer.Result r = run("cora gat", spec, d, FullGraphTrainer.Options.defaults().withEpochs(200)
+        .withLr(0.005).withWeightDecay(5e-4, false).withDropout(0.6).withSeed(1));
+    assertTrue(r.bestTestAccuracy() >= 0.825, "Cora gat test accuracy " + r.bestTestAccuracy());
+  }
+
+  @Test
+  void coraSageMean() throws Exception {
+    Planetoid d = Planetoid.load("cora");
+    ModelSpec spec = new ModelSpec("row", List.of(
+        LayerSpec.sage(d.features().cols(), 16, Activation.RELU, true, -1),
+        LayerSpec.sage(16, d.classes(), Activation.NONE, true, -1)), "none", true);
+    FullGraphTrainer.Result r = run("cora sage", spec, d, FullGraphTrainer.Options.defaults().withEpochs(200)
+        .withLr(0.01).withWeightDecay(5e-4, false).withDropout(0.5).withSeed(1));
+    assertTrue(r.bestTestAccuracy() >= 0.790, "Cora sage test accuracy " + r.bestTestAccuracy());
+  }
 }
