@@ -73,4 +73,50 @@ public enum Activation {
         }
     }
   }
+  /**
+   * The derivative at the point whose output is {@code y = apply(x)}, written in terms of the output so that
+   * training needs to keep only the layer's output rows (which are the next layer's input anyway): relu
+   * {@code y > 0}; leaky_relu {@code y > 0 ? 1 : 0.01}; elu {@code y > 0 ? 1 : y + 1} (= exp(x)); tanh
+   * {@code 1 - y^2}; sigmoid {@code y (1 - y)}; none 1. At {@code x = 0} these are PyTorch's choices (relu 0,
+   * leaky_relu 0.01, elu 1).
+   */
+  public float derivativeFromOutput(float y) {
+    switch (this) {
+      case RELU:
+        return y > 0f ? 1f : 0f;
+      case LEAKY_RELU:
+        return y > 0f ? 1f : 0.01f;
+      case ELU:
+        return y > 0f ? 1f : y + 1f;
+      case TANH:
+        return 1f - y * y;
+      case SIGMOID:
+        return y * (1f - y);
+      default:
+        return 1f;
+    }
+  }
+
+  /**
+   * Backward through the activation: {@code dx[xOff+c] = dy[dyOff+c] * f'(x)} for {@code c < n}, f' taken from
+   * the outputs {@code y[yOff+c]} ({@link #derivativeFromOutput}). {@code dx} may be {@code dy} (in place).
+   */
+  public void backward(float[] y, int yOff, float[] dy, int dyOff, float[] dx, int xOff, int n) {
+    switch (this) {
+      case NONE:
+        if (dx != dy || xOff != dyOff) {
+          System.arraycopy(dy, dyOff, dx, xOff, n);
+        }
+        return;
+      case RELU:
+        for (int c = 0; c < n; c++) {
+          dx[xOff + c] = y[yOff + c] > 0f ? dy[dyOff + c] : 0f;
+        }
+        return;
+      default:
+        for (int c = 0; c < n; c++) {
+          dx[xOff + c] = dy[dyOff + c] * derivativeFromOutput(y[yOff + c]);
+        }
+    }
+  }
 }

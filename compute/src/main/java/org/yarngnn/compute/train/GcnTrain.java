@@ -1,0 +1,172 @@
+package org.yarngnn.compute.train;
+
+import org.yarngnn.compute.graph.Csr;
+import org.yarngnn.compute.graph.GraphBlock;
+import org.yarngnn.compute.kernel.Gemm;
+import org.yarngnn.compute.kernel.PackedMatrix;
+import org.yarngnn.compute.kernel.SparseRows;
+import org.yarngnn.compute.layer.GcnLayer;
+import org.yarngnn.compute.layer.Layer;
+import org.yarngnn.compute.model.LayerSpec;
+import org.yarngnn.compute.tensor.DenseMatrix;
+
+/**
+ * gcn for training. Forward as {@link GcnLayer}: {@code msg_j = (H_j W) / sqrt(d_j)},
+ * {@code out_i = act((sum_{j->i, j != i} w_ji msg_j + msg_i) / sqrt(d_i) + b)}. Backward:
+ * {@code dPre_i = dOut_i * act'}; {@code dAux_i = dPre_i / sqrt(d_i)}; {@code dMsg_j = sum_{j->i, j != i} w_ji
+ * dAux_i (+ dAux_j for an own slot j)}; {@code dZ_j = dMsg_j / sqrt(d_j)}; {@code dW = H^T dZ},
+ * {@code db = sum dPre}, {@code dH = dZ W^T}.
+ */
+final class GcnTrain implements TrainLayer {
+  private final LayerSpec spec;
+  private final int k;
+  private final double dropout;
+  private final int in;
+  private final int out;
+  private GcnLayer layer;
+  private PackedMatrix weightT;
+
+  GcnTrain(LayerSpec spec, int k, double dropout) {
+    this.spec = spec;
+    this.k = k;
+    this.dropout = dropout;
+    this.in = spec.in();
+    this.out = spec.out();
+  }
+
+  @Override
+  public LayerSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public int index() {
+    return k;
+  }
+
+  @Override
+  public int inWidth() {
+    return in;
+  }
+
+  @Override
+  public int outWidth() {
+    return out;
+  }
+
+  @Override
+  public int messageWidth() {
+    return out;
+  }
+
+  @Override
+  public int selfWidth() {
+    return 0;
+  }
+
+  @Override
+  public int selfGradWidth() {
+    return 0;
+  }
+
+  @Override
+  public double inputDropout() {
+    return dropout;
+  }
+
+  @Override
+  public int paramCount() {
+    return in * out + (spec.bias() ? out : 0);
+  }
+
+  @Override
+  public void load(float[] params, int base) {
+    layer = new GcnLayer(spec, GradOps.matrix(params, base, in, out),
+        spec.bias() ? GradOps.vector(params, base + in * out, out) : null);
+    weightT = GradOps.packTransposed(params, base, in, out);
+  }
+
+  @Override
+  public Layer layer() {
+    return layer;
+  }
+
+  @Override
+  public LayerCache newCache(GraphBlock g) {
+    LayerCache c = new LayerCache(g.numNodes(), out);
+    c.invSqrtDegree = new float[g.numNodes()];
+    for (int v = 0; v < g.numNodes(); v++) {
+      c.invSqrtDegree[v] = GcnLayer.invSqrtDegree(g, v);
+    }
+    return c;
+  }
+
+  @Override
+  public void transform(GraphBlock g, DenseMatrix hDrop, int from, int to, DenseMatrix msg, DenseMatrix self) {
+    layer.transform(g, hDrop, from, to, msg, self);
+  }
+
+  @Override
+  public void aggregate(GraphBlock edges, LayerCache c, int from, int to) {
+    layer.aggregate(edges, c.msg, c.self, from, to, c.out);
+  }
+
+  @Override
+  public void aggregateBackward(GraphBlock edges, LayerCache c, DenseMatrix dOut, int from, int to,
+      DenseMatrix dSelf, float[] grads, int gBase) {
+    float[] aux = c.dAux.data();
+    int bOff = gBase + in * out;
+    for (int i = from; i < to; i++) {
+      int o = c.dAux.offset(i);
+      spec.activation().backward(c.out.data(), c.out.offset(i), dOut.data(), dOut.offset(i), aux, o, out);
+      if (spec.bias()) {
+        SparseRows.axpy(1f, aux, o, grads, bOff, out);
+      }
+      SparseRows.scale(c.invSqrtDegree[i], aux, o, out);
+    }
+  }
+
+  @Override
+  public void messageGradients(GraphBlock edges, OutEdges oe, LayerCache c, int from, int to, DenseMatrix dMsg) {
+    Csr a = edges.inEdges();
+    int[] ptr = oe.ptr();
+    int[] dst = oe.dst();
+    int[] pos = oe.pos();
+    float[] w = a.weights();
+    float[] aux = c.dAux.data();
+    float[] d = dMsg.data();
+    int n = edges.numNodes();
+    for (int s = from; s < to; s++) {
+      int o = dMsg.offset(s);
+      java.util.Arrays.fill(d, o, o + out, 0f);
+      for (int q = ptr[s]; q < ptr[s + 1]; q++) {
+        int i = dst[q];
+        if (i != s) { // input self-loops are ignored by the forward
+          SparseRows.axpy(w == null ? 1f : w[pos[q]], aux, c.dAux.offset(i), d, o, out);
+        }
+      }
+      if (s < n) {
+        SparseRows.axpy(1f, aux, c.dAux.offset(s), d, o, out); // the one self-loop, weight 1
+      }
+    }
+  }
+
+  @Override
+  public void transformBackward(GraphBlock g, LayerCache c, DenseMatrix dMsg, DenseMatrix dSelf, int from, int to,
+      DenseMatrix dH, float[] grads, int gBase) {
+    float[] dz = GradOps.scratch(0, GradOps.BLOCK * out);
+    float[] h = c.hDrop.data();
+    for (int b = from; b < to; b += GradOps.BLOCK) {
+      int m = Math.min(GradOps.BLOCK, to - b);
+      for (int r = 0; r < m; r++) {
+        int row = b + r;
+        System.arraycopy(dMsg.data(), dMsg.offset(row), dz, r * out, out);
+        SparseRows.scale(c.invSqrtDegree[row], dz, r * out, out);
+        GradOps.outer(h, c.hDrop.offset(row), in, dz, r * out, out, grads, gBase);
+      }
+      if (dH != null) {
+        Gemm.multiply(dz, 0, out, m, weightT, dH.data(), dH.offset(b), dH.cols());
+      }
+    }
+  }
+}

@@ -1,0 +1,178 @@
+package org.yarngnn.compute.train;
+
+import java.util.Arrays;
+import org.yarngnn.compute.graph.Csr;
+import org.yarngnn.compute.graph.GraphBlock;
+import org.yarngnn.compute.kernel.Gemm;
+import org.yarngnn.compute.kernel.PackedMatrix;
+import org.yarngnn.compute.kernel.SparseRows;
+import org.yarngnn.compute.layer.Layer;
+import org.yarngnn.compute.layer.SageLayer;
+import org.yarngnn.compute.model.LayerSpec;
+import org.yarngnn.compute.tensor.DenseMatrix;
+
+/**
+ * sage (mean) for training, always transform-before-aggregate ({@code msg_j = H_j W_neigh}, {@code self_i =
+ * H_i W_self}) so that the aggregate holds no weights and every weight gradient comes from the row-local
+ * backward. Over the layer's edges {@code S(i)} (its per-epoch sample when a fanout is set):
+ * {@code out_i = act(self_i + mean_{S(i)} msg_j + b)}. Backward: {@code dPre_i = dOut_i * act'};
+ * {@code dSelf_i = dPre_i}; {@code dMsg_j = sum_{j->i in S} dPre_i / |S(i)|} (self-loops are ordinary edges);
+ * {@code dW_self = H^T dSelf}, {@code dW_neigh = H^T dMsg}, {@code dH = dSelf W_self^T + dMsg W_neigh^T} (one
+ * Gemm of {@code [dSelf | dMsg]} by the stacked transposes).
+ */
+final class SageTrain implements TrainLayer {
+  private final LayerSpec spec;
+  private final int k;
+  private final double dropout;
+  private final int in;
+  private final int out;
+  private SageLayer layer;
+  /** [W_self^T; W_neigh^T], 2*out x in. */
+  private PackedMatrix stackedT;
+
+  SageTrain(LayerSpec spec, int k, double dropout) {
+    this.spec = spec;
+    this.k = k;
+    this.dropout = dropout;
+    this.in = spec.in();
+    this.out = spec.out();
+  }
+
+  @Override
+  public LayerSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public int index() {
+    return k;
+  }
+
+  @Override
+  public int inWidth() {
+    return in;
+  }
+
+  @Override
+  public int outWidth() {
+    return out;
+  }
+
+  @Override
+  public int messageWidth() {
+    return out;
+  }
+
+  @Override
+  public int selfWidth() {
+    return out;
+  }
+
+  @Override
+  public int selfGradWidth() {
+    return out;
+  }
+
+  @Override
+  public double inputDropout() {
+    return dropout;
+  }
+
+  @Override
+  public int paramCount() {
+    return 2 * in * out + (spec.bias() ? out : 0);
+  }
+
+  @Override
+  public void load(float[] params, int base) {
+    layer = new SageLayer(spec, GradOps.matrix(params, base, in, out), GradOps.matrix(params, base + in * out, in,
+        out), spec.bias() ? GradOps.vector(params, base + 2 * in * out, out) : null, true);
+    // [W_self; W_neigh] is [2 in, out]; the transpose of each block stacked vertically is [2 out, in].
+    DenseMatrix t = new DenseMatrix(2 * out, in);
+    for (int half = 0; half < 2; half++) {
+      int off = base + half * in * out;
+      for (int p = 0; p < in; p++) {
+        for (int c = 0; c < out; c++) {
+          t.set(half * out + c, p, params[off + p * out + c]);
+        }
+      }
+    }
+    stackedT = PackedMatrix.pack(t);
+  }
+
+  @Override
+  public Layer layer() {
+    return layer;
+  }
+
+  @Override
+  public LayerCache newCache(GraphBlock g) {
+    return new LayerCache(g.numNodes(), out);
+  }
+
+  @Override
+  public void transform(GraphBlock g, DenseMatrix hDrop, int from, int to, DenseMatrix msg, DenseMatrix self) {
+    layer.transform(g, hDrop, from, to, msg, self);
+  }
+
+  @Override
+  public void aggregate(GraphBlock edges, LayerCache c, int from, int to) {
+    layer.aggregate(edges, c.msg, c.self, from, to, c.out);
+  }
+
+  @Override
+  public void aggregateBackward(GraphBlock edges, LayerCache c, DenseMatrix dOut, int from, int to,
+      DenseMatrix dSelf, float[] grads, int gBase) {
+    int[] rowPtr = edges.inEdges().rowPtr();
+    float[] aux = c.dAux.data();
+    int bOff = gBase + 2 * in * out;
+    for (int i = from; i < to; i++) {
+      int o = c.dAux.offset(i);
+      spec.activation().backward(c.out.data(), c.out.offset(i), dOut.data(), dOut.offset(i), aux, o, out);
+      if (spec.bias()) {
+        SparseRows.axpy(1f, aux, o, grads, bOff, out);
+      }
+      System.arraycopy(aux, o, dSelf.data(), dSelf.offset(i), out);
+      int deg = rowPtr[i + 1] - rowPtr[i];
+      if (deg > 1) {
+        SparseRows.scale(1f / deg, aux, o, out);
+      }
+    }
+  }
+
+  @Override
+  public void messageGradients(GraphBlock edges, OutEdges oe, LayerCache c, int from, int to, DenseMatrix dMsg) {
+    int[] ptr = oe.ptr();
+    int[] dst = oe.dst();
+    float[] aux = c.dAux.data();
+    float[] d = dMsg.data();
+    for (int s = from; s < to; s++) {
+      int o = dMsg.offset(s);
+      Arrays.fill(d, o, o + out, 0f);
+      for (int q = ptr[s]; q < ptr[s + 1]; q++) {
+        SparseRows.axpy(1f, aux, c.dAux.offset(dst[q]), d, o, out);
+      }
+    }
+  }
+
+  @Override
+  public void transformBackward(GraphBlock g, LayerCache c, DenseMatrix dMsg, DenseMatrix dSelf, int from, int to,
+      DenseMatrix dH, float[] grads, int gBase) {
+    int w2 = 2 * out;
+    float[] dz = GradOps.scratch(0, GradOps.BLOCK * w2);
+    float[] h = c.hDrop.data();
+    for (int b = from; b < to; b += GradOps.BLOCK) {
+      int m = Math.min(GradOps.BLOCK, to - b);
+      for (int r = 0; r < m; r++) {
+        int row = b + r;
+        System.arraycopy(dSelf.data(), dSelf.offset(row), dz, r * w2, out);
+        System.arraycopy(dMsg.data(), dMsg.offset(row), dz, r * w2 + out, out);
+        GradOps.outer(h, c.hDrop.offset(row), in, dz, r * w2, out, grads, gBase);
+        GradOps.outer(h, c.hDrop.offset(row), in, dz, r * w2 + out, out, grads, gBase + in * out);
+      }
+      if (dH != null) {
+        Gemm.multiply(dz, 0, w2, m, stackedT, dH.data(), dH.offset(b), dH.cols());
+      }
+    }
+  }
+}
