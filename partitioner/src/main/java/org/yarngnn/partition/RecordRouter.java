@@ -88,6 +88,9 @@ public final class RecordRouter implements EdgeSink, NodeSink {
    * router can then read several files, as a worker's reader thread does).
    */
   public void file(int f) {
+    if (f == file) {
+      return;
+    }
     finish();
     file = f;
     for (int p = 0; p < refBlocks.length; p++) {
