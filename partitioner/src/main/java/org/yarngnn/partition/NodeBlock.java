@@ -145,10 +145,10 @@ final class NodeBlock extends RowBlock {
       System.arraycopy(splits, 0, b, pos, count);
       pos += count;
     }
-    for (int i = 0, n = count * width; i < n; i++, pos += 4) {
-      FLOATS.set(b, pos, features[i]);
-    }
-    return pos;
+    int n = count * width;
+    // Bulk big-endian copy (a byte-swapping memory copy), not a store per value: node rows are most of the bytes.
+    java.nio.ByteBuffer.wrap(b, pos, 4 * n).asFloatBuffer().put(features, 0, n);
+    return pos + 4 * n;
   }
 
   @Override
@@ -165,9 +165,8 @@ final class NodeBlock extends RowBlock {
       System.arraycopy(b, pos, splits, 0, count);
       pos += count;
     }
-    for (int i = 0, n = count * width; i < n; i++, pos += 4) {
-      features[i] = (float) FLOATS.get(b, pos);
-    }
-    return pos;
+    int n = count * width;
+    java.nio.ByteBuffer.wrap(b, pos, 4 * n).asFloatBuffer().get(features, 0, n);
+    return pos + 4 * n;
   }
 }

@@ -23,7 +23,6 @@ public final class PartitionAssembler {
   private final boolean weighted;
   private final boolean zeroMissing;
   private final FeatureRows features;
-  private final float[] featureRow;
   /** Table node rows as they arrive, each id once (its first arrival), with the (file, row) of its first row. */
   private long[] ids = new long[1024];
   private int[] labels;
@@ -64,7 +63,6 @@ public final class PartitionAssembler {
     this.weighted = weighted;
     this.zeroMissing = missing == MissingFeatures.ZERO;
     this.features = new FeatureRows(width);
-    this.featureRow = new float[width];
     this.labels = hasLabels ? new int[ids.length] : null;
     this.splits = hasSplits ? new byte[ids.length] : null;
     this.w = weighted ? new float[dst.length] : null;
@@ -116,8 +114,7 @@ public final class PartitionAssembler {
       if (splits != null) {
         splits[k] = b.split(i);
       }
-      System.arraycopy(b.features, i * width, featureRow, 0, width);
-      features.add(featureRow);
+      features.add(b.features, i * width);
       tableNodes++;
     }
   }
