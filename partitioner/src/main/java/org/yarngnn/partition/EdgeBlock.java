@@ -29,6 +29,16 @@ final class EdgeBlock extends RowBlock {
   }
 
   @Override
+  EdgeBlock copy() {
+    EdgeBlock c = copyRowsTo(new EdgeBlock());
+    c.to = Arrays.copyOf(to, count);
+    c.from = Arrays.copyOf(from, count);
+    c.weight = Arrays.copyOf(weight, weighted ? count : 0);
+    c.weighted = weighted;
+    return c;
+  }
+
+  @Override
   void clear(int file) {
     super.clear(file);
     weighted = false;
@@ -74,6 +84,16 @@ final class EdgeBlock extends RowBlock {
   }
 
   @Override
+  long minEntryBytes() {
+    return weighted ? 5 : 1;
+  }
+
+  @Override
+  int kindHeaderBytes() {
+    return 1;
+  }
+
+  @Override
   int maxColumnBytes() {
     return 2 * maxPackedBytes(count) + (weighted ? 4 * count : 0);
   }
@@ -91,10 +111,11 @@ final class EdgeBlock extends RowBlock {
   }
 
   @Override
-  int decodeColumns(byte[] b) throws IOException {
-    int pos = unpackLongs(b, 0, to, count);
-    pos = unpackLongs(b, pos, from, count);
+  int decodeColumns(byte[] b, int end) throws IOException {
+    int pos = unpackLongs(b, 0, to, count, end);
+    pos = unpackLongs(b, pos, from, count, end);
     if (weighted) {
+      within(pos, 4L * count, end);
       for (int i = 0; i < count; i++, pos += 4) {
         weight[i] = (float) FLOATS.get(b, pos);
       }

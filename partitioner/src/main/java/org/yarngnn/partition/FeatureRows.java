@@ -20,11 +20,16 @@ final class FeatureRows {
   }
 
   void add(float[] features) {
+    add(features, 0);
+  }
+
+  /** Appends the row {@code features[offset, offset + width)}. */
+  void add(float[] features, int offset) {
     int inBlock = rows % BLOCK_ROWS;
     if (inBlock == 0) {
       blocks.add(new float[BLOCK_ROWS * width]);
     }
-    System.arraycopy(features, 0, blocks.get(blocks.size() - 1), inBlock * width, width);
+    System.arraycopy(features, offset, blocks.get(blocks.size() - 1), inBlock * width, width);
     rows++;
   }
 

@@ -37,6 +37,80 @@ public final class GraphRecord implements Writable {
     return this;
   }
 
+  /** The block's kind: {@link PartitionKey#NODE}, {@link PartitionKey#REF} or {@link PartitionKey#EDGE}. */
+  public byte kind() {
+    return kind;
+  }
+
+  private RowBlock block() {
+    return kind == PartitionKey.NODE ? nodes : kind == PartitionKey.REF ? refs : edges;
+  }
+
+  /**
+   * A record holding a copy of this one's block: for handing a routed block to a consumer on another thread
+   * without encoding it ({@link RecordRouter} reuses its blocks once the emitter returns).
+   */
+  public GraphRecord copy() {
+    GraphRecord c = new GraphRecord();
+    c.kind = kind;
+    switch (kind) {
+      case PartitionKey.NODE: c.nodes = nodes.copy(); break;
+      case PartitionKey.REF: c.refs = refs.copy(); break;
+      default: c.edges = edges.copy(); break;
+    }
+    return c;
+  }
+
+  /** The block in its wire form ({@link RowBlock#write}, without the kind byte), in an array of its own. */
+  public byte[] encodeBlock() {
+    RowBlock b = block();
+    java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream(
+        32 + b.maxColumnBytes() + b.maxRowBytes());
+    try {
+      b.write(new java.io.DataOutputStream(buf));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return buf.toByteArray();
+  }
+
+  /**
+   * Decodes a block of {@code kind} encoded by {@link #encodeBlock} from {@code bytes[0, length)} into this
+   * record (its block objects are reused), node rows required to be {@code width} floats wide. Every count and
+   * length is checked against those bytes before anything is allocated for it ({@link RowBlock#readFields}), and
+   * the block must use them all; corrupt bytes fail with an {@link IOException}.
+   */
+  public GraphRecord decode(byte kind, byte[] bytes, int length, int width) throws IOException {
+    RowBlock b;
+    switch (kind) {
+      case PartitionKey.NODE:
+        if (nodes == null) {
+          nodes = new NodeBlock(width);
+        }
+        b = nodes.expectWidth(width);
+        break;
+      case PartitionKey.REF:
+        b = refs = refs == null ? new RefBlock() : refs;
+        break;
+      case PartitionKey.EDGE:
+        b = edges = edges == null ? new EdgeBlock() : edges;
+        break;
+      default:
+        throw new IOException("corrupt construction block of kind " + kind);
+    }
+    java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes, 0, length));
+    try {
+      b.readFields(in, length);
+    } catch (java.io.EOFException e) {
+      throw new IOException("corrupt construction block: it ends early", e);
+    }
+    if (in.available() != 0) {
+      throw new IOException("corrupt construction block: " + in.available() + " bytes past its end");
+    }
+    this.kind = kind;
+    return this;
+  }
+
   /** Rows in the block (progress reporting). */
   public int count() {
     return kind == PartitionKey.NODE ? nodes.count : kind == PartitionKey.REF ? refs.count : edges.count;

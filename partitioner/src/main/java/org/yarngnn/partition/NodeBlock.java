@@ -24,6 +24,8 @@ final class NodeBlock extends RowBlock {
   byte[] splits = new byte[0];
   float[] features = new float[0];
   private int present;
+  /** The width blocks read here must have, or -1 for any. */
+  private int expectedWidth = -1;
 
   /** A block with its own encode buffer (the reduce side). */
   NodeBlock(int width) {
@@ -33,6 +35,17 @@ final class NodeBlock extends RowBlock {
   NodeBlock(int width, Scratch scratch) {
     super(scratch);
     this.width = width;
+  }
+
+  @Override
+  NodeBlock copy() {
+    NodeBlock c = copyRowsTo(new NodeBlock(width));
+    c.ids = Arrays.copyOf(ids, count);
+    c.labels = Arrays.copyOf(labels, (present & LABELS) != 0 ? count : 0);
+    c.splits = Arrays.copyOf(splits, (present & SPLITS) != 0 ? count : 0);
+    c.features = Arrays.copyOf(features, count * width);
+    c.present = present;
+    return c;
   }
 
   @Override
@@ -56,11 +69,16 @@ final class NodeBlock extends RowBlock {
 
   /** Appends a node row; the caller keeps {@code count} within the capacity it ensured. */
   void add(long id, int label, byte split, float[] f, long row) {
+    add(id, label, split, f, 0, row);
+  }
+
+  /** Appends a node row whose features are {@code f[offset, offset + width)}. */
+  void add(long id, int label, byte split, float[] f, int offset, long row) {
     int i = count++;
     ids[i] = id;
     labels[i] = label;
     splits[i] = split;
-    System.arraycopy(f, 0, features, i * width, width);
+    System.arraycopy(f, offset, features, i * width, width);
     rows[i] = row;
     flags[i] = 0;
     present |= (label != -1 ? LABELS : 0) | (split != NodeSplit.NONE ? SPLITS : 0);
@@ -84,9 +102,29 @@ final class NodeBlock extends RowBlock {
   void readHeader(DataInput in) throws IOException {
     width = in.readInt();
     present = in.readByte();
-    if (width < 0) {
-      throw new IOException("corrupt node block of width " + width);
+    if (width < 0 || (expectedWidth >= 0 && width != expectedWidth)) {
+      throw new IOException("corrupt node block of width " + width
+          + (expectedWidth >= 0 ? " (rows here are " + expectedWidth + " wide)" : ""));
     }
+    if ((present & ~(LABELS | SPLITS)) != 0) {
+      throw new IOException("corrupt node block: columns " + present);
+    }
+  }
+
+  @Override
+  int kindHeaderBytes() {
+    return 5;
+  }
+
+  @Override
+  long minEntryBytes() {
+    return 1 + 4L * width;
+  }
+
+  /** Refuses blocks whose rows are not {@code width} floats wide (-1: any width, as written). */
+  NodeBlock expectWidth(int width) {
+    this.expectedWidth = width;
+    return this;
   }
 
   @Override
@@ -107,15 +145,17 @@ final class NodeBlock extends RowBlock {
       System.arraycopy(splits, 0, b, pos, count);
       pos += count;
     }
-    for (int i = 0, n = count * width; i < n; i++, pos += 4) {
-      FLOATS.set(b, pos, features[i]);
-    }
-    return pos;
+    int n = count * width;
+    // Bulk big-endian copy (a byte-swapping memory copy), not a store per value: node rows are most of the bytes.
+    java.nio.ByteBuffer.wrap(b, pos, 4 * n).asFloatBuffer().put(features, 0, n);
+    return pos + 4 * n;
   }
 
   @Override
-  int decodeColumns(byte[] b) throws IOException {
-    int pos = unpackLongs(b, 0, ids, count);
+  int decodeColumns(byte[] b, int end) throws IOException {
+    int pos = unpackLongs(b, 0, ids, count, end);
+    within(pos, (long) count * (((present & LABELS) != 0 ? 4 : 0) + ((present & SPLITS) != 0 ? 1 : 0)
+        + 4L * width), end);
     if ((present & LABELS) != 0) {
       for (int i = 0; i < count; i++, pos += 4) {
         labels[i] = (int) INTS.get(b, pos);
@@ -125,9 +165,8 @@ final class NodeBlock extends RowBlock {
       System.arraycopy(b, pos, splits, 0, count);
       pos += count;
     }
-    for (int i = 0, n = count * width; i < n; i++, pos += 4) {
-      features[i] = (float) FLOATS.get(b, pos);
-    }
-    return pos;
+    int n = count * width;
+    java.nio.ByteBuffer.wrap(b, pos, 4 * n).asFloatBuffer().get(features, 0, n);
+    return pos + 4 * n;
   }
 }

@@ -6,12 +6,16 @@ import org.yarngnn.compute.tensor.DenseMatrix;
 import org.yarngnn.io.table.NodeSplit;
 
 /**
- * The partition job's reduce logic, free of Hadoop: consumes one partition's records in shuffle order (nodes by
- * ascending id, then reference blocks, then edge blocks) and assembles the partition, or keeps the first
- * bad-input finding (duplicate id, dangling endpoint) in table order: findings are compared by (file, row,
- * column), so the order blocks arrive in does not matter. Edges are held as (int32 local destination, int64
- * source id, float32 weight when weighted) until {@link PartitionBlockBuilder} builds the block, whose CSR
- * depends only on the multiset of edges.
+ * The owner-side construction of one partition, free of Hadoop and of the transport: the partition job's reduce
+ * logic and the {@code infer} workers' assembler. Consumes one partition's blocks: all node blocks first, then
+ * reference and edge blocks in any order and interleaving (the shuffle hands references before edges; a worker
+ * receives both from several peers at once). It assembles the partition, or keeps the first bad-input finding
+ * (duplicate id, an edge endpoint without a node row whatever the ownership) in table order: findings are
+ * compared by (file, row, column) ({@link InputError#min}), so the order blocks arrive in does not matter. Edges
+ * are held as (int32 local destination, int64 source id, float32 weight when weighted) until
+ * {@link PartitionBlockBuilder} builds the block, whose CSR depends only on the multiset of edges. Under
+ * --missing-features zero, an edge whose destination has no row yet is kept with a provisional destination,
+ * resolved once every reference (which adds such ids as zero-featured nodes) has arrived, in {@link #finish}.
  */
 public final class PartitionAssembler {
   private final int partition;
@@ -19,7 +23,6 @@ public final class PartitionAssembler {
   private final boolean weighted;
   private final boolean zeroMissing;
   private final FeatureRows features;
-  private final float[] featureRow;
   /** Table node rows as they arrive, each id once (its first arrival), with the (file, row) of its first row. */
   private long[] ids = new long[1024];
   private int[] labels;
@@ -28,20 +31,29 @@ public final class PartitionAssembler {
   private long[] nodeRow = new long[1024];
   private int tableNodes;
   private boolean ascending = true;
+  private long minId = Long.MAX_VALUE;
+  private long maxId = Long.MIN_VALUE;
   /** Id to arrival index, built as the rows arrive (duplicates are found here). */
   private NodeIndex arrived = new NodeIndex(1024);
   /** After the node phase: final ids ascending (table nodes merged with added missing ones) and their rows. */
   private long[] finalIds;
   /** Arrival index of each final id, -1 for an added missing node; null while that is the identity. */
   private int[] tableRowOf;
+  /** Missing ids referenced (zero-missing) but not yet merged into {@link #finalIds}. */
   private long[] missing = new long[16];
   private int numMissing;
+  /** Index of {@link #finalIds}; valid from the end of the node phase on. */
   private NodeIndex index;
+  /** Zero-missing: destinations met before a reference added them; an edge's dst {@code -1 - p} is id p here. */
+  private NodeIndex provisional;
+  /** The rows in final node order, gathered ahead of {@link #finish} by {@link #gatherRows}. */
+  private DenseMatrix gathered;
   private int[] dst = new int[1024];
   private long[] src = new long[1024];
   private float[] w;
   private int edges;
-  private int phase = PartitionKey.NODE;
+  private boolean nodesDone;
+  private boolean edgesSeen;
   private InputError error;
 
   public PartitionAssembler(int partition, Ownership ownership, int width, boolean weighted, boolean hasLabels,
@@ -51,28 +63,25 @@ public final class PartitionAssembler {
     this.weighted = weighted;
     this.zeroMissing = missing == MissingFeatures.ZERO;
     this.features = new FeatureRows(width);
-    this.featureRow = new float[width];
     this.labels = hasLabels ? new int[ids.length] : null;
     this.splits = hasSplits ? new byte[ids.length] : null;
     this.w = weighted ? new float[dst.length] : null;
   }
 
-  /** Feeds one record (in shuffle order). */
+  /** Feeds one record: node blocks before any other; references and edges then in any order. */
   public void accept(GraphRecord r) {
-    if (r.kind < phase) {
-      throw new IllegalStateException("record of kind " + r.kind + " after kind " + phase);
+    if (r.kind == PartitionKey.NODE) {
+      if (nodesDone) {
+        throw new IllegalStateException("node block after the node phase of partition " + partition);
+      }
+      nodes(r.nodes);
+      return;
     }
-    if (r.kind > PartitionKey.NODE && finalIds == null) {
-      endNodes();
-    }
-    if (r.kind == PartitionKey.EDGE && index == null) {
-      endReferences();
-    }
-    phase = r.kind;
-    switch (r.kind) {
-      case PartitionKey.NODE: nodes(r.nodes); break;
-      case PartitionKey.REF: references(r.refs); break;
-      default: edges(r.edges); break;
+    endNodes();
+    if (r.kind == PartitionKey.REF) {
+      references(r.refs);
+    } else {
+      edges(r.edges);
     }
   }
 
@@ -94,6 +103,8 @@ public final class PartitionAssembler {
         splits = splits == null ? null : Arrays.copyOf(splits, cap);
       }
       ascending &= k == 0 || ids[k - 1] < id;
+      minId = Math.min(minId, id);
+      maxId = Math.max(maxId, id);
       ids[k] = id;
       nodeFile[k] = b.file;
       nodeRow[k] = b.row(i);
@@ -103,8 +114,7 @@ public final class PartitionAssembler {
       if (splits != null) {
         splits[k] = b.split(i);
       }
-      System.arraycopy(b.features, i * width, featureRow, 0, width);
-      features.add(featureRow);
+      features.add(b.features, i * width);
       tableNodes++;
     }
   }
@@ -126,12 +136,32 @@ public final class PartitionAssembler {
     error = InputError.min(error, offer);
   }
 
-  private void endNodes() {
-    finalIds = Arrays.copyOf(ids, tableNodes);
+  /**
+   * Ends the node phase (also implied by the first reference or edge block): from here on the table nodes are
+   * fixed and indexed. Idempotent.
+   */
+  public void endNodes() {
+    if (nodesDone) {
+      return;
+    }
+    nodesDone = true;
     if (ascending) {
       // Arrival order is id order (one sorted node file, say): the arrival index is already the local index.
+      finalIds = Arrays.copyOf(ids, tableNodes);
       index = arrived;
+    } else if (maxId - minId == tableNodes - 1) {
+      // Distinct ids spanning exactly n values are minId..maxId (a range owner's share, arriving from several
+      // readers): renumber by id without sorting; the index is then a run, which needs no table.
+      finalIds = new long[tableNodes];
+      tableRowOf = new int[tableNodes];
+      for (int k = 0; k < tableNodes; k++) {
+        int at = (int) (ids[k] - minId);
+        finalIds[at] = ids[k];
+        tableRowOf[at] = k;
+      }
+      buildIndex();
     } else {
+      finalIds = Arrays.copyOf(ids, tableNodes);
       Arrays.sort(finalIds);
       tableRowOf = new int[tableNodes];
       for (int k = 0; k < tableNodes; k++) {
@@ -142,9 +172,7 @@ public final class PartitionAssembler {
     arrived = null;
     nodeFile = null;
     nodeRow = null;
-    if (zeroMissing) {
-      index = null;
-    }
+    ids = null;
   }
 
   private void buildIndex() {
@@ -155,14 +183,12 @@ public final class PartitionAssembler {
   }
 
   private void references(RefBlock b) {
+    NodeIndex index = this.index;
     if (zeroMissing) {
       for (int i = 0; i < b.count; i++) {
         long id = b.ids[i];
-        if (Arrays.binarySearch(finalIds, id) < 0) {
-          if (numMissing == missing.length) {
-            compactMissing();
-          }
-          missing[numMissing++] = id;
+        if (index.get(id) < 0) {
+          addMissing(id);
         }
       }
       return;
@@ -172,6 +198,13 @@ public final class PartitionAssembler {
         danglingAt(b, i, b.column(i), b.ids[i]);
       }
     }
+  }
+
+  private void addMissing(long id) {
+    if (numMissing == missing.length) {
+      compactMissing();
+    }
+    missing[numMissing++] = id;
   }
 
   /**
@@ -192,52 +225,84 @@ public final class PartitionAssembler {
     }
   }
 
-  /** Merges the added missing ids into the ascending node order. */
-  private void endReferences() {
-    if (zeroMissing) {
-      compactMissing();
-      int n = tableNodes + numMissing;
-      long[] merged = new long[n];
-      int i = 0;
-      int j = 0;
-      int[] rowOf = new int[n];
-      for (int k = 0; k < n; k++) {
-        if (j == numMissing || (i < tableNodes && finalIds[i] < missing[j])) {
-          rowOf[k] = tableRowOf == null ? i : tableRowOf[i];
-          merged[k] = finalIds[i++];
-        } else {
-          rowOf[k] = -1;
-          merged[k] = missing[j++];
+  /**
+   * Merges the missing ids met so far into the ascending node order and re-indexes; edges already held get their
+   * destinations renumbered (never in shuffle order, where every reference comes before the first edge).
+   */
+  private void mergeMissing() {
+    compactMissing();
+    if (numMissing == 0) {
+      return;
+    }
+    int old = finalIds.length;
+    int n = old + numMissing;
+    long[] merged = new long[n];
+    int[] rowOf = new int[n];
+    int[] moved = edges > 0 ? new int[old] : null;
+    int i = 0;
+    int j = 0;
+    for (int k = 0; k < n; k++) {
+      if (j == numMissing || (i < old && finalIds[i] < missing[j])) {
+        rowOf[k] = tableRowOf == null ? i : tableRowOf[i];
+        if (moved != null) {
+          moved[i] = k;
+        }
+        merged[k] = finalIds[i++];
+      } else {
+        rowOf[k] = -1;
+        merged[k] = missing[j++];
+      }
+    }
+    numMissing = 0;
+    finalIds = merged;
+    tableRowOf = rowOf;
+    buildIndex();
+    if (moved != null) {
+      for (int e = 0; e < edges; e++) {
+        if (dst[e] >= 0) {
+          dst[e] = moved[dst[e]];
         }
       }
-      finalIds = merged;
-      tableRowOf = rowOf;
-      buildIndex();
-    } else if (index == null) {
-      buildIndex();
     }
   }
 
   private void edges(EdgeBlock b) {
+    if (zeroMissing && !edgesSeen) {
+      // In shuffle order every reference has arrived: missing nodes join before any edge is held.
+      mergeMissing();
+    }
+    edgesSeen = true;
     ensureEdgeCapacity(b.count);
+    NodeIndex index = this.index;
+    long[] to = b.to;
+    long[] fromIds = b.from;
+    int k = edges;
     for (int i = 0; i < b.count; i++) {
-      int d = index.get(b.to[i]);
+      int d = index.get(to[i]);
+      long from = fromIds[i];
       if (d < 0) {
-        danglingAt(b, i, b.reversed(i) ? 0 : 1, b.to[i]);
-        continue;
-      }
-      long from = b.from[i];
-      if (ownership.owner(from) == partition && index.get(from) < 0) {
+        if (!zeroMissing) {
+          danglingAt(b, i, b.reversed(i) ? 0 : 1, to[i]);
+          continue;
+        }
+        if (provisional == null) {
+          provisional = new NodeIndex(1 << 10);
+        }
+        int p = provisional.add(to[i]);
+        d = -1 - (p < 0 ? -1 - p : p);
+      } else if (!zeroMissing && index.get(from) < 0 && ownership.owner(from) == partition) {
+        // Under zero-missing a local source without a row was referenced, so it joins as a missing node.
         danglingAt(b, i, b.reversed(i) ? 1 : 0, from);
         continue;
       }
-      dst[edges] = d;
-      src[edges] = from;
+      dst[k] = d;
+      src[k] = from;
       if (w != null) {
-        w[edges] = b.weight(i);
+        w[k] = b.weight(i);
       }
-      edges++;
+      k++;
     }
+    edges = k;
     if (error != null) {
       // Nothing is built from a partition with bad input; only smaller findings matter from here on.
       edges = 0;
@@ -270,13 +335,50 @@ public final class PartitionAssembler {
     return error;
   }
 
+  /**
+   * Gathers the node rows into one matrix in final node order, ahead of {@link #finish} (on another thread, while
+   * edges still arrive: they touch nothing this reads). Only without zero-missing, where no node joins after the
+   * node phase; call after {@link #endNodes} and before {@link #finish}.
+   */
+  public void gatherRows() {
+    if (!nodesDone || zeroMissing || gathered != null) {
+      throw new IllegalStateException("rows of partition " + partition + " gathered out of turn");
+    }
+    gathered = rows();
+  }
+
+  private DenseMatrix rows() {
+    int n = finalIds.length;
+    if (tableRowOf == null && n == features.rows()) {
+      return features.toMatrix();
+    }
+    DenseMatrix f = new DenseMatrix(n, features.width());
+    for (int k = 0; k < n; k++) {
+      int row = tableRowOf == null ? k : tableRowOf[k];
+      if (row >= 0) {
+        features.copyRow(row, f.data(), k * features.width());
+      }
+    }
+    return f;
+  }
+
   /** The assembled partition; call only when {@link #error()} is null. */
   public GraphPartition finish() {
-    if (finalIds == null) {
-      endNodes();
-    }
-    if (index == null) {
-      endReferences();
+    endNodes();
+    if (zeroMissing) {
+      long[] unresolved = provisional == null ? new long[0] : provisional.keysInOrder();
+      for (long id : unresolved) {
+        addMissing(id);
+      }
+      mergeMissing();
+      if (provisional != null) {
+        for (int e = 0; e < edges; e++) {
+          if (dst[e] < 0) {
+            dst[e] = index.get(unresolved[-1 - dst[e]]);
+          }
+        }
+        provisional = null;
+      }
     }
     if (error != null) {
       throw new IllegalStateException("partition " + partition + " has bad input: " + error.message());
@@ -286,14 +388,12 @@ public final class PartitionAssembler {
     dst = null;
     src = null;
     w = null;
-    DenseMatrix f = new DenseMatrix(n, features.width());
+    DenseMatrix f = gathered != null ? gathered : rows();
+    gathered = null;
     int[] l = labels == null ? null : new int[n];
     byte[] s = splits == null ? null : new byte[n];
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; (l != null || s != null) && k < n; k++) {
       int row = tableRowOf == null ? k : tableRowOf[k];
-      if (row >= 0) {
-        features.copyRow(row, f.data(), k * features.width());
-      }
       if (l != null) {
         l[k] = row >= 0 ? labels[row] : -1;
       }
@@ -303,5 +403,10 @@ public final class PartitionAssembler {
     }
     return new GraphPartition(partition, ownership.parts(), ownership, block, f, l, s,
         PartitionStats.of(partition, block));
+  }
+
+  /** The index of the partition's node ids (local index = position in id order); after {@link #finish}. */
+  public NodeIndex index() {
+    return index;
   }
 }

@@ -35,7 +35,7 @@ public final class RecordRouter implements EdgeSink, NodeSink {
   private final boolean undirected;
   private final boolean referenceAll;
   private final int width;
-  private final int file;
+  private int file;
   private final int blockRows;
   private final int nodeRows;
   private final Emitter out;
@@ -83,15 +83,39 @@ public final class RecordRouter implements EdgeSink, NodeSink {
     // Records carry the file index the router was made for.
   }
 
+  /**
+   * Later rows come from table file {@code f}: emits the partly filled blocks of the previous file first (one
+   * router can then read several files, as a worker's reader thread does).
+   */
+  public void file(int f) {
+    if (f == file) {
+      return;
+    }
+    finish();
+    file = f;
+    for (int p = 0; p < refBlocks.length; p++) {
+      for (RowBlock b : new RowBlock[] {nodeBlocks[p], refBlocks[p], edgeBlocks[p]}) {
+        if (b != null) {
+          b.clear(f);
+        }
+      }
+    }
+  }
+
   @Override
   public void node(long id, int label, byte split, float[] features, long row) {
+    node(id, label, split, features, 0, row);
+  }
+
+  /** A node row whose {@code width} features are {@code features[offset, offset + width)}. */
+  public void node(long id, int label, byte split, float[] features, int offset, long row) {
     int owner = ownership.owner(id);
     NodeBlock b = nodeBlocks[owner];
     if (b == null) {
       b = nodeBlocks[owner] = new NodeBlock(width, scratch);
       b.reserve(nodeRows, file);
     }
-    b.add(id, label, split, features, row);
+    b.add(id, label, split, features, offset, row);
     if (b.count == nodeRows) {
       flushNodes(owner);
     }

@@ -31,6 +31,13 @@ final class RefBlock extends RowBlock {
   }
 
   @Override
+  RefBlock copy() {
+    RefBlock c = copyRowsTo(new RefBlock());
+    c.ids = Arrays.copyOf(ids, count);
+    return c;
+  }
+
+  @Override
   void clear(int file) {
     super.clear(file);
     Arrays.fill(cachedEntries, 0);
@@ -85,7 +92,7 @@ final class RefBlock extends RowBlock {
   }
 
   @Override
-  int decodeColumns(byte[] b) throws IOException {
-    return unpackLongs(b, 0, ids, count);
+  int decodeColumns(byte[] b, int end) throws IOException {
+    return unpackLongs(b, 0, ids, count, end);
   }
 }

@@ -60,6 +60,19 @@ abstract class RowBlock {
     clear(file);
   }
 
+  /** Copies the shared columns (file, count, rows, flags) into {@code c}, sized to the entries. */
+  final <T extends RowBlock> T copyRowsTo(T c) {
+    decodeRows();
+    c.file = file;
+    c.count = count;
+    c.rows = Arrays.copyOf(rows, count);
+    c.flags = Arrays.copyOf(flags, count);
+    return c;
+  }
+
+  /** A copy of the block that owns its arrays (the router reuses its blocks after emitting them). */
+  abstract RowBlock copy();
+
   /** Table row of entry {@code i}. */
   final long row(int i) {
     decodeRows();
@@ -80,11 +93,15 @@ abstract class RowBlock {
     }
   }
 
-  /** An encode buffer of at least {@code n} bytes. */
+  private int scratchCapacity() {
+    return scratch.bytes.length;
+  }
+
+  /** An encode buffer of at least {@code n} bytes (its contents kept when it grows). */
   final byte[] bytes(int n) {
     byte[] b = scratch.bytes;
     if (b.length < n) {
-      b = scratch.bytes = new byte[Math.max(n, b.length + (b.length >> 1))];
+      b = scratch.bytes = Arrays.copyOf(b, Math.max(n, b.length + (b.length >> 1)));
     }
     bytes = b;
     return b;
@@ -106,21 +123,107 @@ abstract class RowBlock {
 
   /** Reads a block written by {@link #write}; its rows are decoded on first use. */
   final void readFields(DataInput in) throws IOException {
+    readFields(in, Long.MAX_VALUE);
+  }
+
+  /**
+   * Reads a block written by {@link #write} from input that holds at most {@code limit} more bytes (unknown:
+   * {@code Long.MAX_VALUE}). Every count and length is checked against the bytes that can hold it before anything
+   * is sized by it: an entry takes at least one byte (its row), so a count larger than the block's length is
+   * refused, and a length larger than {@code limit} too; when the limit is unknown, a long block is read in
+   * growing pieces, so input that ends early fails before the claimed length is allocated. Columns and rows are
+   * checked to end within the length. Corrupt input fails with an {@link IOException}.
+   */
+  final void readFields(DataInput in, long limit) throws IOException {
     file = in.readInt();
     int n = in.readInt();
     if (n < 0) {
-      throw new IOException("corrupt " + getClass().getSimpleName() + ": " + n + " entries");
+      throw corrupt(n + " entries");
     }
     readHeader(in);
+    int length = in.readInt();
+    if (length < 0 || length > limit - headerBytes()) {
+      throw corrupt("length " + length + (length < 0 ? "" : " beyond the " + (limit - headerBytes())
+          + " bytes left"));
+    }
+    if (n > length || (long) n * minEntryBytes() > length) {
+      throw corrupt(n + " entries in " + length + " bytes");
+    }
+    readPayload(in, length, limit != Long.MAX_VALUE);
     count = n;
     ensureCapacity(n);
-    int length = in.readInt();
-    if (length < 0) {
-      throw new IOException("corrupt " + getClass().getSimpleName() + " of " + length + " bytes");
-    }
-    in.readFully(bytes(length + 8), 0, length);
-    rowCodesAt = decodeColumns(bytes);
+    rowCodesAt = decodeColumns(bytes, length);
+    checkRows(length);
     rowsDecoded = false;
+  }
+
+  /** Bytes of the fixed fields before the payload: file, count, the kind's header and the length. */
+  private int headerBytes() {
+    return 12 + kindHeaderBytes();
+  }
+
+  /** Fewest payload bytes an entry of the kind takes, as read in its header: its row's varint at least. */
+  long minEntryBytes() {
+    return 1;
+  }
+
+  /** Bytes the kind's header takes ({@link #writeHeader}). */
+  int kindHeaderBytes() {
+    return 0;
+  }
+
+  private void readPayload(DataInput in, int length, boolean bounded) throws IOException {
+    final int piece = 1 << 20;
+    if (bounded || length <= piece || scratchCapacity() >= length + 8) {
+      in.readFully(bytes(length + 8), 0, length);
+      return;
+    }
+    // The length is only a claim until its bytes arrive: grow with them.
+    int done = 0;
+    while (done < length) {
+      int next = (int) Math.min(length, Math.max(piece, 2L * done));
+      byte[] b = bytes(next + 8);
+      in.readFully(b, done, next - done);
+      done = next;
+    }
+  }
+
+  final IOException corrupt(String what) {
+    return new IOException("corrupt " + getClass().getSimpleName() + ": " + what);
+  }
+
+  static IOException corruptBlock(String what) {
+    return new IOException("corrupt block: " + what);
+  }
+
+  /** Checks that {@code need} bytes from {@code pos} end within {@code end}; returns where they end. */
+  static int within(int pos, long need, int end) throws IOException {
+    if (need < 0 || pos + need > end) {
+      throw corruptBlock(need + " bytes at " + pos + " past the end at " + end);
+    }
+    return (int) (pos + need);
+  }
+
+  /** The row varints from {@link #rowCodesAt}: exactly {@code count} of them, then the flag bitmap, then the end. */
+  private void checkRows(int end) throws IOException {
+    int flagsAt = end - (count + 7) / 8;
+    if (flagsAt < rowCodesAt) {
+      throw corrupt("rows past the end at " + end);
+    }
+    byte[] b = bytes;
+    int ends = 0;
+    int run = 0;
+    for (int pos = rowCodesAt; pos < flagsAt; pos++) {
+      if (b[pos] >= 0) {
+        ends++;
+        run = 0;
+      } else if (++run >= MAX_VARINT) {
+        throw corrupt("row varint longer than " + MAX_VARINT + " bytes");
+      }
+    }
+    if (ends != count || (flagsAt > rowCodesAt && b[flagsAt - 1] < 0)) {
+      throw corrupt(ends + " rows for " + count + " entries");
+    }
   }
 
   /** The kind's fields written before the columns (none by default). */
@@ -136,8 +239,11 @@ abstract class RowBlock {
   /** Encodes the kind's columns into {@code b} from 0; returns the end. */
   abstract int encodeColumns(byte[] b);
 
-  /** Decodes {@code count} entries' columns from {@code b} at 0 (8 spare bytes follow); returns the rows' start. */
-  abstract int decodeColumns(byte[] b) throws IOException;
+  /**
+   * Decodes {@code count} entries' columns from {@code b} at 0, checking they end within {@code end} (8 spare
+   * bytes follow it); returns the rows' start.
+   */
+  abstract int decodeColumns(byte[] b, int end) throws IOException;
 
   /** Most bytes {@link #encodeRows} writes for {@code count} entries. */
   final int maxRowBytes() {
@@ -205,26 +311,32 @@ abstract class RowBlock {
     return pos + bytes;
   }
 
-  /** Unpacks {@code count} values written by {@link #packLongs} at {@code pos} into {@code out}; returns the end. */
-  static int unpackLongs(byte[] b, int pos, long[] out, int count) throws IOException {
+  /**
+   * Unpacks {@code count} values written by {@link #packLongs} at {@code pos} into {@code out}, checking they end
+   * within {@code end} (8 readable bytes follow it); returns the end.
+   */
+  static int unpackLongs(byte[] b, int pos, long[] out, int count, int end) throws IOException {
+    within(pos, 9, end);
     long min = (long) LONGS.get(b, pos);
     int bits = b[pos + 8];
     pos += 9;
     if (bits == 64) {
+      within(pos, 8L * count, end);
       for (int i = 0; i < count; i++, pos += 8) {
         out[i] = min + (long) LONGS_LE.get(b, pos);
       }
       return pos;
     }
     if (bits < 0 || bits > 56) {
-      throw new IOException("corrupt block: ids packed in " + bits + " bits");
+      throw corruptBlock("ids packed in " + bits + " bits");
     }
+    int stop = within(pos, ((long) count * bits + 7) >>> 3, end);
     long mask = (1L << bits) - 1;
     long bit = 0;
     for (int i = 0; i < count; i++, bit += bits) {
       out[i] = min + (((long) LONGS_LE.get(b, pos + (int) (bit >>> 3)) >>> (bit & 7)) & mask);
     }
-    return pos + (int) (((long) count * bits + 7) >>> 3);
+    return stop;
   }
 
   private void decodeRows() {

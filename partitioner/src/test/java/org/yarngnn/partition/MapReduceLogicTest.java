@@ -288,7 +288,7 @@ class MapReduceLogicTest {
         assertEquals(9 + (bits > 56 ? 8L * count : ((long) count * bits + 7) / 8), end,
             "span " + span[1] + ", " + count + " values");
         long[] back = new long[count];
-        assertEquals(end, RowBlock.unpackLongs(b, 0, back, count));
+        assertEquals(end, RowBlock.unpackLongs(b, 0, back, count, b.length - 8));
         assertTrue(java.util.Arrays.equals(v, back), "span " + span[1]);
       }
     }

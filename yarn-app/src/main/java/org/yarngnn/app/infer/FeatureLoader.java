@@ -22,9 +22,18 @@ import org.yarngnn.io.table.TableReadOptions;
  * raw tables (a block of rows at a time, as read) and a pre-partitioned graph (its feature matrix at once).
  */
 final class FeatureLoader {
-  /** A worker's share of the node files, read: the blocks to route and what the driver needs to know. */
-  record NodesRead(NodeTable table, List<NodeBlock> blocks, boolean fused, int rowWidth,
+  /** A worker's share of the node files, read: the rows to route and what the driver needs to know. */
+  record NodesRead(NodeTable table, List<Rows> blocks, boolean fused, int rowWidth,
       PhaseResult.NodeCounts counts) {}
+
+  /**
+   * Up to {@link #ROWS} node rows of one file as read (kept until the driver has chosen the ownership they are
+   * routed by): ids, table rows and {@code width} floats each (raw features, or with fusion the first layer's
+   * row-local products). Labels and splits are not kept: inference does not use them.
+   */
+  record Rows(int file, int count, long[] ids, long[] rows, int width, float[] values) {}
+
+  private static final int ROWS = 2048;
 
   private final Model model;
   private final Layer first;
@@ -51,41 +60,56 @@ final class FeatureLoader {
         TableReadOptions.builder().format(spec.nodesFormat()).build());
     int width = table.featureWidth();
     ModelFiles.checkInputWidth(model, spec.model(), width, spec.nodes());
-    boolean labelled = table.hasLabels() || table.hasSplits();
     boolean fused = fuses(width);
     boolean rowNormalize = "row".equals(model.spec().inputNormalize());
     long[] minMax = {Long.MAX_VALUE, Long.MIN_VALUE, 0};
-    float[] scratch = new float[width];
-    List<NodeBlock> blocks = new ArrayList<>();
+    List<Rows> blocks = new ArrayList<>();
     for (int f = 0; f < table.files().size(); f++) {
       if (!mine.test(f)) {
         continue;
       }
-      NodeBlockBuilder b = new NodeBlockBuilder(f, width, labelled, nb -> blocks.add(fused ? fuse(nb) : nb));
+      int file = f;
+      long[][] ids = {new long[ROWS]};
+      long[][] rows = {new long[ROWS]};
+      float[][] values = {new float[ROWS * width]};
+      int[] n = {0};
+      Runnable flush = () -> {
+        if (n[0] > 0) {
+          Rows raw = new Rows(file, n[0], ids[0], rows[0], width, values[0]);
+          blocks.add(fused ? fuse(raw) : raw);
+          ids[0] = new long[ROWS];
+          rows[0] = new long[ROWS];
+          values[0] = new float[ROWS * width];
+          n[0] = 0;
+        }
+      };
       table.readFile(f, new NodeSink() {
         @Override
         public void node(long id, int label, byte split, float[] features, long row) {
           minMax[0] = Math.min(minMax[0], id);
           minMax[1] = Math.max(minMax[1], id);
           minMax[2]++;
+          int i = n[0]++;
+          ids[0][i] = id;
+          rows[0][i] = row;
+          System.arraycopy(features, 0, values[0], i * width, width);
           if (rowNormalize) {
-            System.arraycopy(features, 0, scratch, 0, width);
-            RowNormalization.divideBySum(scratch, 0, width);
-            b.add(id, row, label, split, scratch);
-          } else {
-            b.add(id, row, label, split, features);
+            RowNormalization.divideBySum(values[0], i * width, width);
+          }
+          if (n[0] == ROWS) {
+            flush.run();
           }
         }
       });
-      b.flush();
+      flush.run();
     }
     return new NodesRead(table, blocks, fused, fused ? first.linearWidth() : width,
         new PhaseResult.NodeCounts(minMax[2], minMax[0], minMax[1], width));
   }
 
-  private NodeBlock fuse(NodeBlock raw) {
+  private Rows fuse(Rows raw) {
     DenseMatrix lin = linear(new DenseMatrix(raw.count(), raw.width(), raw.values()));
-    return new NodeBlock(raw.file(), raw.ids(), raw.rows(), raw.labels(), raw.splits(), lin.cols(), lin.data());
+    return new Rows(raw.file(), raw.count(), raw.ids(), raw.rows(), lin.cols(), lin.data());
   }
 
   private DenseMatrix linear(DenseMatrix in) {

@@ -11,28 +11,39 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.app.transport.Command;
+import org.yarngnn.app.transport.ProtocolException;
 import org.yarngnn.app.transport.Message;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.model.Model;
-import org.yarngnn.compute.tensor.DenseMatrix;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.TableReadOptions;
+import org.yarngnn.app.transport.TransportException;
+import org.yarngnn.io.table.NodeSplit;
 import org.yarngnn.partition.GraphPartition;
+import org.yarngnn.partition.GraphRecord;
+import org.yarngnn.partition.InputError;
 import org.yarngnn.partition.MissingFeatures;
 import org.yarngnn.partition.Ownership;
+import org.yarngnn.partition.PartitionAssembler;
 import org.yarngnn.partition.PartitionBlockBuilder;
+import org.yarngnn.partition.RecordRouter;
 import org.yarngnn.partition.format.PartitionedGraph;
 
 /**
- * A graph worker's construction (Deal's 1-D partitioning): node rows routed to their owners, then edges routed to
- * their destinations' owners, each owner building the CSR of its nodes' in-edges (remote sources become halo
- * slots). Or, from a pre-partitioned graph, only this worker's partition files are read.
+ * A graph worker's construction (Deal's 1-D partitioning) on the construction core that the partition job also
+ * runs: each reading thread routes rows with a {@link RecordRouter} (node rows to their owners; edges to their
+ * destinations' owners, with references that let the sources' owners check them), whose blocks go to peers as
+ * {@link ConstructionBlock} frames and to this worker's own {@link PartitionAssembler} as copies, never encoded.
+ * The assembler, fed by the worker's consumer thread, checks every endpoint against its owner's node rows and
+ * keeps the first finding in table order; after the edge phase the workers exchange their findings
+ * ({@link ConstructionFinding}) and all report the smallest as bad input. Or, from a pre-partitioned graph, only
+ * this worker's partition files are read.
  */
 final class WorkerConstruction {
   private static final int EDGE_BLOCK_ROWS = 16384;
   private static final int MAX_EDGE_READERS = 8;
-  /** Edge blocks this worker read for itself that may wait for its consumer. */
-  private static final int LOCAL_EDGE_BLOCKS = 8;
+  /** Own blocks waiting for the consumer at most: the readers wait while it is behind, as peers' windows make. */
+  private static final int LOCAL_BLOCKS = 8;
   /** Splits smaller than this cost more in per-split setup than they gain in balance. */
   private static final long MIN_SPLIT_ROWS = 1 << 20;
   /** A split's row-group count meaning the whole file ({@link EdgeTable#readSplit} reads it as a file). */
@@ -40,8 +51,9 @@ final class WorkerConstruction {
   /** The command a worker sends each peer after its last construction block of a phase. */
   private static final String END = "end";
 
-  /** Node rows routed to this worker, owned by it: the input of edge routing. */
-  record NodesRouted(OwnedNodes owned, Ownership ownership, List<Path> nodeFiles, boolean fused) {}
+  /** Node rows routed to this worker and assembled: the input of edge routing. */
+  record NodesRouted(PartitionAssembler assembler, EdgeTable edges, Ownership ownership, List<Path> nodeFiles,
+      int width, boolean fused) {}
 
   private final Configuration conf;
   private final InferOptions spec;
@@ -65,63 +77,53 @@ final class WorkerConstruction {
     return file % workers == index;
   }
 
-  /** Sends every read node row to its owner; receives and indexes the rows this worker owns. */
+  /** Sends every read node row to its owner; receives and assembles the rows this worker owns. */
   NodesRouted routeNodes(FeatureLoader.NodesRead read, Ownership ownership) throws Exception {
-    OwnedNodes owned = new OwnedNodes(read.rowWidth());
-    List<NodeBlock> local = new ArrayList<>();
-    List<Path> files = read.table().files();
+    EdgeTable edges = EdgeTable.open(conf, new Path(spec.edges()),
+        TableReadOptions.builder().format(spec.edgesFormat()).build());
+    int width = read.rowWidth();
+    PartitionAssembler assembler = new PartitionAssembler(index, ownership, width, edges.weighted(), false, false,
+        spec.missingFeatures());
+    List<GraphRecord> local = new ArrayList<>();
     Background sender = new Background("route-nodes-" + index, () -> {
-      for (NodeBlock b : read.blocks()) {
-        NodeBlock[] split = splitByOwner(b, ownership);
-        for (int q = 0; q < workers; q++) {
-          if (split[q] == null) {
-            continue;
-          }
-          if (q == index) {
-            synchronized (local) {
-              local.add(split[q]);
+      RecordRouter router = new RecordRouter(ownership, false, spec.missingFeatures(), width, 0, EDGE_BLOCK_ROWS,
+          (key, r) -> {
+            if (key.partition() == index) {
+              local.add(r.copy());
+            } else {
+              sendBlock(key.partition(), r);
             }
-          } else {
-            mesh.send(q, split[q]);
-          }
+          });
+      for (FeatureLoader.Rows b : read.blocks()) {
+        router.file(b.file());
+        for (int i = 0; i < b.count(); i++) {
+          router.node(b.ids()[i], -1, NodeSplit.NONE, b.values(), i * b.width(), b.rows()[i]);
         }
       }
+      router.finish();
       endMarkers(1);
     });
-    consumeUntilEnds(new PhaseEnds("route-nodes", index, workers, NodeBlock.class), sender,
-        m -> owned.addAll((NodeBlock) m, files));
-    for (NodeBlock b : local) {
-      owned.addAll(b, files);
+    GraphRecord decoded = new GraphRecord();
+    consumeUntilEnds(sender, m -> assembler.accept(((ConstructionBlock) m).toRecord(decoded, width)));
+    // The sender has finished (joined): its own blocks are all in the list.
+    for (GraphRecord r : local) {
+      assembler.accept(r);
     }
     read.blocks().clear();
-    return new NodesRouted(owned, ownership, files, read.fused());
+    assembler.endNodes();
+    return new NodesRouted(assembler, edges, ownership, read.table().files(), width, read.fused());
   }
 
-  private NodeBlock[] splitByOwner(NodeBlock b, Ownership ownership) throws Exception {
-    int[] owner = new int[b.count()];
-    int[] counts = new int[workers];
-    for (int i = 0; i < owner.length; i++) {
-      owner[i] = ownership.owner(b.ids()[i]);
-      counts[owner[i]]++;
+  /** Encodes a routed block for peer {@code q} and sends it, waiting for the transport's credit. */
+  private void sendBlock(int q, GraphRecord r) {
+    try {
+      mesh.send(q, ConstructionBlock.of(r));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("routing interrupted", e);
+    } catch (TransportException e) {
+      throw new IllegalStateException("routing to worker " + q + ": " + e.getMessage(), e);
     }
-    NodeBlockBuilder[] parts = new NodeBlockBuilder[workers];
-    NodeBlock[] out = new NodeBlock[workers];
-    for (int q = 0; q < workers; q++) {
-      if (counts[q] > 0) {
-        int dest = q;
-        parts[q] = new NodeBlockBuilder(b.file(), b.width(), b.labels() != null, nb -> out[dest] = nb, counts[q]);
-      }
-    }
-    for (int i = 0; i < owner.length; i++) {
-      parts[owner[i]].add(b.ids()[i], b.rows()[i], b.labels() == null ? -1 : b.labels()[i],
-          b.splits() == null ? 0 : b.splits()[i], b.values(), i * b.width());
-    }
-    for (NodeBlockBuilder p : parts) {
-      if (p != null) {
-        p.flush();
-      }
-    }
-    return out;
   }
 
   private void endMarkers(int phase) throws Exception {
@@ -138,8 +140,9 @@ final class WorkerConstruction {
     void accept(Message m) throws Exception;
   }
 
-  /** Processes inbound construction messages (releasing each) until every peer sent its end marker. */
-  private void consumeUntilEnds(PhaseEnds ends, Background sender, Consumer consumer) throws Exception {
+  /** Processes inbound construction messages (releasing each) until every peer sent its end marker once. */
+  private void consumeUntilEnds(Background sender, Consumer consumer) throws Exception {
+    PhaseEnds ends = new PhaseEnds("route-nodes", index, workers, ConstructionBlock.class);
     while (!ends.allEnded()) {
       WorkerMesh.Inbound in = mesh.poll(200);
       if (in == null) {
@@ -159,38 +162,35 @@ final class WorkerConstruction {
 
   /**
    * Reads this worker's share of the edge files (on a few threads when the worker has cores to spare), routes
-   * edges to owners, adds the ones it owns as they come (its own share through a short queue, peers' as they
-   * arrive), and builds the partition.
+   * edges and references to owners, assembles the ones it owns as they come (its own share through a short queue,
+   * peers' as they arrive), reports the first bad-input finding of all workers, and builds the partition.
    */
   WorkerPartition buildEdges(NodesRouted routed) throws Exception {
-    OwnedNodes owned = routed.owned();
+    PartitionAssembler assembler = routed.assembler();
     Ownership ownership = routed.ownership();
-    EdgeTable edges = EdgeTable.open(conf, spec.edges(),
-        TableReadOptions.builder().format(spec.edgesFormat()).build());
+    EdgeTable edges = routed.edges();
     boolean zero = spec.missingFeatures() == MissingFeatures.ZERO;
-    owned.renumberConsecutive();
     // Without zero-filling no node joins from here on: the rows are gathered into one matrix while edges are read
     // (the consumer thread mostly waits on the readers then). With it, edges may add nodes: gathered at the end.
-    DenseMatrix[] rows = new DenseMatrix[1];
-    Background gather = zero ? null : new Background("gather-rows-" + index, () -> rows[0] = owned.takeRows());
-    OwnedEdges in = new OwnedEdges(edges.weighted());
-    List<String> names = new ArrayList<>();
-    for (Path f : edges.files()) {
-      names.add(f.toString());
-    }
-    EdgeReceiver receiver = new EdgeReceiver(owned, in, ownership, index, names, zero);
-    // Bounded, as peers' blocks are by the transport's credits: the readers wait while the consumer is behind.
-    BlockingQueue<EdgeBlock> local = new ArrayBlockingQueue<>(LOCAL_EDGE_BLOCKS);
+    Background gather = zero ? null : new Background("gather-rows-" + index, assembler::gatherRows);
+    BlockingQueue<GraphRecord> local = new ArrayBlockingQueue<>(LOCAL_BLOCKS);
     AtomicBoolean cancelled = new AtomicBoolean();
-    EdgeBlockBuilder.Sink sink = (q, b) -> {
+    RecordRouter.Emitter emitter = (key, r) -> {
+      int q = key.partition();
       if (q != index) {
-        mesh.send(q, b);
+        sendBlock(q, r);
         return;
       }
-      while (!local.offer(b, 100, TimeUnit.MILLISECONDS)) {
-        if (cancelled.get()) {
-          throw new IllegalStateException("edge reading cancelled");
+      GraphRecord copy = r.copy();
+      try {
+        while (!local.offer(copy, 100, TimeUnit.MILLISECONDS)) {
+          if (cancelled.get()) {
+            throw new IllegalStateException("edge reading cancelled");
+          }
         }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("edge reading interrupted", e);
       }
     };
     long t0 = System.nanoTime();
@@ -198,21 +198,24 @@ final class WorkerConstruction {
     AtomicInteger next = new AtomicInteger();
     int threads = Math.max(1, Math.min(edgeReaders(), splits.size()));
     ReaderThreads readers = new ReaderThreads("route-edges-" + index, threads, () -> {
-      EdgeRouter router = new EdgeRouter(ownership, workers, edges.weighted(), spec.undirected(), zero,
-          EDGE_BLOCK_ROWS, sink);
+      RecordRouter router = new RecordRouter(ownership, spec.undirected(), spec.missingFeatures(), routed.width(),
+          0, EDGE_BLOCK_ROWS, emitter);
       for (int i = next.getAndIncrement(); i < splits.size(); i = next.getAndIncrement()) {
         EdgeTable.Split split = splits.get(i);
         router.file(split.file());
         edges.readSplit(split, router);
       }
-      router.flush();
+      router.finish();
     }, () -> endMarkers(2));
+    InputError[] findings = new InputError[workers];
+    boolean[] found = new boolean[workers];
+    GraphRecord decoded = new GraphRecord();
     try {
-      PhaseEnds ends = new PhaseEnds("edges", index, workers, EdgeBlock.class);
+      PhaseEnds ends = new PhaseEnds("edges", index, workers, ConstructionBlock.class);
       while (!ends.allEnded() || !readers.done() || !local.isEmpty()) {
-        EdgeBlock mine = local.poll();
+        GraphRecord mine = local.poll();
         if (mine != null) {
-          receiver.add(mine);
+          assembler.accept(mine);
         }
         // Alternate own blocks with peers' so that neither waits on the other; wake up often while reading.
         WorkerMesh.Inbound m = mesh.poll(mine != null ? 0 : readers.done() ? 200 : 1);
@@ -224,8 +227,14 @@ final class WorkerConstruction {
           ends.end(m.from());
           continue;
         }
+        if (m.message() instanceof ConstructionFinding f && ends.ended(m.from())) {
+          // A peer that finished first: its finding follows its end marker.
+          found(found, m.from());
+          findings[m.from()] = f.error();
+          continue;
+        }
         ends.data(m.from(), m.message());
-        receiver.add((EdgeBlock) m.message());
+        assembler.accept(((ConstructionBlock) m.message()).toRecord(decoded, routed.width()));
         WorkerMesh.release(m.message());
       }
       readers.join();
@@ -233,18 +242,59 @@ final class WorkerConstruction {
       cancelled.set(true);
     }
     long t1 = System.nanoTime();
+    InputError first = firstFinding(assembler.error(), findings, found);
+    if (first != null) {
+      throw first.toException(routed.nodeFiles(), edges.files());
+    }
     if (gather != null) {
       gather.join();
-    } else {
-      rows[0] = owned.takeRows();
     }
     long t2 = System.nanoTime();
-    GraphBlock graph = PartitionBlockBuilder.build(owned.ids(), owned.index, in.dst, in.src, in.weight, in.size);
+    GraphPartition part = assembler.finish();
     figures.put("edgeReaders", readers.count());
     figures.put("edgesRouteSeconds", (t1 - t0) / 1e9);
     figures.put("edgesRowsWaitSeconds", (t2 - t1) / 1e9);
     figures.put("edgesBuildSeconds", (System.nanoTime() - t2) / 1e9);
-    return new WorkerPartition(graph, owned.index, ownership, rows[0], routed.fused());
+    return new WorkerPartition(part.block(), assembler.index(), ownership, part.features(), routed.fused());
+  }
+
+  /**
+   * Sends this worker's finding (or none) to every peer and waits for theirs (some may have come already):
+   * the smallest of all, so every worker reports the same first offending row.
+   */
+  private InputError firstFinding(InputError own, InputError[] early, boolean[] found) throws Exception {
+    int received = 0;
+    InputError first = own;
+    for (int q = 0; q < workers; q++) {
+      if (found[q]) {
+        first = InputError.min(first, early[q]);
+        received++;
+      }
+    }
+    for (int q = 0; q < workers; q++) {
+      if (q != index) {
+        mesh.send(q, new ConstructionFinding(own));
+      }
+    }
+    while (received < workers - 1) {
+      WorkerMesh.Inbound m = mesh.take(GraphWorker.PEER_TIMEOUT_MS);
+      if (!(m.message() instanceof ConstructionFinding f)) {
+        throw new IllegalStateException("worker " + index + " expected a construction finding from worker "
+            + m.from() + ", got " + m.message());
+      }
+      found(found, m.from());
+      first = InputError.min(first, f.error());
+      received++;
+    }
+    return first;
+  }
+
+  /** Records peer {@code q}'s finding; a second one is a protocol error. */
+  private void found(boolean[] found, int q) {
+    if (q < 0 || q >= workers || q == index || found[q]) {
+      throw new ProtocolException("worker " + index + ": a second construction finding from worker " + q);
+    }
+    found[q] = true;
   }
 
   /** Edge reading threads: half the compute threads (the consumer, transport and --local peers share the rest). */

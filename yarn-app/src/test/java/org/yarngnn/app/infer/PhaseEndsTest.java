@@ -6,17 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.yarngnn.partition.PartitionKey;
 import org.yarngnn.app.transport.Command;
 import org.yarngnn.app.transport.ProtocolException;
 
 class PhaseEndsTest {
-  private static NodeBlock block() {
-    return new NodeBlock(0, new long[] {1}, new long[] {0}, null, null, 1, new float[] {1});
+  private static ConstructionBlock block() {
+    return new ConstructionBlock(PartitionKey.NODE, new byte[8]);
   }
 
   @Test
   void endsWhenEveryPeerEndedOnce() {
-    PhaseEnds ends = new PhaseEnds("route-nodes", 1, 4, NodeBlock.class);
+    PhaseEnds ends = new PhaseEnds("route-nodes", 1, 4, ConstructionBlock.class);
     assertFalse(ends.allEnded());
     ends.data(0, block());
     ends.end(0);
@@ -27,13 +28,13 @@ class PhaseEndsTest {
     ends.end(3);
     assertTrue(ends.allEnded());
     assertTrue(ends.ended(2));
-    assertTrue(new PhaseEnds("edges", 0, 1, EdgeBlock.class).allEnded(), "a lone worker has no peers to wait for");
+    assertTrue(new PhaseEnds("edges", 0, 1, ConstructionBlock.class).allEnded(), "a lone worker has no peers to wait for");
   }
 
   @Test
   void aSecondEndFromOnePeerIsRefusedNotCounted() {
     // Counting markers, two ends from worker 0 would have ended the phase before worker 2's data arrived.
-    PhaseEnds ends = new PhaseEnds("edges", 1, 3, EdgeBlock.class);
+    PhaseEnds ends = new PhaseEnds("edges", 1, 3, ConstructionBlock.class);
     ends.end(0);
     ProtocolException e = assertThrows(ProtocolException.class, () -> ends.end(0));
     assertEquals("worker 1, phase edges: a second end from worker 0", e.getMessage());
@@ -42,9 +43,9 @@ class PhaseEndsTest {
 
   @Test
   void dataAfterAnEndIsRefusedAndReleased() {
-    PhaseEnds ends = new PhaseEnds("route-nodes", 0, 3, NodeBlock.class);
+    PhaseEnds ends = new PhaseEnds("route-nodes", 0, 3, ConstructionBlock.class);
     ends.end(2);
-    NodeBlock late = block();
+    ConstructionBlock late = block();
     ProtocolException e = assertThrows(ProtocolException.class, () -> ends.data(2, late));
     assertTrue(e.getMessage().startsWith("worker 0, phase route-nodes: data from worker 2 after its end"),
         e.getMessage());
@@ -54,10 +55,9 @@ class PhaseEndsTest {
 
   @Test
   void otherTypesAndNonPeersAreRefused() {
-    PhaseEnds ends = new PhaseEnds("route-nodes", 0, 3, NodeBlock.class);
-    EdgeBlock wrong = new EdgeBlock(0, 0, new long[0], new long[0], new long[0], null, false);
+    PhaseEnds ends = new PhaseEnds("route-nodes", 0, 3, ConstructionBlock.class);
+    HaloRequest wrong = new HaloRequest(0, new long[0]);
     assertThrows(ProtocolException.class, () -> ends.data(1, wrong));
-    assertTrue(wrong.isReleased());
     assertThrows(ProtocolException.class, () -> ends.data(1, new Command("x", 0)));
     assertThrows(ProtocolException.class, () -> ends.data(-1, block()));
     assertThrows(ProtocolException.class, () -> ends.data(0, block()));

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.yarngnn.partition.PartitionKey;
 import org.junit.jupiter.api.Timeout;
 import org.yarngnn.app.transport.Endpoint;
 import org.yarngnn.app.transport.InboundQueue;
@@ -59,8 +60,13 @@ class WorkerMeshTest {
     }
   }
 
-  private static NodeBlock block(long id) {
-    return new NodeBlock(0, new long[] {id}, new long[] {0}, null, null, 1, new float[] {id});
+  /** A credited construction block whose 8 bytes carry {@code id} (the mesh never looks inside). */
+  private static ConstructionBlock block(long id) {
+    return new ConstructionBlock(PartitionKey.NODE, java.nio.ByteBuffer.allocate(8).putLong(id).array());
+  }
+
+  private static long idOf(ConstructionBlock b) {
+    return java.nio.ByteBuffer.wrap(b.bytes()).getLong();
   }
 
   /** Sends {@code messages} from a connection that is not a registered peer and waits until the mesh closes it. */
@@ -78,8 +84,8 @@ class WorkerMeshTest {
   private static void assertDeliveredFrom(WorkerMesh to, int from, long id) throws Exception {
     WorkerMesh.Inbound in = to.take(10_000);
     assertEquals(from, in.from());
-    NodeBlock b = assertInstanceOf(NodeBlock.class, in.message());
-    assertArrayEquals(new long[] {id}, b.ids());
+    ConstructionBlock b = assertInstanceOf(ConstructionBlock.class, in.message());
+    assertEquals(id, idOf(b));
     WorkerMesh.release(b);
   }
 
@@ -106,7 +112,7 @@ class WorkerMeshTest {
       assertEquals(6, waitForLines(logs, 6).size(), () -> String.join("\n", logs));
       assertTrue(logs.get(0).startsWith("yarn-gnn worker 1: closing unregistered connection from /127.0.0.1:"),
           logs.get(0));
-      assertTrue(logs.get(0).contains("message before its hello: NodeBlock[file 0, 1 rows x 1]"), logs.get(0));
+      assertTrue(logs.get(0).contains("message before its hello: ConstructionBlock(kind " + PartitionKey.NODE + ", 8 bytes)"), logs.get(0));
       assertTrue(logs.get(1).contains("hello from worker 7 of a 3-worker job"), logs.get(1));
       assertTrue(logs.get(2).contains("hello naming this worker (1)"), logs.get(2));
       assertTrue(logs.get(3).contains("hello from worker 0, which is connected already"), logs.get(3));
@@ -136,8 +142,8 @@ class WorkerMeshTest {
       List<Long> from2 = new ArrayList<>();
       for (int i = 0; i < 40; i++) {
         WorkerMesh.Inbound in = m[1].take(10_000);
-        NodeBlock b = (NodeBlock) in.message();
-        (in.from() == 0 ? from0 : from2).add(b.ids()[0]);
+        ConstructionBlock b = (ConstructionBlock) in.message();
+        (in.from() == 0 ? from0 : from2).add(idOf(b));
         WorkerMesh.release(b);
       }
       assertEquals(20, from0.size());
@@ -175,7 +181,8 @@ class WorkerMeshTest {
       OutputStream out = raw.getOutputStream();
       out.write(frame(new WorkerHello(0)));
       out.write(frame(block(5)));
-      out.write(new byte[] {6, 0, 0, 0, NodeBlock.TYPE, 0, (byte) 0x80, (byte) 0x80, (byte) 0x80, 1});
+      out.write(new byte[] {6, 0, 0, 0, ConstructionBlock.TYPE, PartitionKey.NODE, (byte) 0x80, (byte) 0x80, (byte) 0x80,
+          1});
       out.flush();
       assertDeliveredFrom(two, 0, 5);
       TransportException e = assertThrows(TransportException.class, () -> two.take(10_000));

@@ -1,0 +1,203 @@
+package org.yarngnn.partition;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.NodeTable;
+import org.yarngnn.io.table.TableReadOptions;
+
+/**
+ * {@link PartitionAssembler} as the workers feed it: every node block first, then reference and edge blocks in any
+ * interleaving. Whatever the order, the partition and the first finding are those of the shuffle order.
+ */
+class AssemblerOrderTest {
+  @TempDir java.nio.file.Path dir;
+
+  /** Each partition's routed blocks (copies), in the order the routers emitted them. */
+  private static List<List<GraphRecord>> route(EdgeTable edges, NodeTable nodes, Ownership own, boolean undirected,
+      MissingFeatures missing, int blockRows) {
+    List<List<GraphRecord>> out = new ArrayList<>();
+    for (int p = 0; p < own.parts(); p++) {
+      out.add(new ArrayList<>());
+    }
+    RecordRouter.Emitter emit = (k, r) -> out.get(k.partition()).add(r.copy());
+    RecordRouter router = new RecordRouter(own, undirected, missing, nodes.featureWidth(), 0, blockRows, emit);
+    for (int f = 0; f < nodes.files().size(); f++) {
+      router.file(f);
+      nodes.readFile(f, router);
+    }
+    router.finish();
+    // One router over several files, as a worker's reader thread is.
+    RecordRouter edgeRouter = new RecordRouter(own, undirected, missing, nodes.featureWidth(), 0, blockRows, emit);
+    for (int f = 0; f < edges.files().size(); f++) {
+      edgeRouter.file(f);
+      edges.readFile(f, edgeRouter);
+    }
+    edgeRouter.finish();
+    return out;
+  }
+
+  /** Node blocks first (shuffled among themselves when asked), the rest in {@code order}. */
+  private static List<GraphRecord> order(List<GraphRecord> blocks, Random rnd, boolean shuffleOrShuffleOrder) {
+    List<GraphRecord> nodes = new ArrayList<>();
+    List<GraphRecord> rest = new ArrayList<>();
+    for (GraphRecord r : blocks) {
+      (r.kind() == PartitionKey.NODE ? nodes : rest).add(r);
+    }
+    if (rnd == null) {
+      // Shuffle order: references, then edges.
+      rest.sort((a, b) -> Byte.compare(a.kind(), b.kind()));
+    } else {
+      Collections.shuffle(nodes, rnd);
+      Collections.shuffle(rest, rnd);
+      if (shuffleOrShuffleOrder) {
+        // Worst case for zero-missing: every edge before any reference.
+        rest.sort((a, b) -> Byte.compare(b.kind(), a.kind()));
+      }
+    }
+    nodes.addAll(rest);
+    return nodes;
+  }
+
+  private static PartitionAssembler assemble(int p, Ownership own, NodeTable nodes, EdgeTable edges,
+      MissingFeatures missing, List<GraphRecord> blocks) {
+    PartitionAssembler a = new PartitionAssembler(p, own, nodes.featureWidth(), edges.weighted(), nodes.hasLabels(),
+        nodes.hasSplits(), missing);
+    for (GraphRecord r : blocks) {
+      a.accept(r);
+    }
+    return a;
+  }
+
+  private void writeGraph(int n, int m, int missingIds, long seed, boolean consecutive) throws Exception {
+    Random rnd = new Random(seed);
+    List<Long> ids = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      ids.add(consecutive ? i : 1000L + 7L * i + rnd.nextInt(5));
+    }
+    Collections.shuffle(ids, rnd);
+    StringBuilder a = new StringBuilder();
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      (i % 2 == 0 ? a : b).append(ids.get(i)).append('\t').append(i % 3).append(',').append(i * 0.5f).append('\n');
+    }
+    Files.createDirectories(dir.resolve("nodes"));
+    Files.writeString(dir.resolve("nodes/a.tsv"), a);
+    Files.writeString(dir.resolve("nodes/b.tsv"), b);
+    StringBuilder[] e = {new StringBuilder(), new StringBuilder(), new StringBuilder()};
+    for (int j = 0; j < m; j++) {
+      long s = rnd.nextInt(n + missingIds) < n ? ids.get(rnd.nextInt(n)) : -1 - rnd.nextInt(Math.max(1, missingIds));
+      long d = rnd.nextInt(n + missingIds) < n ? ids.get(rnd.nextInt(n)) : -1 - rnd.nextInt(Math.max(1, missingIds));
+      e[j % 3].append(s).append('\t').append(d).append('\t').append(1 + rnd.nextInt(3)).append('\n');
+    }
+    Files.createDirectories(dir.resolve("edges"));
+    for (int f = 0; f < 3; f++) {
+      Files.writeString(dir.resolve("edges/e" + f + ".tsv"), e[f]);
+    }
+  }
+
+  private EdgeTable edges() {
+    return EdgeTable.open(TestGraphs.CONF, new org.apache.hadoop.fs.Path(dir.resolve("edges").toUri()),
+        TableReadOptions.defaults());
+  }
+
+  private NodeTable nodes() {
+    return NodeTable.open(TestGraphs.CONF, new org.apache.hadoop.fs.Path(dir.resolve("nodes").toUri()),
+        TableReadOptions.defaults());
+  }
+
+  @Test
+  void samePartitionWhateverTheInterleaving() throws Exception {
+    for (boolean consecutive : new boolean[] {true, false}) {
+      for (MissingFeatures missing : MissingFeatures.values()) {
+        writeGraph(200, 1500, missing == MissingFeatures.ZERO ? 15 : 0, consecutive ? 1 : 2, consecutive);
+        EdgeTable edges = edges();
+        NodeTable nodes = nodes();
+        for (boolean undirected : new boolean[] {false, true}) {
+          LocalGraph whole = GraphBuilder.build(edges, nodes,
+              GraphBuildOptions.builder().undirected(undirected).missingFeatures(missing).build());
+          for (Ownership own : List.of(Ownership.hash(3), Ownership.ranges(2, 200), Ownership.hash(1))) {
+            List<List<GraphRecord>> routed = route(edges, nodes, own, undirected, missing, 16);
+            for (int trial = 0; trial < 6; trial++) {
+              Random rnd = trial == 0 ? null : new Random(trial);
+              List<GraphPartition> parts = new ArrayList<>();
+              for (int p = 0; p < own.parts(); p++) {
+                PartitionAssembler a = assemble(p, own, nodes, edges, missing,
+                    order(routed.get(p), rnd, trial % 2 == 1));
+                assertNull(a.error(), () -> "order " + 0 + ": " + a.error());
+                if (trial == 2 && missing == MissingFeatures.ERROR) {
+                  a.endNodes();
+                  a.gatherRows();
+                }
+                parts.add(a.finish());
+              }
+              TestGraphs.assertPartitionsEqual(whole, parts);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void sameFirstFindingWhateverTheInterleaving() throws Exception {
+    writeGraph(150, 1200, 10, 5, false);
+    EdgeTable edges = edges();
+    NodeTable nodes = nodes();
+    for (Ownership own : List.of(Ownership.hash(1), Ownership.hash(2), Ownership.hash(3))) {
+      List<List<GraphRecord>> routed = route(edges, nodes, own, false, MissingFeatures.ERROR, 8);
+      InputError expectedAll = null;
+      for (int trial = 0; trial < 8; trial++) {
+        Random rnd = trial == 0 ? null : new Random(40 + trial);
+        InputError all = null;
+        for (int p = 0; p < own.parts(); p++) {
+          // Fresh decoded blocks per trial: findings decode rows lazily.
+          List<GraphRecord> blocks = new ArrayList<>();
+          for (GraphRecord r : order(routed.get(p), rnd, trial % 2 == 1)) {
+            blocks.add(r.copy());
+          }
+          InputError e = assemble(p, own, nodes, edges, MissingFeatures.ERROR, blocks).error();
+          all = InputError.min(all, e);
+        }
+        assertNotNull(all);
+        if (expectedAll == null) {
+          expectedAll = all;
+        }
+        assertEquals(expectedAll, all, "trial " + trial + " with " + own.parts() + " parts");
+      }
+      // The first dangling row of the edge files in table order, as a single scan finds it.
+      assertEquals(firstDangling(edges, nodes), expectedAll.file() + ":" + expectedAll.row() + ":"
+          + expectedAll.message().substring(0, 3), "for " + own.parts() + " parts");
+    }
+  }
+
+  /** "file:row:column" of the first edge with an endpoint outside the nodes table (src before dst). */
+  private static String firstDangling(EdgeTable edges, NodeTable nodes) {
+    java.util.Set<Long> known = new java.util.HashSet<>();
+    for (int f = 0; f < nodes.files().size(); f++) {
+      nodes.readFile(f, (id, label, split, features, row) -> known.add(id));
+    }
+    for (int f = 0; f < edges.files().size(); f++) {
+      String[] first = {null};
+      int file = f;
+      edges.readFile(f, (src, dst, weight, row) -> {
+        if (first[0] == null && (!known.contains(src) || !known.contains(dst))) {
+          first[0] = file + ":" + row + ":" + (!known.contains(src) ? "src" : "dst");
+        }
+      });
+      if (first[0] != null) {
+        return first[0];
+      }
+    }
+    return null;
+  }
+}
