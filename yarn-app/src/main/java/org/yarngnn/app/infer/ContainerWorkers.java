@@ -1,5 +1,6 @@
 package org.yarngnn.app.infer;
 
+import org.yarngnn.app.runtime.WorkerLauncher;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.yarngnn.app.yarn.ContainerPool;

@@ -139,11 +139,7 @@ public final class GraphWorker implements WorkerSession.Role {
 
   /** The phase's name in progress lines, figures and the test hook. */
   static String label(Phase p) {
-    switch (p) {
-      case BUILD_EDGES: return "edges";
-      case LOAD_PARTITION: return "load";
-      default: return p.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
-    }
+    return p.label();
   }
 
   private static <T> T require(T previous, PhaseCommand c) {
