@@ -26,7 +26,7 @@ import org.yarngnn.io.table.OutputCommit;
  * Every row is computed exactly once per layer across all workers.
  */
 public final class GraphWorker implements WorkerSession.Role {
-  static final long PEER_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(10);
+  public static final long PEER_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(10);
   /** Part files one worker may write in parallel; also the stride of part numbers between workers. */
   static final int PARTS_PER_WORKER = 8;
 
