@@ -196,7 +196,7 @@ public final class InferCommand implements Command {
     return new Path(f.getAbsolutePath());
   }
 
-  private static boolean isLocal(Configuration conf, Path p) throws java.io.IOException {
+  static boolean isLocal(Configuration conf, Path p) throws java.io.IOException {
     return "file".equals(p.getFileSystem(conf).getUri().getScheme());
   }
 
@@ -204,7 +204,7 @@ public final class InferCommand implements Command {
    * The table's paths (a comma-separated list), each qualified on the cluster FileSystem; a table only on this
    * machine is refused.
    */
-  private static String onCluster(Configuration conf, String path, String option) throws java.io.IOException {
+  static String onCluster(Configuration conf, String path, String option) throws java.io.IOException {
     java.util.List<String> qualified = new java.util.ArrayList<>();
     for (String part : org.yarngnn.io.table.TablePaths.split(path)) {
       Path p = new Path(part);
