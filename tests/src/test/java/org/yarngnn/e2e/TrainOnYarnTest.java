@@ -4,11 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -48,18 +45,7 @@ class TrainOnYarnTest {
   }
 
   static CliRun cli(String... args) {
-    List<String> a = new ArrayList<>(List.of(args));
-    int at = 1;
-    for (String site : new String[] {"core-site.xml", "hdfs-site.xml", "yarn-site.xml"}) {
-      a.add(at++, "-conf");
-      a.add(at++, new File(cluster.confDir(), site).getAbsolutePath());
-    }
-    a.add(at++, "-D");
-    a.add(at, "yarngnn.app.jar=" + MiniClusters.shippedJar());
-    CliRun run = CliRun.of(a.toArray(new String[0]));
-    System.out.print(run.out());
-    System.err.print(run.err());
-    return run;
+    return InferOnYarnTest.cli(cluster, args);
   }
 
   @Test

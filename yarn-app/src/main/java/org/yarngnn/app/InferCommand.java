@@ -136,17 +136,22 @@ public final class InferCommand implements Command {
         return Main.OK;
       }
       commit.abort();
-      String diag = r.diagnostics() == null ? "" : r.diagnostics();
-      int bad = diag.indexOf(InferenceJobDriver.BAD_INPUT);
-      if (bad >= 0) {
-        throw new InputException(diag.substring(bad + InferenceJobDriver.BAD_INPUT.length()).trim());
-      }
-      throw new IllegalStateException("application " + r.applicationId() + " " + r.finalStatus()
-          + (diag.isEmpty() ? "" : ": " + diag));
+      throw failed(r);
     } catch (Exception | Error e) {
       commit.abort();
       throw e;
     }
+  }
+
+  /** Why an application did not succeed: bad input (its diagnostics say so; exit 2) or a failure while running. */
+  static RuntimeException failed(JobResult r) {
+    String diag = r.diagnostics() == null ? "" : r.diagnostics();
+    int bad = diag.indexOf(InferenceJobDriver.BAD_INPUT);
+    if (bad >= 0) {
+      return new InputException(diag.substring(bad + InferenceJobDriver.BAD_INPUT.length()).trim());
+    }
+    return new IllegalStateException("application " + r.applicationId() + " " + r.finalStatus()
+        + (diag.isEmpty() ? "" : ": " + diag));
   }
 
   /**

@@ -162,13 +162,7 @@ public final class TrainCommand implements Command {
         return Main.OK;
       }
       commit.abort();
-      String diag = r.diagnostics() == null ? "" : r.diagnostics();
-      int bad = diag.indexOf(InferenceJobDriver.BAD_INPUT);
-      if (bad >= 0) {
-        throw new InputException(diag.substring(bad + InferenceJobDriver.BAD_INPUT.length()).trim());
-      }
-      throw new IllegalStateException("application " + r.applicationId() + " " + r.finalStatus()
-          + (diag.isEmpty() ? "" : ": " + diag));
+      throw InferCommand.failed(r);
     } catch (Exception | Error e) {
       commit.abort();
       throw e;

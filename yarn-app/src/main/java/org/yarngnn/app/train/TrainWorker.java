@@ -8,7 +8,7 @@ import org.yarngnn.app.infer.GraphWorker;
 import org.yarngnn.app.infer.HaloExchange;
 import org.yarngnn.app.infer.HaloPlan;
 import org.yarngnn.app.infer.InferOptions;
-import org.yarngnn.app.infer.WorkerConstruction;
+import org.yarngnn.app.infer.ConstructionPhases;
 import org.yarngnn.app.infer.WorkerFigures;
 import org.yarngnn.app.infer.WorkerMesh;
 import org.yarngnn.app.infer.WorkerPartition;
@@ -39,7 +39,7 @@ import org.yarngnn.io.table.NodeSplit;
 /**
  * A graph worker of training (Dorylus' graph server with the tensor work done in place: the local tensor
  * backend), the role its {@link WorkerSession} runs. Construction is inference's ({@link FeatureLoader} without
- * fusion, keeping labels and splits; {@link WorkerConstruction}); the {@link HaloPlan} covers each layer's whole
+ * fusion, keeping labels and splits; {@link org.yarngnn.app.infer.WorkerConstruction}); the {@link HaloPlan} covers each layer's whole
  * in-edge lists, so every epoch's sample is inside it. Per epoch, driven phase by phase:
  * <ul>
  *   <li>{@code FORWARD k}: dropout and transform of own rows ({@link LayerStep#forwardTransform}), the forward
@@ -70,10 +70,7 @@ public final class TrainWorker implements WorkerSession.Role {
   private final Parameters layout;
   private List<Endpoint> endpoints;
 
-  private FeatureLoader features;
-  private WorkerConstruction construction;
-  private FeatureLoader.NodesRead nodesRead;
-  private WorkerConstruction.NodesRouted nodesRouted;
+  private ConstructionPhases construction;
   private WorkerPartition partition;
   private HaloPlan plan;
   private DenseMatrix x;
@@ -151,35 +148,24 @@ public final class TrainWorker implements WorkerSession.Role {
       throw new IllegalStateException("worker " + index + " halted by yarngnn.test.halt-worker");
     }
     long t0 = System.nanoTime();
-    PhaseResult result = PhaseResult.EMPTY;
+    PhaseResult result = construction == null ? null : construction.run(c);
+    if (result != null) {
+      figures.add("t." + c.phase().label(), (System.nanoTime() - t0) / 1e9);
+      return result;
+    }
+    result = PhaseResult.EMPTY;
     switch (c.phase()) {
       case JOB:
-        features = new FeatureLoader(new Parameters(spec).toModel(), null, false, true);
-        construction = new WorkerConstruction(conf, graphSpec, index, workers, mesh, figures);
+        construction = new ConstructionPhases(conf, graphSpec, new Parameters(spec).toModel(),
+            new FeatureLoader(new Parameters(spec).toModel(), null, false, true), index, mesh, figures);
         if (endpoints == null) {
           throw new IllegalStateException("job before the peer table");
         }
         mesh.connect(endpoints, GraphWorker.PEER_TIMEOUT_MS);
         break;
-      case READ_NODES:
-        nodesRead = features.read(conf, graphSpec, construction::mine);
-        result = nodesRead.counts();
-        break;
-      case ROUTE_NODES:
-        nodesRouted = construction.routeNodes(require(nodesRead, c), c.ownership());
-        nodesRead = null;
-        break;
-      case BUILD_EDGES:
-        partition = construction.buildEdges(require(nodesRouted, c));
-        nodesRouted = null;
-        result = sizes();
-        break;
-      case LOAD_PARTITION:
-        partition = construction.loadPartition(new Parameters(spec).toModel(), features);
-        result = sizes();
-        break;
       case LABELS:
-        result = labels(require(partition, c));
+        partition = construction.take(c);
+        result = labels(partition);
         break;
       case PLAN:
         plan(require(partition, c));
@@ -210,14 +196,6 @@ public final class TrainWorker implements WorkerSession.Role {
       throw new IllegalStateException(c.phase() + " before the phase it follows");
     }
     return previous;
-  }
-
-  private PhaseResult sizes() {
-    GraphBlock g = partition.graph();
-    figures.put("nodes", g.numNodes());
-    figures.put("edges", g.inEdges().numEdges());
-    figures.put("halo", g.haloIds().length);
-    return new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.haloIds().length);
   }
 
   /** The nodes table's name in messages. */
