@@ -118,6 +118,16 @@ class TrainLocalTest {
       assertTrue(run.out().contains("yarn-gnn train: epoch 30 loss "), run.out());
       assertSameLosses(want, losses(metrics(out)), workers + " workers");
     }
+    // From a partitioned graph (labels and splits come with the partitions' files).
+    Path graph = work.resolve("cora-graph");
+    CliRun part = CliRun.of("partition", "--local", "--edges", edges.toString(), "--nodes", nodes.toString(),
+        "--output", graph.toString(), "--partitions", "2");
+    assertEquals(0, part.status(), part.toString());
+    Path out = work.resolve("parity-graph");
+    CliRun run = CliRun.of("train", "--local", "--graph", graph.toString(), "--model-spec", spec.toString(),
+        "--output", out.toString(), "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1");
+    assertEquals(0, run.status(), run.toString());
+    assertSameLosses(want, losses(metrics(out)), "--graph, 2 partitions");
   }
 
   /** Test labels of Cora by node id, parsed plainly from nodes.tsv.gz. */
