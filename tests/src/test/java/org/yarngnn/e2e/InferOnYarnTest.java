@@ -53,6 +53,11 @@ class InferOnYarnTest {
 
   /** The CLI in this JVM against the cluster: its configuration files and the shipped jar. */
   static CliRun cli(String... args) {
+    return cli(cluster, args);
+  }
+
+  /** The CLI in this JVM against {@code cluster}: its configuration files and the shipped jar. */
+  static CliRun cli(MiniClusters cluster, String... args) {
     List<String> a = new ArrayList<>(List.of(args));
     int at = 1;
     for (String site : new String[] {"core-site.xml", "hdfs-site.xml", "yarn-site.xml"}) {

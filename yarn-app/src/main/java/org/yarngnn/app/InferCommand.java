@@ -136,17 +136,22 @@ public final class InferCommand implements Command {
         return Main.OK;
       }
       commit.abort();
-      String diag = r.diagnostics() == null ? "" : r.diagnostics();
-      int bad = diag.indexOf(InferenceJobDriver.BAD_INPUT);
-      if (bad >= 0) {
-        throw new InputException(diag.substring(bad + InferenceJobDriver.BAD_INPUT.length()).trim());
-      }
-      throw new IllegalStateException("application " + r.applicationId() + " " + r.finalStatus()
-          + (diag.isEmpty() ? "" : ": " + diag));
+      throw failed(r);
     } catch (Exception | Error e) {
       commit.abort();
       throw e;
     }
+  }
+
+  /** Why an application did not succeed: bad input (its diagnostics say so; exit 2) or a failure while running. */
+  static RuntimeException failed(JobResult r) {
+    String diag = r.diagnostics() == null ? "" : r.diagnostics();
+    int bad = diag.indexOf(InferenceJobDriver.BAD_INPUT);
+    if (bad >= 0) {
+      return new InputException(diag.substring(bad + InferenceJobDriver.BAD_INPUT.length()).trim());
+    }
+    return new IllegalStateException("application " + r.applicationId() + " " + r.finalStatus()
+        + (diag.isEmpty() ? "" : ": " + diag));
   }
 
   /**
@@ -196,7 +201,7 @@ public final class InferCommand implements Command {
     return new Path(f.getAbsolutePath());
   }
 
-  private static boolean isLocal(Configuration conf, Path p) throws java.io.IOException {
+  static boolean isLocal(Configuration conf, Path p) throws java.io.IOException {
     return "file".equals(p.getFileSystem(conf).getUri().getScheme());
   }
 
@@ -204,7 +209,7 @@ public final class InferCommand implements Command {
    * The table's paths (a comma-separated list), each qualified on the cluster FileSystem; a table only on this
    * machine is refused.
    */
-  private static String onCluster(Configuration conf, String path, String option) throws java.io.IOException {
+  static String onCluster(Configuration conf, String path, String option) throws java.io.IOException {
     java.util.List<String> qualified = new java.util.ArrayList<>();
     for (String part : org.yarngnn.io.table.TablePaths.split(path)) {
       Path p = new Path(part);

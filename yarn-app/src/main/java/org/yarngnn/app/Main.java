@@ -30,6 +30,7 @@ public final class Main {
   static Map<String, Command> commands() {
     Map<String, Command> m = new LinkedHashMap<>();
     m.put("infer", new InferCommand());
+    m.put("train", new TrainCommand());
     m.put("partition", new PartitionCommand());
     m.put("import", new ImportCommand());
     m.put("generate", new GenerateCommand());

@@ -23,7 +23,7 @@ public final class ModelFormat {
   public static final Set<String> OUTPUT_NORMALIZE = Set.of("none", "l2");
 
   private static final Set<String> TOP_FIELDS = Set.of("format", "input", "layers", "output");
-  private static final Set<String> COMMON_FIELDS = Set.of("type", "in", "out", "activation", "bias");
+  private static final Set<String> COMMON_FIELDS = Set.of("type", "in", "out", "activation", "bias", "dropout");
   private static final Set<String> SAGE_FIELDS = Set.of("aggregator", "fanout");
   private static final Set<String> GAT_FIELDS = Set.of("heads", "concat", "negative_slope");
 
@@ -122,6 +122,14 @@ public final class ModelFormat {
       throw f.error("unknown activation '" + actName + "' (none, relu, elu, leaky_relu, tanh, sigmoid)");
     }
     boolean bias = f.bool("bias", true);
+    double dropout = f.number("dropout", LayerSpec.NO_DROPOUT);
+    if (f.get("dropout") != null && !(dropout >= 0 && dropout < 1)) {
+      throw f.error("dropout " + dropout + " must be at least 0 and below 1");
+    }
+    return base(type, in, out, act, bias, f).withDropout(dropout);
+  }
+
+  private static LayerSpec base(LayerType type, int in, int out, Activation act, boolean bias, Fields f) {
     switch (type) {
       case SAGE: {
         String aggregator = f.string("aggregator", "mean");
@@ -172,6 +180,9 @@ public final class ModelFormat {
       if (l.type() == LayerType.SAGE) {
         m.put("aggregator", "mean");
         m.put("fanout", (long) l.fanout());
+      }
+      if (l.hasDropout()) {
+        m.put("dropout", l.dropout());
       }
       layers.add(m);
     }

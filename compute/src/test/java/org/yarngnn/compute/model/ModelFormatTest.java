@@ -65,6 +65,27 @@ class ModelFormatTest {
     assertEquals(false, spec.predict());
   }
 
+  /** A layer's training "dropout" is parsed, kept when written back, and refused outside [0, 1). */
+  @Test
+  void keepsALayersDropout() {
+    String json = "{\"format\": 1, \"layers\": [{\"type\": \"gcn\", \"in\": 4, \"out\": 3, \"dropout\": 0.25},"
+        + " {\"type\": \"gat\", \"in\": 3, \"out\": 2, \"dropout\": 0}], \"output\": {\"predict\": true}}";
+    ModelSpec spec = ModelFormat.parse(json, "spec.json");
+    assertEquals(0.25, spec.layers().get(0).dropout());
+    assertEquals(0.0, spec.layers().get(1).dropout());
+    assertEquals(spec, ModelFormat.parse(ModelFormat.write(spec), "again.json"));
+    assertTrue(ModelFormat.write(spec).contains("\"dropout\": 0.25"), ModelFormat.write(spec));
+    ModelSpec none = ModelFormat.parse(BASE, "model.json");
+    assertTrue(none.layers().stream().noneMatch(LayerSpec::hasDropout));
+    assertTrue(!ModelFormat.write(none).contains("dropout"));
+    for (String bad : new String[] {"1", "1.5", "-0.1", "\"half\""}) {
+      ModelFormatException e = assertThrows(ModelFormatException.class, () -> ModelFormat.parse(
+          json.replace("0.25", bad), "spec.json"));
+      assertTrue(e.getMessage().contains("spec.json: layer 0 (gcn): ") && e.getMessage().contains("dropout"),
+          e.getMessage());
+    }
+  }
+
   @Test
   void writesAndReadsBackTheSameSpec() {
     ModelSpec spec = ModelFormat.parse(BASE, "model.json");

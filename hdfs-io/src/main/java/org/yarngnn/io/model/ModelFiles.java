@@ -42,6 +42,29 @@ public final class ModelFiles {
     }
   }
 
+  /**
+   * The model.json that {@code path} names: the file itself, or {@value #SPEC} inside a directory. Refused when
+   * it does not exist.
+   */
+  public static Path specFile(Configuration conf, Path path) throws IOException {
+    FileSystem fs = path.getFileSystem(conf);
+    if (!fs.exists(path)) {
+      throw new ModelFormatException(path + ": not found");
+    }
+    Path file = fs.getFileStatus(path).isDirectory() ? new Path(path, SPEC) : path;
+    if (!fs.exists(file)) {
+      throw new ModelFormatException(file + ": not found (a model spec is a " + SPEC + ", or a directory holding one)");
+    }
+    return file;
+  }
+
+  /** The text of a model.json file (size-checked as {@link #read} checks it), validated as a spec. */
+  public static String readSpecText(Configuration conf, Path file) throws IOException {
+    byte[] json = readAll(file.getFileSystem(conf), file, MAX_SPEC_BYTES);
+    ModelDirectory.readSpec(json, file.toString());
+    return new String(json, java.nio.charset.StandardCharsets.UTF_8);
+  }
+
   /** Refuses (as bad input) a model whose first layer does not take rows of the features' width. */
   public static void checkInputWidth(Model model, String modelDir, int featureWidth, String features) {
     if (featureWidth != model.spec().inputWidth()) {

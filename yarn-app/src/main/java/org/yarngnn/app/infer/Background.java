@@ -1,10 +1,10 @@
 package org.yarngnn.app.infer;
 
 /** One task on its own thread whose failure the waiting thread checks while it consumes inbound messages. */
-final class Background {
+public final class Background {
   /** A task that may throw. */
   @FunctionalInterface
-  interface Task {
+  public interface Task {
     void run() throws Exception;
   }
 
@@ -12,7 +12,7 @@ final class Background {
   private volatile Throwable failure;
   private volatile boolean done;
 
-  Background(String name, Task task) {
+  public Background(String name, Task task) {
     thread = new Thread(() -> {
       try {
         task.run();
@@ -26,12 +26,12 @@ final class Background {
     thread.start();
   }
 
-  boolean done() {
+  public boolean done() {
     return done;
   }
 
   /** Rethrows the task's failure, if any. */
-  void check() throws Exception {
+  public void check() throws Exception {
     Throwable t = failure;
     if (t instanceof Exception e) {
       throw e;
@@ -41,7 +41,7 @@ final class Background {
     }
   }
 
-  void join() throws Exception {
+  public void join() throws Exception {
     thread.join();
     check();
   }

@@ -21,28 +21,60 @@ import org.yarngnn.io.table.TableReadOptions;
  * so only those narrow rows travel to the node's owner and raw features are never kept whole. Serves both the
  * raw tables (a block of rows at a time, as read) and a pre-partitioned graph (its feature matrix at once).
  */
-final class FeatureLoader {
-  /** A worker's share of the node files, read: the rows to route and what the driver needs to know. */
-  record NodesRead(NodeTable table, List<Rows> blocks, boolean fused, int rowWidth,
-      PhaseResult.NodeCounts counts) {}
+public final class FeatureLoader {
+  /**
+   * A worker's share of the node files, read: the rows to route and what the driver needs to know;
+   * {@code labels}: the rows carry their labels and splits.
+   */
+  public record NodesRead(NodeTable table, List<Rows> blocks, boolean fused, int rowWidth,
+      PhaseResult.NodeCounts counts, boolean labels) {}
 
   /**
    * Up to {@link #ROWS} node rows of one file as read (kept until the driver has chosen the ownership they are
    * routed by): ids, table rows and {@code width} floats each (raw features, or with fusion the first layer's
-   * row-local products). Labels and splits are not kept: inference does not use them.
+   * row-local products), and for training their labels and splits (null otherwise: inference does not use
+   * them).
    */
-  record Rows(int file, int count, long[] ids, long[] rows, int width, float[] values) {}
+  public record Rows(int file, int count, long[] ids, long[] rows, int width, float[] values, int[] labels,
+      byte[] splits) {
+    /** Row {@code i}'s label (-1 when not kept). */
+    int label(int i) {
+      return labels == null ? -1 : labels[i];
+    }
+
+    byte split(int i) {
+      return splits == null ? org.yarngnn.io.table.NodeSplit.NONE : splits[i];
+    }
+  }
 
   private static final int ROWS = 2048;
 
   private final Model model;
   private final Layer first;
   private final boolean fusion;
+  private final boolean labels;
 
   FeatureLoader(Model model, Layer first, boolean fusion) {
+    this(model, first, fusion, false);
+  }
+
+  /**
+   * With {@code labels} (training) every row keeps its label and split through routing; fusion is then off
+   * ({@code first} may be null): training transforms the raw normalised rows itself.
+   */
+  public FeatureLoader(Model model, Layer first, boolean fusion, boolean labels) {
+    if (labels && fusion) {
+      throw new IllegalArgumentException("training rows are not fused");
+    }
     this.model = model;
     this.first = first;
     this.fusion = fusion;
+    this.labels = labels;
+  }
+
+  /** Whether rows keep their labels and splits. */
+  public boolean labels() {
+    return labels;
   }
 
   /**
@@ -54,7 +86,7 @@ final class FeatureLoader {
   }
 
   /** Reads the node files {@code mine} selects, normalising (and with fusion, transforming) rows as they come. */
-  NodesRead read(Configuration conf, InferOptions spec, IntPredicate mine)
+  public NodesRead read(Configuration conf, InferOptions spec, IntPredicate mine)
       throws Exception {
     NodeTable table = NodeTable.open(conf, spec.nodes(),
         TableReadOptions.builder().format(spec.nodesFormat()).build());
@@ -72,11 +104,15 @@ final class FeatureLoader {
       long[][] ids = {new long[ROWS]};
       long[][] rows = {new long[ROWS]};
       float[][] values = {new float[ROWS * width]};
+      int[][] lab = {labels ? new int[ROWS] : null};
+      byte[][] spl = {labels ? new byte[ROWS] : null};
       int[] n = {0};
       Runnable flush = () -> {
         if (n[0] > 0) {
-          Rows raw = new Rows(file, n[0], ids[0], rows[0], width, values[0]);
+          Rows raw = new Rows(file, n[0], ids[0], rows[0], width, values[0], lab[0], spl[0]);
           blocks.add(fused ? fuse(raw) : raw);
+          lab[0] = labels ? new int[ROWS] : null;
+          spl[0] = labels ? new byte[ROWS] : null;
           ids[0] = new long[ROWS];
           rows[0] = new long[ROWS];
           values[0] = new float[ROWS * width];
@@ -92,6 +128,10 @@ final class FeatureLoader {
           int i = n[0]++;
           ids[0][i] = id;
           rows[0][i] = row;
+          if (labels) {
+            lab[0][i] = label;
+            spl[0][i] = split;
+          }
           System.arraycopy(features, 0, values[0], i * width, width);
           if (rowNormalize) {
             RowNormalization.divideBySum(values[0], i * width, width);
@@ -104,12 +144,12 @@ final class FeatureLoader {
       flush.run();
     }
     return new NodesRead(table, blocks, fused, fused ? first.linearWidth() : width,
-        new PhaseResult.NodeCounts(minMax[2], minMax[0], minMax[1], width));
+        new PhaseResult.NodeCounts(minMax[2], minMax[0], minMax[1], width), labels);
   }
 
   private Rows fuse(Rows raw) {
     DenseMatrix lin = linear(new DenseMatrix(raw.count(), raw.width(), raw.values()));
-    return new Rows(raw.file(), raw.count(), raw.ids(), raw.rows(), lin.cols(), lin.data());
+    return new Rows(raw.file(), raw.count(), raw.ids(), raw.rows(), lin.cols(), lin.data(), null, null);
   }
 
   private DenseMatrix linear(DenseMatrix in) {
@@ -122,7 +162,7 @@ final class FeatureLoader {
    * A partition's whole feature matrix (consumed): normalised, and with fusion transformed by the first layer.
    * Fusion applies whatever the widths here, since the rows are already where they are used.
    */
-  DenseMatrix load(DenseMatrix features) {
+  public DenseMatrix load(DenseMatrix features) {
     RowNormalization.applyInput(model.spec().inputNormalize(), features);
     return fusion ? linear(features) : features;
   }

@@ -26,7 +26,7 @@ import org.yarngnn.io.table.OutputCommit;
  * Every row is computed exactly once per layer across all workers.
  */
 public final class GraphWorker implements WorkerSession.Role {
-  static final long PEER_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(10);
+  public static final long PEER_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(10);
   /** Part files one worker may write in parallel; also the stride of part numbers between workers. */
   static final int PARTS_PER_WORKER = 8;
 
@@ -40,10 +40,7 @@ public final class GraphWorker implements WorkerSession.Role {
 
   private Model model;
   private LayerwiseInference engine;
-  private FeatureLoader features;
-  private WorkerConstruction construction;
-  private FeatureLoader.NodesRead nodesRead;
-  private WorkerConstruction.NodesRouted nodesRouted;
+  private ConstructionPhases construction;
   private WorkerPartition partition;
   private HaloPlan plan;
   /** The input of the next layer (after the last: the embeddings). */
@@ -95,43 +92,30 @@ public final class GraphWorker implements WorkerSession.Role {
       throw new IllegalStateException("worker " + index + " halted by yarngnn.test.halt-worker");
     }
     long t0 = System.nanoTime();
-    PhaseResult result = PhaseResult.EMPTY;
-    switch (c.phase()) {
-      case JOB:
-        job();
-        break;
-      case READ_NODES:
-        nodesRead = features.read(conf, spec, construction::mine);
-        result = nodesRead.counts();
-        break;
-      case ROUTE_NODES:
-        nodesRouted = construction.routeNodes(require(nodesRead, c), c.ownership());
-        nodesRead = null;
-        break;
-      case BUILD_EDGES:
-        partition = construction.buildEdges(require(nodesRouted, c));
-        nodesRouted = null;
-        result = sizes();
-        break;
-      case LOAD_PARTITION:
-        partition = construction.loadPartition(model, features);
-        result = sizes();
-        break;
-      case PLAN:
-        plan = HaloPlan.build(require(partition, c), engine, mesh, index, spec.edges());
-        rows = partition.rows();
-        partition = partition.withoutRows();
-        break;
-      case LAYER:
-        layer(c.layer(), require(plan, c));
-        break;
-      case WRITE:
-        write(require(plan, c));
-        break;
-      case EXIT:
-        return new PhaseResult.WorkerReport(figures.report(mesh));
-      default:
-        throw new IllegalStateException("graph workers do not run " + c.phase());
+    PhaseResult result = construction == null ? null : construction.run(c);
+    if (result == null) {
+      result = PhaseResult.EMPTY;
+      switch (c.phase()) {
+        case JOB:
+          job();
+          break;
+        case PLAN:
+          partition = construction.take(c);
+          plan = HaloPlan.build(partition, engine, mesh, index, spec.edges());
+          rows = partition.rows();
+          partition = partition.withoutRows();
+          break;
+        case LAYER:
+          layer(c.layer(), require(plan, c));
+          break;
+        case WRITE:
+          write(require(plan, c));
+          break;
+        case EXIT:
+          return new PhaseResult.WorkerReport(figures.report(mesh));
+        default:
+          throw new IllegalStateException("graph workers do not run " + c.phase());
+      }
     }
     figures.phase(label(c.phase()) + (c.phase() == Phase.LAYER ? c.layer() : ""), (System.nanoTime() - t0) / 1e9);
     return result;
@@ -139,18 +123,11 @@ public final class GraphWorker implements WorkerSession.Role {
 
   /** The phase's name in progress lines, figures and the test hook. */
   static String label(Phase p) {
-    switch (p) {
-      case BUILD_EDGES: return "edges";
-      case LOAD_PARTITION: return "load";
-      default: return p.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
-    }
+    return p.label();
   }
 
   private static <T> T require(T previous, PhaseCommand c) {
-    if (previous == null) {
-      throw new IllegalStateException(c.phase() + " before the phase it follows");
-    }
-    return previous;
+    return ConstructionPhases.require(previous, c);
   }
 
   private void job() throws Exception {
@@ -158,20 +135,12 @@ public final class GraphWorker implements WorkerSession.Role {
       model = ModelFiles.read(conf, new Path(spec.model()));
     }
     engine = new LayerwiseInference(model, spec.seed());
-    features = new FeatureLoader(model, engine.layers().get(0), spec.fusion());
-    construction = new WorkerConstruction(conf, spec, index, workers, mesh, figures);
+    construction = new ConstructionPhases(conf, spec, model,
+        new FeatureLoader(model, engine.layers().get(0), spec.fusion()), index, mesh, figures);
     if (endpoints == null) {
       throw new IllegalStateException("job before the peer table");
     }
     mesh.connect(endpoints, PEER_TIMEOUT_MS);
-  }
-
-  private PhaseResult sizes() {
-    figures.put("nodes", partition.graph().numNodes());
-    figures.put("edges", partition.graph().inEdges().numEdges());
-    figures.put("halo", partition.graph().haloIds().length);
-    return new PhaseResult.PartitionSizes(partition.graph().numNodes(), partition.graph().inEdges().numEdges(),
-        partition.graph().haloIds().length);
   }
 
   private void layer(int k, HaloPlan plan) throws Exception {

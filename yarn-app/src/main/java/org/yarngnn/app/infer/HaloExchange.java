@@ -20,16 +20,21 @@ import org.yarngnn.compute.tensor.DenseMatrix;
  * chunk did not come before; a peer asked for nothing may send nothing. A violation is a {@link ProtocolException}
  * naming the peer, layer and chunk, and leaves the halo rows as they were.
  */
-final class HaloExchange {
+public final class HaloExchange {
+  /** Streams of the gradient direction start here (the forward direction's stream is the layer). */
+  public static final int GRADIENT_STREAMS = 1 << 16;
+
   /** Aggregates a batch of ready destination rows (sorted). */
   @FunctionalInterface
-  interface Aggregator {
+  public interface Aggregator {
     void aggregate(int[] rows);
   }
 
   private static final int BATCH = 4096;
 
+  private final int stream;
   private final int layer;
+  private final boolean accumulate;
   private final GraphBlock edges;
   private final DenseMatrix msg;
   private final int[][] sendRows;
@@ -38,7 +43,26 @@ final class HaloExchange {
   /** Per peer, the chunks received so far. */
   private final BitSet[] received;
 
-  HaloExchange(int layer, GraphBlock edges, DenseMatrix msg, int[][] sendRows, int[][] recvSlots, int chunkRows) {
+  public HaloExchange(int layer, GraphBlock edges, DenseMatrix msg, int[][] sendRows, int[][] recvSlots,
+      int chunkRows) {
+    this(layer, layer, false, edges, msg, sendRows, recvSlots, chunkRows);
+  }
+
+  /**
+   * The transpose of layer {@code layer}'s forward exchange under the same plan, on its own stream: every
+   * worker sends each owner the message gradients of the halo slots it asked that owner for ({@code recvSlots},
+   * same order, same chunks), and adds what it receives into the own rows it sent that peer ({@code sendRows}).
+   * Blocks are credited and checked against the plan exactly as in the forward direction.
+   */
+  public static HaloExchange gradients(int layer, DenseMatrix dMsg, int[][] sendRows, int[][] recvSlots,
+      int chunkRows) {
+    return new HaloExchange(GRADIENT_STREAMS + layer, layer, true, null, dMsg, recvSlots, sendRows, chunkRows);
+  }
+
+  private HaloExchange(int stream, int layer, boolean accumulate, GraphBlock edges, DenseMatrix msg,
+      int[][] sendRows, int[][] recvSlots, int chunkRows) {
+    this.stream = stream;
+    this.accumulate = accumulate;
     this.layer = layer;
     this.edges = edges;
     this.msg = msg;
@@ -57,7 +81,7 @@ final class HaloExchange {
   }
 
   /** Sends every peer its rows, chunks of all peers interleaved so every receiver makes progress. */
-  void sendAll(WorkerMesh mesh, int self) throws Exception {
+  public void sendAll(WorkerMesh mesh, int self) throws Exception {
     int maxChunks = 0;
     for (int q = 0; q < sendRows.length; q++) {
       if (q != self) {
@@ -72,7 +96,7 @@ final class HaloExchange {
         }
         int from = c * chunkRows;
         int to = Math.min(rows.length, from + chunkRows);
-        mesh.send(q, RowBlock.gather(layer, layer, c, to == rows.length, rows, from, to, msg.data(), msg.cols()));
+        mesh.send(q, RowBlock.gather(stream, layer, c, to == rows.length, rows, from, to, msg.data(), msg.cols()));
       }
     }
   }
@@ -92,18 +116,21 @@ final class HaloExchange {
   }
 
   /** Receives every expected block into the halo rows; aggregation waits until all have arrived. */
-  void receiveAll(WorkerMesh mesh, Background sender) throws Exception {
+  public void receiveAll(WorkerMesh mesh, Background sender) throws Exception {
     for (int left = expectedBlocks(); left > 0; ) {
       Received b = next(mesh, sender, 200);
       if (b != null) {
-        copy(b, null, null, null, null, edges.numNodes());
+        copy(b, null, null, null, null, 0);
         left--;
       }
     }
   }
 
   /** Receives blocks and aggregates each destination row once all its halo rows are in. */
-  void receiveAndAggregate(WorkerMesh mesh, Background sender, Aggregator aggregator) throws Exception {
+  public void receiveAndAggregate(WorkerMesh mesh, Background sender, Aggregator aggregator) throws Exception {
+    if (accumulate) {
+      throw new IllegalStateException("gradients are summed, not aggregated");
+    }
     int n = edges.numNodes();
     int halo = edges.numSlots() - n;
     Csr c = edges.inEdges();
@@ -176,7 +203,7 @@ final class HaloExchange {
   /** Checks and copies one block received from {@code from} (releasing it), as the receive loops do. */
   void accept(int from, RowBlock b) {
     checkOrRelease(from, b);
-    copy(new Received(from, b), null, null, null, null, edges.numNodes());
+    copy(new Received(from, b), null, null, null, null, 0);
   }
 
   private void checkOrRelease(int from, RowBlock b) {
@@ -197,8 +224,9 @@ final class HaloExchange {
     if (from < 0 || from >= recvSlots.length) {
       throw new ProtocolException(where + ": not a peer");
     }
-    if (b.layer() != layer) {
-      throw new ProtocolException(where + " is of layer " + b.layer());
+    if (b.layer() != layer || b.stream() != stream) {
+      throw new ProtocolException(where + " is of layer " + b.layer() + " on stream " + b.stream() + ", not "
+          + stream);
     }
     if (b.width() != msg.cols()) {
       throw new ProtocolException(where + " has rows of width " + b.width() + ", the layer's are " + msg.cols());
@@ -231,8 +259,17 @@ final class HaloExchange {
       int[] slots = recvSlots[r.from()];
       int base = b.chunk() * chunkRows; // checked: within the requested rows
       float[] data = msg.data();
+      float[] sum = accumulate ? new float[msg.cols()] : null;
       for (int i = 0; i < b.rowCount(); i++) {
         int slot = slots[base + i];
+        if (accumulate) {
+          b.copyRowTo(i, sum, 0);
+          int o = msg.offset(slot);
+          for (int c = 0; c < sum.length; c++) {
+            data[o + c] += sum[c];
+          }
+          continue;
+        }
         b.copyRowTo(i, data, msg.offset(slot));
         if (pending != null) {
           int j = slot - n;

@@ -8,10 +8,14 @@ import org.yarngnn.io.table.InputException;
 /**
  * Which rows move between workers at each layer, fixed once before the first layer: per layer, the sampled
  * in-edges, the local rows to send each peer (in the order the peer asked) and the halo slots each peer's rows
- * fill (in the order they arrive). Immutable after {@link #build}; training will add the reverse direction
- * (gradient rows flow back along the same tables).
+ * fill (in the order they arrive). Immutable after {@link #build}.
+ *
+ * <p>Training runs the same tables in reverse ({@link HaloExchange#gradients}): a requester's halo slots
+ * ({@link #recvSlots}) become the rows whose message gradients it sends back to their owner, in the same order,
+ * and an owner's send rows ({@link #sendRows}) become the own rows whose gradients it receives from that peer and
+ * sums.
  */
-final class HaloPlan {
+public final class HaloPlan {
   private final GraphBlock[] layerEdges;
   private final int[][][] sendRows;
   private final int[][][] recvSlots;
@@ -22,22 +26,22 @@ final class HaloPlan {
     this.recvSlots = recvSlots;
   }
 
-  int layers() {
+  public int layers() {
     return layerEdges.length;
   }
 
   /** Layer {@code k}'s in-edges (its per-layer sample when the layer has a fanout). */
-  GraphBlock edges(int k) {
+  public GraphBlock edges(int k) {
     return layerEdges[k];
   }
 
   /** Local rows to send peer {@code q} at layer {@code k} (empty for this worker itself). */
-  int[][] sendRows(int k) {
+  public int[][] sendRows(int k) {
     return sendRows[k];
   }
 
   /** Halo slots filled by peer {@code q}'s rows at layer {@code k}, in arrival order. */
-  int[][] recvSlots(int k) {
+  public int[][] recvSlots(int k) {
     return recvSlots[k];
   }
 
@@ -47,9 +51,18 @@ final class HaloPlan {
    */
   static HaloPlan build(WorkerPartition part, LayerwiseInference engine, WorkerMesh mesh, int self,
       String edgesTable) throws Exception {
+    return build(part, engine.layers().size(), k -> engine.sampled(k, part.graph()), mesh, self, edgesTable);
+  }
+
+  /**
+   * As {@link #build(WorkerPartition, LayerwiseInference, WorkerMesh, int, String)} for {@code depth} layers
+   * whose in-edges are {@code edgesOf.apply(k)} (training: the whole partition at every layer, so that every
+   * epoch's sample is covered).
+   */
+  public static HaloPlan build(WorkerPartition part, int depth, java.util.function.IntFunction<GraphBlock> edgesOf,
+      WorkerMesh mesh, int self, String edgesTable) throws Exception {
     GraphBlock graph = part.graph();
     int workers = mesh.workers();
-    int depth = engine.layers().size();
     int n = graph.numNodes();
     long[] halo = graph.haloIds();
     GraphBlock[] layerEdges = new GraphBlock[depth];
@@ -60,7 +73,7 @@ final class HaloPlan {
       haloOwner[j] = part.ownership().owner(halo[j]);
     }
     for (int k = 0; k < depth; k++) {
-      layerEdges[k] = engine.sampled(k, graph);
+      layerEdges[k] = edgesOf.apply(k);
       boolean[] used = new boolean[halo.length];
       Csr c = layerEdges[k].inEdges();
       for (int e = 0; e < c.numEdges(); e++) {

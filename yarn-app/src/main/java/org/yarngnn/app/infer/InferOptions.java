@@ -183,28 +183,40 @@ public final class InferOptions {
 
   /** The options {@code infer} accepts; each is also the configuration key {@code yarngnn.NAME}. */
   public static OptionSpec optionSpec() {
-    return JobOptions.common(new OptionSpec("infer",
+    return graphOptions(new OptionSpec("infer",
         "--edges PATH --nodes PATH --model DIR --output DIR [--local] [--workers N]"))
+        .value("model", "DIR", "model directory: model.json + weights.safetensors")
+        .value("output", "DIR", "output directory for part files and _SUCCESS")
+        .value("strategy", "layerwise|nodewise", "layerwise (Deal, default) or the nodewise mini-batch baseline (--local only)")
+        .value("batch-size", "N", "nodewise: targets per mini-batch (default 1024)")
+        .value("pipelining", "on|off", "chunked exchange overlapped with aggregation (default on)")
+        .value("fusion", "on|off", "first layer's transform fused with feature loading (default on)");
+  }
+
+  /**
+   * The options of every graph job (infer, train) besides the common ones: the tables or partitioned graph,
+   * construction, threads, exchange chunks, the round timeout and the ownership.
+   */
+  public static OptionSpec graphOptions(OptionSpec spec) {
+    return JobOptions.common(spec)
         .value("edges", "PATH", "edges table: a file or directory (Parquet, ORC, TSV, CSV, optionally .gz)")
         .value("graph", "DIR", "a partitioned graph written by partition, instead of --edges and --nodes")
         .value("nodes", "PATH", "nodes table: id, features[, label, split]")
         .value("edges-format", "FORMAT", "parquet|orc|tsv|csv when the file names do not say")
         .value("nodes-format", "FORMAT", "parquet|orc|tsv|csv when the file names do not say")
-        .value("model", "DIR", "model directory: model.json + weights.safetensors")
-        .value("output", "DIR", "output directory for part files and _SUCCESS")
         .flag("undirected", "add the reverse of every edge")
         .value("missing-features", "error|zero", "an edge endpoint without a node row: refuse (default) or zero features")
         .value("threads", "N", "compute threads per JVM (default: all cores)")
-        .value("strategy", "layerwise|nodewise", "layerwise (Deal, default) or the nodewise mini-batch baseline (--local only)")
-        .value("batch-size", "N", "nodewise: targets per mini-batch (default 1024)")
-        .value("pipelining", "on|off", "chunked exchange overlapped with aggregation (default on)")
-        .value("fusion", "on|off", "first layer's transform fused with feature loading (default on)")
         .value("chunk-rows", "N", "rows per exchanged chunk (default 16384)")
         .value("round-timeout", "SECONDS", "time limit of one phase on all workers; past it the job fails naming the "
             + "workers that did not finish (default " + DEFAULT_ROUND_TIMEOUT_SECONDS + ")")
         .value("ownership", "auto|range|hash", "node owners: ranges when ids are 0..n-1 (auto), or a hash that "
             + "balances power-law graphs whose hubs have low ids");
   }
+
+  /** The option keys only {@code infer} has (a training job's configuration leaves them out). */
+  public static final java.util.Set<String> INFER_ONLY = java.util.Set.of("model", "strategy", "batch-size",
+      "pipelining", "fusion");
 
   /**
    * The job's options from the command line (and {@code -D yarngnn.*}, {@code -conf}): where a job runs is
@@ -216,13 +228,25 @@ public final class InferOptions {
 
   /** Every option as typed values; range and consistency checks are {@link Builder#build()}'s. */
   private static Builder parse(CommandLine cl) {
+    return parseGraph(cl, "yarn-gnn infer")
+        .model(text(cl, "model"))
+        .fusion(onOff(cl, "fusion"))
+        .pipelining(onOff(cl, "pipelining"))
+        .strategy(Strategy.byName(cl.get("strategy", "layerwise")))
+        .batchSize(cl.getLong("batch-size", 1024));
+  }
+
+  /**
+   * The options of {@link #graphOptions} (and --output) from {@code cl}, as typed values; {@code defaultName} is
+   * the YARN application's name when --name is not given.
+   */
+  public static Builder parseGraph(CommandLine cl, String defaultName) {
     Builder b = builder()
         .edges(text(cl, "edges"))
         .nodes(text(cl, "nodes"))
         .graph(text(cl, "graph"))
         .edgesFormat(format(cl, "edges-format"))
         .nodesFormat(format(cl, "nodes-format"))
-        .model(text(cl, "model"))
         .output(text(cl, "output"))
         .undirected(cl.flag("undirected"))
         .overwrite(cl.flag("overwrite"))
@@ -232,13 +256,9 @@ public final class InferOptions {
         .workerMemoryMb(cl.getLong("worker-memory", 1024))
         .workerVcores(cl.getLong("worker-vcores", 1))
         .queue(cl.get("queue", "default"))
-        .name(cl.get("name", "yarn-gnn infer"))
-        .fusion(onOff(cl, "fusion"))
-        .pipelining(onOff(cl, "pipelining"))
+        .name(cl.get("name", defaultName))
         .chunkRows(cl.getLong("chunk-rows", 16384))
-        .roundTimeoutSeconds(cl.getLong("round-timeout", DEFAULT_ROUND_TIMEOUT_SECONDS))
-        .strategy(Strategy.byName(cl.get("strategy", "layerwise")))
-        .batchSize(cl.getLong("batch-size", 1024));
+        .roundTimeoutSeconds(cl.getLong("round-timeout", DEFAULT_ROUND_TIMEOUT_SECONDS));
     TableFormat out = format(cl, "output-format");
     if (out != null) {
       b.outputFormat(out);

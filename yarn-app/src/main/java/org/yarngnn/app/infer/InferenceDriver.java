@@ -5,47 +5,33 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.yarngnn.app.runtime.FailureKind;
+import org.yarngnn.app.runtime.DriverSession;
 import org.yarngnn.app.runtime.Phase;
 import org.yarngnn.app.runtime.PhaseCommand;
-import org.yarngnn.app.runtime.PhaseDone;
 import org.yarngnn.app.runtime.PhaseResult;
-import org.yarngnn.app.runtime.WorkerFailure;
-import org.yarngnn.app.transport.Endpoint;
-import org.yarngnn.app.transport.Hello;
-import org.yarngnn.app.transport.InboundQueue;
-import org.yarngnn.app.transport.PeerConnection;
-import org.yarngnn.app.transport.PeerTable;
-import org.yarngnn.app.transport.TransportOptions;
-import org.yarngnn.app.transport.TransportServer;
+import org.yarngnn.app.runtime.WorkerLauncher;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.partition.Ownership;
 
 /**
- * Drives a distributed inference: a small registry where every worker reports the port it bound, the peer table,
- * then rounds with barriers (read nodes, route nodes, route edges and build, plan the exchange, one round per
- * layer, write). The same code runs inside the ApplicationMaster and, with {@code --local}, in the client JVM.
+ * Drives a distributed inference through a {@link DriverSession} (registration, peer table, barrier rounds):
+ * read nodes, route nodes, route edges and build, plan the exchange, one round per layer, write. The same code
+ * runs inside the ApplicationMaster and, with {@code --local}, in the client JVM.
  */
 public final class InferenceDriver {
   /** Progress of the job (0..1) with a short status, for the client's progress line or YARN's. */
   @FunctionalInterface
-  public interface Progress {
-    void report(float fraction, String status);
-  }
+  public interface Progress extends DriverSession.Progress {}
 
   /** What the job did: per-worker figures (from their exit reports) and totals. */
   public record Result(long nodes, long edges, long halo, List<Map<String, Double>> workers, double seconds) {}
-
-  private static final long REGISTER_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(10);
 
   private final InferOptions spec;
   private final String host;
   private final WorkerLauncher launcher;
   private final Progress progress;
   private final PrintStream log;
-  private final InboundQueue inbox = new InboundQueue();
-  private PeerConnection[] workers;
+  private DriverSession session;
   private int layers;
 
   public InferenceDriver(InferOptions spec, String host, WorkerLauncher launcher, Progress progress,
@@ -64,16 +50,11 @@ public final class InferenceDriver {
   public Result run(int layerCount) throws Exception {
     long t0 = System.nanoTime();
     this.layers = layerCount;
-    TransportOptions options = TransportOptions.builder().codec(InferenceCodec.CODEC).build();
-    try (TransportServer server = new TransportServer(options, inbox)) {
-      server.start();
+    try (DriverSession s = new DriverSession(InferenceCodec.CODEC, host, launcher, spec.roundTimeoutSeconds(),
+        progress, log)) {
+      session = s;
       int p = spec.workers();
-      launcher.launch(host, server.port(), p);
-      report(0.01f, "waiting for " + p + " workers");
-      register(p);
-      for (PeerConnection c : workers) {
-        c.sendBlocking(new PeerTable(endpoints));
-      }
+      s.start(p);
       round(new PhaseCommand(Phase.JOB), 0.02f);
       List<PhaseResult> sizes;
       String ownershipText;
@@ -86,25 +67,8 @@ public final class InferenceDriver {
         ownershipText = own.toString();
         sizes = round(new PhaseCommand(Phase.BUILD_EDGES), 0.35f);
       }
-      long totalNodes = 0;
-      long edges = 0;
-      long halo = 0;
-      long maxEdges = 0;
-      StringBuilder perPartition = new StringBuilder();
-      for (int w = 0; w < sizes.size(); w++) {
-        PhaseResult.PartitionSizes s = (PhaseResult.PartitionSizes) sizes.get(w);
-        totalNodes += s.nodes();
-        edges += s.edges();
-        halo += s.halo();
-        maxEdges = Math.max(maxEdges, s.edges());
-        perPartition.append(String.format(Locale.ROOT,
-            "yarn-gnn infer:   partition %d: %,d nodes, %,d edges, halo %,d nodes per layer%n", w, s.nodes(),
-            s.edges(), s.halo()));
-      }
-      double mean = (double) edges / Math.max(1, sizes.size());
-      log.printf(Locale.ROOT, "yarn-gnn infer: %d workers, ownership %s: %,d nodes, %,d edges, %,d halo rows, "
-          + "edge balance max/mean %.3f%n%s", p, ownershipText, totalNodes, edges, halo,
-          mean == 0 ? 1.0 : maxEdges / mean, perPartition);
+      PartitionSummary sum = PartitionSummary.of(sizes);
+      log.print(sum.describe("infer", p, ownershipText));
       round(new PhaseCommand(Phase.PLAN), 0.40f);
       for (int k = 0; k < layers; k++) {
         round(new PhaseCommand(Phase.LAYER, k, null), 0.40f + 0.5f * (k + 1) / layers);
@@ -114,16 +78,30 @@ public final class InferenceDriver {
       for (PhaseResult r : round(new PhaseCommand(Phase.EXIT), 1f)) {
         stats.add(((PhaseResult.WorkerReport) r).figures());
       }
-      return new Result(totalNodes, edges, halo, stats, (System.nanoTime() - t0) / 1e9);
+      return new Result(sum.nodes(), sum.edges(), sum.halo(), stats, (System.nanoTime() - t0) / 1e9);
     }
   }
 
   /** Reads the node files, chooses the ownership from the ids, and routes node rows to their owners. */
   private Ownership route(int p) throws Exception {
+    return route(session, spec, p, this::round);
+  }
+
+  /** A round of a driver: the command and the progress fraction once it is done. */
+  @FunctionalInterface
+  public interface Rounds {
+    List<PhaseResult> round(PhaseCommand command, float after) throws Exception;
+  }
+
+  /**
+   * READ_NODES, then the ownership chosen from the ids every worker read, then ROUTE_NODES under it: the node
+   * side of construction, the same for every graph job.
+   */
+  public static Ownership route(DriverSession session, InferOptions spec, int p, Rounds rounds) throws Exception {
     long nodes = 0;
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
-    for (PhaseResult r : round(new PhaseCommand(Phase.READ_NODES), 0.10f)) {
+    for (PhaseResult r : rounds.round(new PhaseCommand(Phase.READ_NODES), 0.10f)) {
       PhaseResult.NodeCounts c = (PhaseResult.NodeCounts) r;
       nodes += c.count();
       if (c.count() > 0) {
@@ -132,104 +110,19 @@ public final class InferenceDriver {
       }
     }
     Ownership own = Ownership.choose(Ownership.Kind.byName(spec.ownership()), p, nodes, min, max);
-    round(new PhaseCommand(Phase.ROUTE_NODES, 0, own), 0.20f);
+    rounds.round(new PhaseCommand(Phase.ROUTE_NODES, 0, own), 0.20f);
     return own;
   }
 
-  private List<Endpoint> endpoints;
-
-  /**
-   * Waits until every worker said Hello once, each from its own connection. Anything else from a connection that
-   * has not registered is refused: that connection is closed and the job goes on.
-   */
-  private void register(int p) throws Exception {
-    workers = new PeerConnection[p];
-    Endpoint[] eps = new Endpoint[p];
-    long deadline = System.currentTimeMillis() + REGISTER_TIMEOUT_MS;
-    for (int registered = 0; registered < p; ) {
-      InboundQueue.Event ev = next(deadline, Phase.JOB);
-      if (ev == null) {
-        continue;
-      }
-      PeerConnection c = ev.connection();
-      if (ev.message() instanceof Hello h && h.workerIndex() >= 0 && h.workerIndex() < p
-          && workers[h.workerIndex()] == null && indexOf(c) < 0) {
-        workers[h.workerIndex()] = c;
-        eps[h.workerIndex()] = h.endpoint();
-        registered++;
-      } else {
-        refuse(c, "unexpected registration " + ev.message());
-      }
-    }
-    endpoints = List.of(eps);
-  }
-
-  private int indexOf(PeerConnection c) {
-    for (int w = 0; w < workers.length; w++) {
-      if (workers[w] == c) {
-        return w;
-      }
-    }
-    return -1;
-  }
-
-  private void refuse(PeerConnection c, String why) {
-    log.println("yarn-gnn: closed connection " + c.remoteAddress() + ": " + why);
-    c.close();
-  }
-
-  /**
-   * Sends a command to every worker and waits until each answered it; returns their results by worker index.
-   * An answer to another phase, a second answer, or a message from an unregistered connection is refused.
-   */
   private List<PhaseResult> round(PhaseCommand command, float after) throws Exception {
-    String label = GraphWorker.label(command.phase())
+    String label = command.phase().label()
         + (command.phase() == Phase.LAYER ? " " + (command.layer() + 1) + "/" + layers : "");
-    report(after - 0.01f, label);
-    for (PeerConnection c : workers) {
-      c.sendBlocking(command);
-    }
-    PhaseResult[] answers = new PhaseResult[workers.length];
-    long deadline = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(spec.roundTimeoutSeconds());
-    for (int done = 0; done < workers.length; ) {
-      InboundQueue.Event ev = next(Long.MAX_VALUE, command.phase());
-      if (ev == null) {
-        if (System.currentTimeMillis() > deadline) {
-          throw new IllegalStateException(GraphWorker.label(command.phase()) + " did not finish within "
-              + spec.roundTimeoutSeconds() + " s (--round-timeout) on " + unanswered(answers));
-        }
-        continue;
-      }
-      int w = indexOf(ev.connection());
-      if (w < 0) {
-        refuse(ev.connection(), "message before registration: " + ev.message());
-        continue;
-      }
-      if (!(ev.message() instanceof PhaseDone d) || d.phase() != command.phase() || d.layer() != command.layer()
-          || answers[w] != null || !expected(command.phase(), d.result())) {
-        throw new IllegalStateException("worker " + w + " answered " + command.phase() + " with " + ev.message());
-      }
-      answers[w] = d.result();
-      done++;
-    }
-    report(after, label + " done");
-    return List.of(answers);
+    return session.round(command, after, label, InferenceDriver::expected);
   }
 
-  /** "worker 1, worker 3": the workers that have not answered the current round. */
-  private static String unanswered(PhaseResult[] answers) {
-    StringBuilder sb = new StringBuilder();
-    for (int w = 0; w < answers.length; w++) {
-      if (answers[w] == null) {
-        sb.append(sb.length() == 0 ? "worker " : ", worker ").append(w);
-      }
-    }
-    return sb.toString();
-  }
-
-  /** Whether {@code r} is the kind of result {@code phase} answers with. */
-  private static boolean expected(Phase phase, PhaseResult r) {
-    switch (phase) {
+  /** Whether {@code r} is the kind of result the graph phases of {@code c} answer with. */
+  public static boolean expected(PhaseCommand c, PhaseResult r) {
+    switch (c.phase()) {
       case READ_NODES: return r instanceof PhaseResult.NodeCounts;
       case BUILD_EDGES:
       case LOAD_PARTITION: return r instanceof PhaseResult.PartitionSizes;
@@ -238,64 +131,36 @@ public final class InferenceDriver {
     }
   }
 
-  /**
-   * The next message from a connection (null after a short wait); a registered worker's failure or lost
-   * connection becomes an exception. A closed unregistered connection is ignored.
-   */
-  private InboundQueue.Event next(long deadline, Phase phase) throws Exception {
-    InboundQueue.Event ev = inbox.poll(200, TimeUnit.MILLISECONDS);
-    if (launcher.failure().isDone() && (ev == null || ev.isClose())) {
-      // Give a worker's own Failure report (more precise) a moment to arrive first.
-      InboundQueue.Event late = inbox.poll(2, TimeUnit.SECONDS);
-      if (late != null && late.message() instanceof WorkerFailure f && registered(late.connection())) {
-        throw failure(f);
+  /** The partitions' sizes, summed, and the lines the job prints about them. */
+  public record PartitionSummary(long nodes, long edges, long halo, long maxEdges, List<PhaseResult> sizes) {
+    public static PartitionSummary of(List<PhaseResult> sizes) {
+      long nodes = 0;
+      long edges = 0;
+      long halo = 0;
+      long maxEdges = 0;
+      for (PhaseResult r : sizes) {
+        PhaseResult.PartitionSizes s = (PhaseResult.PartitionSizes) r;
+        nodes += s.nodes();
+        edges += s.edges();
+        halo += s.halo();
+        maxEdges = Math.max(maxEdges, s.edges());
       }
-      throw new IllegalStateException("a worker failed during " + GraphWorker.label(phase) + ": "
-          + launcher.failure().get());
+      return new PartitionSummary(nodes, edges, halo, maxEdges, sizes);
     }
-    if (ev == null) {
-      if (System.currentTimeMillis() > deadline) {
-        throw new IllegalStateException("workers did not register within " + REGISTER_TIMEOUT_MS / 1000 + " s");
-      }
-      return null;
-    }
-    if (!registered(ev.connection())) {
-      return ev.isClose() ? null : ev;
-    }
-    if (ev.isClose()) {
-      if (phase == Phase.EXIT) {
-        return null;
-      }
-      InboundQueue.Event late = inbox.poll(2, TimeUnit.SECONDS);
-      if (late != null && late.message() instanceof WorkerFailure f && registered(late.connection())) {
-        throw failure(f);
-      }
-      throw new IllegalStateException("lost worker " + indexOf(ev.connection()) + " during "
-          + GraphWorker.label(phase) + (ev.cause() == null ? "" : ": " + ev.cause().getMessage()));
-    }
-    if (ev.message() instanceof WorkerFailure f) {
-      throw failure(f);
-    }
-    return ev;
-  }
 
-  private boolean registered(PeerConnection c) {
-    return workers != null && indexOf(c) >= 0;
-  }
-
-  /** A worker's failure as the exception the job ends with: bad input, or a failure while running. */
-  private static RuntimeException failure(WorkerFailure f) {
-    if (f.kind() == FailureKind.BAD_INPUT) {
-      // The message already names the file and row (or the option).
-      return new InputException(f.message());
-    }
-    return new IllegalStateException("worker " + f.worker() + " (" + GraphWorker.label(f.phase()) + "): "
-        + f.message());
-  }
-
-  private void report(float fraction, String status) {
-    if (progress != null) {
-      progress.report(fraction, status);
+    /** The job's partition lines ({@code yarn-gnn COMMAND: ...}), each ending with a newline. */
+    public String describe(String command, int p, String ownershipText) {
+      StringBuilder perPartition = new StringBuilder();
+      for (int w = 0; w < sizes.size(); w++) {
+        PhaseResult.PartitionSizes s = (PhaseResult.PartitionSizes) sizes.get(w);
+        perPartition.append(String.format(Locale.ROOT,
+            "yarn-gnn %s:   partition %d: %,d nodes, %,d edges, halo %,d nodes per layer%n", command, w, s.nodes(),
+            s.edges(), s.halo()));
+      }
+      double mean = (double) edges / Math.max(1, sizes.size());
+      return String.format(Locale.ROOT, "yarn-gnn %s: %d workers, ownership %s: %,d nodes, %,d edges, %,d halo rows, "
+          + "edge balance max/mean %.3f%n%s", command, p, ownershipText, nodes, edges, halo,
+          mean == 0 ? 1.0 : maxEdges / mean, perPartition);
     }
   }
 }

@@ -46,7 +46,7 @@ public final class InferenceJobDriver implements JobDriver {
   }
 
   /** The options with a model shipped through staging ({@code staged:NAME}) resolved to its staged copy. */
-  static InferOptions inStaging(InferOptions o, Path stagingDir) {
+  public static InferOptions inStaging(InferOptions o, Path stagingDir) {
     if (!o.model().startsWith(STAGED)) {
       return o;
     }
@@ -57,7 +57,7 @@ public final class InferenceJobDriver implements JobDriver {
    * Hosts that hold blocks of a partitioned graph's files: the locality hint for the worker containers (YARN
    * relaxes it when those hosts are busy).
    */
-  static List<String> partitionHosts(org.apache.hadoop.conf.Configuration conf, Path graph) {
+  public static List<String> partitionHosts(org.apache.hadoop.conf.Configuration conf, Path graph) {
     java.util.Set<String> hosts = new java.util.TreeSet<>();
     try {
       org.apache.hadoop.fs.FileSystem fs = graph.getFileSystem(conf);

@@ -1,5 +1,6 @@
 package org.yarngnn.app.infer;
 
+import org.yarngnn.app.runtime.WorkerLauncher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -8,17 +9,24 @@ import org.yarngnn.compute.model.Model;
 
 /** {@code --local}: graph workers as threads of this JVM, streaming to each other over loopback. */
 public final class ThreadWorkers implements WorkerLauncher {
-  private final Configuration conf;
-  private final InferOptions options;
-  private final Model model;
+  /** Runs worker {@code index}'s session with the driver at {@code host:port}; returns its exit status. */
+  @FunctionalInterface
+  public interface Serve {
+    int serve(int index, String host, int port);
+  }
+
+  private final Serve serve;
   private final List<Thread> threads = new ArrayList<>();
   private final CompletableFuture<String> failure = new CompletableFuture<>();
 
   /** Workers of the job {@code options}, sharing this JVM's {@code model} (read-only) instead of reading it. */
   public ThreadWorkers(Configuration conf, InferOptions options, Model model) {
-    this.conf = conf;
-    this.options = options;
-    this.model = model;
+    this((index, host, port) -> GraphWorker.serve(conf, options, model, index, host, port, "127.0.0.1"));
+  }
+
+  /** Workers that each run {@code serve} (a graph worker of any role) on a thread of this JVM. */
+  public ThreadWorkers(Serve serve) {
+    this.serve = serve;
   }
 
   @Override
@@ -26,7 +34,7 @@ public final class ThreadWorkers implements WorkerLauncher {
     for (int i = 0; i < workers; i++) {
       int index = i;
       Thread t = new Thread(() -> {
-        int status = GraphWorker.serve(conf, options, model, index, host, port, "127.0.0.1");
+        int status = serve.serve(index, host, port);
         if (status != 0) {
           failure.complete("worker " + index + " exited with status " + status);
         }

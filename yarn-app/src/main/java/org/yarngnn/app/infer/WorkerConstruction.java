@@ -18,7 +18,6 @@ import org.yarngnn.compute.model.Model;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.app.transport.TransportException;
-import org.yarngnn.io.table.NodeSplit;
 import org.yarngnn.partition.GraphPartition;
 import org.yarngnn.partition.GraphRecord;
 import org.yarngnn.partition.InputError;
@@ -39,7 +38,7 @@ import org.yarngnn.partition.format.PartitionedGraph;
  * ({@link ConstructionFinding}) and all report the smallest as bad input. Or, from a pre-partitioned graph, only
  * this worker's partition files are read.
  */
-final class WorkerConstruction {
+public final class WorkerConstruction {
   private static final int EDGE_BLOCK_ROWS = 16384;
   private static final int MAX_EDGE_READERS = 8;
   /** Own blocks waiting for the consumer at most: the readers wait while it is behind, as peers' windows make. */
@@ -52,8 +51,8 @@ final class WorkerConstruction {
   private static final String END = "end";
 
   /** Node rows routed to this worker and assembled: the input of edge routing. */
-  record NodesRouted(PartitionAssembler assembler, EdgeTable edges, Ownership ownership, List<Path> nodeFiles,
-      int width, boolean fused) {}
+  public record NodesRouted(PartitionAssembler assembler, EdgeTable edges, Ownership ownership, List<Path> nodeFiles,
+      int width, boolean fused, boolean labels) {}
 
   private final Configuration conf;
   private final InferOptions spec;
@@ -62,7 +61,7 @@ final class WorkerConstruction {
   private final WorkerMesh mesh;
   private final WorkerFigures figures;
 
-  WorkerConstruction(Configuration conf, InferOptions spec, int index, int workers, WorkerMesh mesh,
+  public WorkerConstruction(Configuration conf, InferOptions spec, int index, int workers, WorkerMesh mesh,
       WorkerFigures figures) {
     this.conf = conf;
     this.spec = spec;
@@ -73,17 +72,17 @@ final class WorkerConstruction {
   }
 
   /** Whether table file {@code file} is this worker's to read. */
-  boolean mine(int file) {
+  public boolean mine(int file) {
     return file % workers == index;
   }
 
   /** Sends every read node row to its owner; receives and assembles the rows this worker owns. */
-  NodesRouted routeNodes(FeatureLoader.NodesRead read, Ownership ownership) throws Exception {
+  public NodesRouted routeNodes(FeatureLoader.NodesRead read, Ownership ownership) throws Exception {
     EdgeTable edges = EdgeTable.open(conf, new Path(spec.edges()),
         TableReadOptions.builder().format(spec.edgesFormat()).build());
     int width = read.rowWidth();
-    PartitionAssembler assembler = new PartitionAssembler(index, ownership, width, edges.weighted(), false, false,
-        spec.missingFeatures());
+    PartitionAssembler assembler = new PartitionAssembler(index, ownership, width, edges.weighted(), read.labels(),
+        read.labels(), spec.missingFeatures());
     List<GraphRecord> local = new ArrayList<>();
     Background sender = new Background("route-nodes-" + index, () -> {
       RecordRouter router = new RecordRouter(ownership, false, spec.missingFeatures(), width, 0, EDGE_BLOCK_ROWS,
@@ -97,7 +96,7 @@ final class WorkerConstruction {
       for (FeatureLoader.Rows b : read.blocks()) {
         router.file(b.file());
         for (int i = 0; i < b.count(); i++) {
-          router.node(b.ids()[i], -1, NodeSplit.NONE, b.values(), i * b.width(), b.rows()[i]);
+          router.node(b.ids()[i], b.label(i), b.split(i), b.values(), i * b.width(), b.rows()[i]);
         }
       }
       router.finish();
@@ -111,7 +110,7 @@ final class WorkerConstruction {
     }
     read.blocks().clear();
     assembler.endNodes();
-    return new NodesRouted(assembler, edges, ownership, read.table().files(), width, read.fused());
+    return new NodesRouted(assembler, edges, ownership, read.table().files(), width, read.fused(), read.labels());
   }
 
   /** Encodes a routed block for peer {@code q} and sends it, waiting for the transport's credit. */
@@ -165,7 +164,7 @@ final class WorkerConstruction {
    * edges and references to owners, assembles the ones it owns as they come (its own share through a short queue,
    * peers' as they arrive), reports the first bad-input finding of all workers, and builds the partition.
    */
-  WorkerPartition buildEdges(NodesRouted routed) throws Exception {
+  public WorkerPartition buildEdges(NodesRouted routed) throws Exception {
     PartitionAssembler assembler = routed.assembler();
     Ownership ownership = routed.ownership();
     EdgeTable edges = routed.edges();
@@ -255,7 +254,8 @@ final class WorkerConstruction {
     figures.put("edgesRouteSeconds", (t1 - t0) / 1e9);
     figures.put("edgesRowsWaitSeconds", (t2 - t1) / 1e9);
     figures.put("edgesBuildSeconds", (System.nanoTime() - t2) / 1e9);
-    return new WorkerPartition(part.block(), assembler.index(), ownership, part.features(), routed.fused());
+    return new WorkerPartition(part.block(), assembler.index(), ownership, part.features(), routed.fused(),
+        routed.labels() ? part.labels() : null, routed.labels() ? part.splits() : null);
   }
 
   /**
@@ -330,12 +330,13 @@ final class WorkerConstruction {
    * Loads this worker's partition of a pre-partitioned graph ({@code --graph}): only its own files are read, and
    * with fusion the feature rows are transformed by the first layer as they are loaded.
    */
-  WorkerPartition loadPartition(Model model, FeatureLoader features) {
+  public WorkerPartition loadPartition(Model model, FeatureLoader features) {
     PartitionedGraph pg = PartitionedGraph.open(conf, new Path(spec.graph()));
     ModelFiles.checkInputWidth(model, spec.model(), pg.featureWidth(), spec.graph());
     GraphPartition part = pg.loadPartition(index);
     GraphBlock graph = part.block();
     return new WorkerPartition(graph, PartitionBlockBuilder.indexOf(graph.nodeIds()), part.ownership(),
-        features.load(part.features()), spec.fusion());
+        features.load(part.features()), spec.fusion(), features.labels() ? part.labels() : null,
+        features.labels() ? part.splits() : null);
   }
 }

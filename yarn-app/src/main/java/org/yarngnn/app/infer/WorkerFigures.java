@@ -7,23 +7,23 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** A worker's named figures (phase seconds, sizes, bytes, peak heap), reported to the driver when it exits. */
-final class WorkerFigures {
+public final class WorkerFigures {
   private final Map<String, Double> values = new LinkedHashMap<>();
 
-  synchronized void put(String key, double v) {
+  public synchronized void put(String key, double v) {
     values.put(key, v);
   }
 
-  synchronized void add(String key, double v) {
+  public synchronized void add(String key, double v) {
     values.merge(key, v, Double::sum);
   }
 
-  void phase(String name, double seconds) {
+  public void phase(String name, double seconds) {
     put("t." + name, seconds);
   }
 
   /** Everything recorded, plus the bytes this worker exchanged with its peers and its peak heap. */
-  synchronized Map<String, Double> report(WorkerMesh mesh) {
+  public synchronized Map<String, Double> report(WorkerMesh mesh) {
     long[] bytes = mesh.bytes();
     values.put("bytesSent", (double) bytes[0]);
     values.put("bytesReceived", (double) bytes[1]);

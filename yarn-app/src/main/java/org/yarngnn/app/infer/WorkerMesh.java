@@ -38,9 +38,9 @@ import org.yarngnn.app.transport.TransportServer;
  * like row blocks, so a receiver holds at most {@link TransportOptions#creditsPerStream()} of each kind per peer;
  * the consumer {@link #release}s each one it has consumed.
  */
-final class WorkerMesh implements AutoCloseable {
+public final class WorkerMesh implements AutoCloseable {
   /** A message from peer {@code from}; {@code message} null when the worker must fail with {@code cause}. */
-  record Inbound(int from, Message message, Throwable cause) {}
+  public record Inbound(int from, Message message, Throwable cause) {}
 
   private final int self;
   private final TransportServer server;
@@ -53,7 +53,7 @@ final class WorkerMesh implements AutoCloseable {
   private final Consumer<String> log;
   private volatile boolean closing;
 
-  WorkerMesh(int self, int workers, TransportOptions options) throws TransportException {
+  public WorkerMesh(int self, int workers, TransportOptions options) throws TransportException {
     this(self, workers, options, System.err::println);
   }
 
@@ -161,12 +161,12 @@ final class WorkerMesh implements AutoCloseable {
     return null;
   }
 
-  int port() {
+  public int port() {
     return server.port();
   }
 
   /** Connects to every higher-numbered worker and waits until every lower-numbered one has connected here. */
-  void connect(List<Endpoint> endpoints, long timeoutMillis) throws TransportException, InterruptedException {
+  public void connect(List<Endpoint> endpoints, long timeoutMillis) throws TransportException, InterruptedException {
     for (Endpoint e : endpoints) {
       int q = e.workerIndex();
       if (q > self && q < peers.length) {
@@ -196,7 +196,7 @@ final class WorkerMesh implements AutoCloseable {
     }
   }
 
-  int workers() {
+  public int workers() {
     return peers.length;
   }
 
@@ -205,7 +205,7 @@ final class WorkerMesh implements AutoCloseable {
    * blocks, construction blocks) once its stream has credit, blocking until then. Anything sent after this returns
    * arrives after {@code m}.
    */
-  void send(int q, Message m) throws TransportException, InterruptedException {
+  public void send(int q, Message m) throws TransportException, InterruptedException {
     PeerConnection c = q == self || q < 0 || q >= peers.length ? null : peers[q];
     if (c == null) {
       throw new IllegalArgumentException("worker " + self + " has no connection to worker " + q);
@@ -214,7 +214,7 @@ final class WorkerMesh implements AutoCloseable {
   }
 
   /** The next inbound message, or null after {@code timeoutMillis}; a lost or misbehaving peer throws. */
-  Inbound poll(long timeoutMillis) throws InterruptedException, TransportException {
+  public Inbound poll(long timeoutMillis) throws InterruptedException, TransportException {
     Inbound in = inbound.poll(timeoutMillis, TimeUnit.MILLISECONDS);
     if (in != null && in.message() == null) {
       throw failure(in);
@@ -223,7 +223,7 @@ final class WorkerMesh implements AutoCloseable {
   }
 
   /** The next inbound message; a lost or misbehaving peer becomes an exception naming it. */
-  Inbound take(long timeoutMillis) throws InterruptedException, TransportException {
+  public Inbound take(long timeoutMillis) throws InterruptedException, TransportException {
     Inbound in = inbound.poll(timeoutMillis, TimeUnit.MILLISECONDS);
     if (in == null) {
       throw new TransportException("worker " + self + ": no data from peers within " + timeoutMillis + " ms");
@@ -240,7 +240,7 @@ final class WorkerMesh implements AutoCloseable {
   }
 
   /** Bytes written to and read from peers so far. */
-  long[] bytes() {
+  public long[] bytes() {
     long sent = 0;
     long received = 0;
     for (PeerConnection c : peers) {
@@ -260,14 +260,14 @@ final class WorkerMesh implements AutoCloseable {
   }
 
   /** Returns the credit of a consumed credited message (construction or row block) to its sender. */
-  static void release(Message m) {
+  public static void release(Message m) {
     if (m instanceof StreamedMessage b) {
       b.release();
     }
   }
 
   /** As {@link #release}: for messages dropped on an error path. */
-  static void releaseQuietly(Message m) {
+  public static void releaseQuietly(Message m) {
     release(m);
   }
 }

@@ -23,9 +23,31 @@ public enum Phase {
   /** Write this worker's part files. */
   WRITE,
   /** Report the worker's figures and stop. */
-  EXIT;
+  EXIT,
+  /** Training: count the partition's labelled rows per split, refusing labels the model cannot predict
+   * (answers {@link PhaseResult.LabelCounts}). */
+  LABELS,
+  /** Training: forward of layer {@code layer} in epoch {@code epoch} (dropout on, the epoch's samples). */
+  FORWARD,
+  /** Training: backward of layer {@code layer} (the last one starts from the loss); message gradients of halo
+   * rows go back to their owners. */
+  BACKWARD,
+  /** Training: report the epoch's loss sum and weight gradients (answers {@link PhaseResult.TrainStep}). */
+  GRADIENTS,
+  /** Training: evaluation forward of layer {@code layer} (dropout off, inference's samples); the last layer
+   * answers {@link PhaseResult.Accuracy}. */
+  EVALUATE;
 
   private static final Phase[] VALUES = values();
+
+  /** The phase's name in progress lines, figures and test hooks ({@code edges}, {@code load}, {@code read-nodes}). */
+  public String label() {
+    switch (this) {
+      case BUILD_EDGES: return "edges";
+      case LOAD_PARTITION: return "load";
+      default: return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+  }
 
   /** The phase of wire code {@code code}, or null if there is none. */
   static Phase ofCode(int code) {

@@ -27,7 +27,7 @@ public record PhaseDone(Phase phase, int layer, PhaseResult result) implements M
 
   @Override
   public int bodySizeHint() {
-    return result instanceof PhaseResult.WorkerReport r ? 16 + 40 * r.figures().size() : 40;
+    return PhaseResult.sizeHint(result);
   }
 
   @Override

@@ -28,7 +28,37 @@ public sealed interface PhaseResult {
     }
   }
 
+  /** {@link Phase#LABELS}: the partition's rows of each split (train, val, test) that have a label. */
+  record LabelCounts(long train, long val, long test) implements PhaseResult {}
+
+  /**
+   * {@link Phase#GRADIENTS}: the sum of the training rows' losses of this worker's partition (softmax
+   * cross-entropy, not divided by the global count) and its weight gradients (already scaled by one over the
+   * global training count, so the workers' gradients add up to the mean loss's).
+   */
+  record TrainStep(double lossSum, WeightGradients gradients) implements PhaseResult {}
+
+  /** {@link Phase#EVALUATE} (last layer): correct predictions and labelled rows of each split, this partition's. */
+  record Accuracy(long trainCorrect, long trainCount, long valCorrect, long valCount, long testCorrect,
+      long testCount) implements PhaseResult {
+    public Accuracy {
+      if (trainCorrect < 0 || valCorrect < 0 || testCorrect < 0 || trainCorrect > trainCount
+          || valCorrect > valCount || testCorrect > testCount) {
+        throw new IllegalArgumentException("accuracy counts " + trainCorrect + "/" + trainCount + " "
+            + valCorrect + "/" + valCount + " " + testCorrect + "/" + testCount);
+      }
+    }
+  }
+
   PhaseResult EMPTY = new Empty();
+
+  /** A size hint for the frame of {@code r}. */
+  static int sizeHint(PhaseResult r) {
+    if (r instanceof WorkerReport w) {
+      return 16 + 40 * w.figures().size();
+    }
+    return r instanceof TrainStep t ? 24 + t.gradients().bodySizeHint() : 64;
+  }
 
   static void write(PhaseResult r, FrameWriter out) {
     if (r instanceof Empty) {
@@ -44,6 +74,21 @@ public sealed interface PhaseResult {
       out.writeVLong(s.nodes());
       out.writeVLong(s.edges());
       out.writeVLong(s.halo());
+    } else if (r instanceof LabelCounts c) {
+      out.writeByte(4);
+      out.writeVLong(c.train());
+      out.writeVLong(c.val());
+      out.writeVLong(c.test());
+    } else if (r instanceof TrainStep t) {
+      out.writeByte(5);
+      out.writeLong(Double.doubleToRawLongBits(t.lossSum()));
+      t.gradients().writeBody(out);
+    } else if (r instanceof Accuracy a) {
+      out.writeByte(6);
+      for (long v : new long[] {a.trainCorrect(), a.trainCount(), a.valCorrect(), a.valCount(), a.testCorrect(),
+          a.testCount()}) {
+        out.writeVLong(v);
+      }
     } else {
       Map<String, Double> f = ((WorkerReport) r).figures();
       out.writeByte(3);
@@ -92,6 +137,30 @@ public sealed interface PhaseResult {
           }
         }
         return new WorkerReport(f);
+      }
+      case 4: {
+        long train = in.readVLong();
+        long val = in.readVLong();
+        long test = in.readVLong();
+        if (train < 0 || val < 0 || test < 0) {
+          throw new MalformedFrameException("label counts " + train + " " + val + " " + test);
+        }
+        return new LabelCounts(train, val, test);
+      }
+      case 5: {
+        double loss = Double.longBitsToDouble(in.readLong());
+        return new TrainStep(loss, WeightGradients.read(in));
+      }
+      case 6: {
+        long[] v = new long[6];
+        for (int i = 0; i < v.length; i++) {
+          v[i] = in.readVLong();
+        }
+        try {
+          return new Accuracy(v[0], v[1], v[2], v[3], v[4], v[5]);
+        } catch (IllegalArgumentException e) {
+          throw new MalformedFrameException(e.getMessage());
+        }
       }
       default:
         throw new MalformedFrameException("unknown phase result kind " + kind);

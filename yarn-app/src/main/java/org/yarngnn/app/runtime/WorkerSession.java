@@ -28,6 +28,14 @@ public final class WorkerSession {
     /** Where every worker listens, sent once by the driver after all registered. */
     void peers(List<Endpoint> endpoints);
 
+    /**
+     * Takes a message from the driver that is not a command (training's {@link Weights}); false when the role
+     * does not serve it (the session then fails as on any unexpected message).
+     */
+    default boolean accept(Message m) throws Exception {
+      return false;
+    }
+
     /** Runs one phase; the result goes back to the driver. */
     PhaseResult run(PhaseCommand command) throws Exception;
 
@@ -96,6 +104,9 @@ public final class WorkerSession {
             continue;
           }
           if (!(m instanceof PhaseCommand c)) {
+            if (role.accept(m)) {
+              continue;
+            }
             throw new IllegalStateException("unexpected message from the driver: " + m);
           }
           phase = c.phase();

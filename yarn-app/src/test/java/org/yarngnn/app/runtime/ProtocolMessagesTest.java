@@ -22,6 +22,8 @@ class ProtocolMessagesTest {
   private static final MessageCodec CODEC = MessageCodec.builder()
       .register(PhaseCommand.TYPE, PhaseCommand::read)
       .register(PhaseDone.TYPE, PhaseDone::read)
+      .register(Weights.TYPE, Weights::read)
+      .register(WeightGradients.TYPE, WeightGradients::read)
       .register(WorkerFailure.TYPE, WorkerFailure::read)
       .build();
 
@@ -42,7 +44,15 @@ class ProtocolMessagesTest {
         new PhaseDone(Phase.EXIT, 0, new PhaseResult.WorkerReport(figures)),
         new PhaseDone(Phase.LAYER, 1, PhaseResult.EMPTY),
         new WorkerFailure(FailureKind.BAD_INPUT, 2, Phase.BUILD_EDGES, "edges.tsv:5279: src 5000 has no row"),
-        new WorkerFailure(FailureKind.INTERNAL, 0, Phase.JOB, ""));
+        new WorkerFailure(FailureKind.INTERNAL, 0, Phase.JOB, ""),
+        new PhaseCommand(Phase.FORWARD, 1, 17, null),
+        new PhaseCommand(Phase.EVALUATE, 0, 200, null),
+        new PhaseDone(Phase.LABELS, 0, new PhaseResult.LabelCounts(140, 500, 1000)),
+        new PhaseDone(Phase.EVALUATE, 1, new PhaseResult.Accuracy(1, 2, 3, 4, 5, 6)),
+        new PhaseDone(Phase.GRADIENTS, 0, new PhaseResult.TrainStep(12.5,
+            new WeightGradients(3, new float[] {1f, -2.5f, Float.MIN_VALUE}))),
+        new Weights(0, new float[] {0.25f, 7f}),
+        new WeightGradients(9, new float[0]));
   }
 
   private static byte[] encode(Message m) {
@@ -69,6 +79,11 @@ class ProtocolMessagesTest {
         PhaseResult.WorkerReport got = (PhaseResult.WorkerReport) ((PhaseDone) back).result();
         assertEquals(List.copyOf(r.figures().keySet()), List.copyOf(got.figures().keySet()), "figure order");
         r.figures().forEach((k, v) -> assertEquals(v, got.figures().get(k), k));
+      } else if (m instanceof Weights || m instanceof WeightGradients
+          || m instanceof PhaseDone d2 && d2.result() instanceof PhaseResult.TrainStep) {
+        // Records holding arrays: compared by their wire form.
+        org.junit.jupiter.api.Assertions.assertArrayEquals(encode(m), encode(back), () -> "round trip of " + m);
+        assertEquals(m.getClass(), back.getClass());
       } else {
         assertEquals(m, back, () -> "round trip of " + m);
       }
@@ -123,6 +138,22 @@ class ProtocolMessagesTest {
     long allocated = threads.getCurrentThreadAllocatedBytes() - before;
     assertTrue(e.getMessage().contains("figures"), e.getMessage());
     assertTrue(allocated < 1 << 20, "decoding allocated " + allocated + " bytes");
+  }
+
+  @Test
+  void aHugeWeightCountIsRefusedWithoutAllocating() {
+    // Weights of version 1 claiming 2^28 floats in a 9-byte frame, alone and inside a TrainStep.
+    byte[] alone = {Weights.TYPE, 1, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 1, 0, 0};
+    byte[] inside = {PhaseDone.TYPE, (byte) Phase.GRADIENTS.ordinal(), 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 1, (byte) 0x80,
+        (byte) 0x80, (byte) 0x80, (byte) 0x80, 1};
+    for (byte[] frame : new byte[][] {alone, inside}) {
+      com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+      long before = threads.getCurrentThreadAllocatedBytes();
+      MalformedFrameException e = assertThrows(MalformedFrameException.class, () -> decode(frame));
+      long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+      assertTrue(e.getMessage().contains("floats"), e.getMessage());
+      assertTrue(allocated < 1 << 20, "decoding allocated " + allocated + " bytes");
+    }
   }
 
   @Test

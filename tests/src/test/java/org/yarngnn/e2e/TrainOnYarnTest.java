@@ -1,0 +1,86 @@
+package org.yarngnn.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Map;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.compute.model.Json;
+import org.yarngnn.e2e.cluster.MiniClusters;
+
+/**
+ * {@code train} submitted to a MiniYARNCluster over a MiniDFSCluster: the AM runs the driver and the parameter
+ * server, three graph-worker containers run the training role; the per-epoch losses equal the single-JVM
+ * trainer's (and so the local runs') and the model directory lands on HDFS with {@code _SUCCESS}.
+ */
+class TrainOnYarnTest {
+  static MiniClusters cluster;
+  static FileSystem fs;
+  @TempDir static java.nio.file.Path local;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = MiniClusters.start("train");
+    fs = cluster.fs();
+    java.nio.file.Path cora = SharedData.planetoid("cora");
+    fs.copyFromLocalFile(new Path(cora.resolve("edges.tsv").toUri()), new Path("/data/cora/edges.tsv"));
+    fs.copyFromLocalFile(new Path(cora.resolve("nodes.tsv.gz").toUri()), new Path("/data/cora/nodes.tsv.gz"));
+    TrainLocalTest.edges = cora.resolve("edges.tsv");
+    TrainLocalTest.nodes = cora.resolve("nodes.tsv.gz");
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  static CliRun cli(String... args) {
+    return InferOnYarnTest.cli(cluster, args);
+  }
+
+  @Test
+  void threeWorkerContainersGiveTheSingleJvmLosses() throws Exception {
+    int epochs = 5;
+    java.nio.file.Path spec = Files.writeString(local.resolve("spec.json"), TrainLocalTest.SPEC);
+    CliRun run = cli("train", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz",
+        "--model-spec", spec.toUri().toString(), "--output", "/out/train3", "--workers", "3", "--worker-memory",
+        "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1");
+    assertEquals(0, run.status(), run.toString());
+    assertTrue(run.out().contains("application_") && run.out().contains("yarn-gnn train: epoch 5 loss "),
+        run.out());
+    assertTrue(fs.exists(new Path("/out/train3/_SUCCESS")));
+    assertTrue(fs.exists(new Path("/out/train3/weights.safetensors")));
+    String text;
+    try (java.io.InputStream in = fs.open(new Path("/out/train3/metrics.json"))) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    TrainLocalTest.assertSameLosses(TrainLocalTest.referenceLosses(epochs),
+        TrainLocalTest.losses((Map<?, ?>) Json.parse(text)), "3 containers");
+  }
+
+  @Test
+  void noTrainRowsOnTheClusterExitsTwo() throws Exception {
+    java.nio.file.Path spec = Files.writeString(local.resolve("tiny-spec.json"), "{\"format\": 1, \"layers\": "
+        + "[{\"type\": \"gcn\", \"in\": 2, \"out\": 2}], \"output\": {\"predict\": true}}");
+    fs.copyFromLocalFile(new Path(Files.writeString(local.resolve("n.tsv"), "0\t1\tval\t1,0\n1\t0\tnone\t0,1\n")
+        .toUri()), new Path("/data/tiny/nodes.tsv"));
+    fs.copyFromLocalFile(new Path(Files.writeString(local.resolve("e.tsv"), "0\t1\n").toUri()),
+        new Path("/data/tiny/edges.tsv"));
+    CliRun run = cli("train", "--edges", "/data/tiny/edges.tsv", "--nodes", "/data/tiny/nodes.tsv",
+        "--model-spec", spec.toUri().toString(), "--output", "/out/tiny", "--workers", "2", "--worker-memory",
+        "512", "--epochs", "2");
+    assertEquals(2, run.status(), run.toString());
+    assertTrue(run.err().contains("train"), run.toString());
+    assertFalse(fs.exists(new Path("/out/tiny")));
+  }
+}

@@ -1,0 +1,188 @@
+package org.yarngnn.app;
+
+import java.io.PrintStream;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.yarngnn.app.cli.CommandLine;
+import org.yarngnn.app.cli.OptionSpec;
+import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.app.infer.InferOptions;
+import org.yarngnn.app.infer.InferenceJobDriver;
+import org.yarngnn.app.infer.ThreadWorkers;
+import org.yarngnn.app.train.ModelOutput;
+import org.yarngnn.app.train.TrainJobDriver;
+import org.yarngnn.app.train.TrainOptions;
+import org.yarngnn.app.train.TrainWorker;
+import org.yarngnn.app.train.TrainingDriver;
+import org.yarngnn.app.yarn.JobResult;
+import org.yarngnn.app.yarn.JobSubmission;
+import org.yarngnn.app.yarn.YarnJobClient;
+import org.yarngnn.compute.model.ModelFormat;
+import org.yarngnn.compute.model.ModelSpec;
+import org.yarngnn.io.model.ModelFiles;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.NodeTable;
+import org.yarngnn.io.table.OutputCommit;
+import org.yarngnn.io.table.PathOverlap;
+import org.yarngnn.io.table.TableReadOptions;
+import org.yarngnn.partition.format.PartitionedGraph;
+
+/**
+ * {@code train}: a model directory trained on the graph's {@code train} rows, with the workers as threads of this
+ * JVM ({@code --local}) or as YARN containers; the parameter server runs in the driver.
+ */
+public final class TrainCommand implements Command {
+  @Override
+  public OptionSpec options() {
+    return TrainOptions.optionSpec();
+  }
+
+  @Override
+  public int run(CommandLine cl, PrintStream out) throws Exception {
+    TrainOptions o = TrainOptions.fromCommandLine(cl);
+    InferOptions g = o.graph();
+    PathOverlap.check(cl.conf(), "--output", g.output(), "--edges", g.edges(), "--nodes", g.nodes(), "--graph",
+        g.graph(), "--model-spec", o.modelSpec());
+    return o.local() ? runLocal(cl.conf(), o, out) : runOnYarn(cl.conf(), o, out);
+  }
+
+  /**
+   * Reads and checks the spec (a model.json without weights, predicting) and the tables' feature width: what can
+   * be refused before anything runs. Returns the options with the spec's text.
+   */
+  static TrainOptions validate(Configuration conf, TrainOptions o) throws Exception {
+    Path given = new Path(o.modelSpec());
+    Path file = ModelFiles.specFile(conf, given);
+    FileSystem fs = file.getFileSystem(conf);
+    Path weights = new Path(file.getParent(), ModelFiles.WEIGHTS);
+    if (fs.exists(weights)) {
+      throw new InputException("--model-spec " + o.modelSpec() + ": " + weights + " is beside it: the spec of a "
+          + "training is a model.json without weights (training starts from fresh weights; copy the model.json "
+          + "alone)");
+    }
+    String json = ModelFiles.readSpecText(conf, file);
+    ModelSpec spec = ModelFormat.parse(json, file.toString());
+    if (!spec.predict()) {
+      throw new InputException(file + ": output.predict is false: train needs a classifier, \"output\": "
+          + "{\"predict\": true}, whose last layer's width is the number of classes");
+    }
+    InferOptions g = o.graph();
+    int width;
+    String features;
+    if (g.graph() != null) {
+      PartitionedGraph pg = PartitionedGraph.open(conf, new Path(g.graph()));
+      if (g.workers() != 0 && g.workers() != pg.parts()) {
+        throw new UsageException("--graph " + g.graph() + " has " + pg.parts() + " partitions: run it with "
+            + "--workers " + pg.parts() + " (one worker loads each partition)");
+      }
+      width = pg.featureWidth();
+      features = g.graph();
+    } else {
+      EdgeTable.open(conf, g.edges(), TableReadOptions.builder().format(g.edgesFormat()).build());
+      NodeTable nodes = NodeTable.open(conf, g.nodes(), TableReadOptions.builder().format(g.nodesFormat()).build());
+      width = nodes.featureWidth();
+      features = g.nodes();
+    }
+    if (width != spec.inputWidth()) {
+      throw new InputException(file + ": the model's input width " + spec.inputWidth() + " differs from the "
+          + "feature width " + width + " of " + features);
+    }
+    return o.toBuilder().specJson(json).build();
+  }
+
+  /** The job: workers resolved, the layer count, the commit's work directory. */
+  static TrainOptions job(Configuration conf, TrainOptions o, Path workDir, int defaultWorkers) {
+    InferOptions g = o.graph();
+    int workers = g.workers() != 0 ? g.workers()
+        : g.graph() != null ? PartitionedGraph.open(conf, new Path(g.graph())).parts() : defaultWorkers;
+    ModelSpec spec = ModelFormat.parse(o.specJson(), o.modelSpec());
+    return o.toBuilder().graph(g.toBuilder().workers(workers).layers(spec.layers().size())
+        .workDir(workDir.toString()).build()).build();
+  }
+
+  private int runLocal(Configuration conf, TrainOptions given, PrintStream out) throws Exception {
+    TrainOptions o = validate(conf, given);
+    ModelSpec spec = ModelFormat.parse(o.specJson(), o.modelSpec());
+    OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.graph().overwrite()).abortOnExit();
+    try {
+      TrainOptions job = job(conf, o, commit.workDir(), 1);
+      TrainingDriver.Result r;
+      try (ThreadWorkers launcher = new ThreadWorkers((i, host, port) -> TrainWorker.serve(conf, job, spec, i, host,
+          port, "127.0.0.1"))) {
+        r = new TrainingDriver(job, spec, "127.0.0.1", launcher, null, out).run();
+      }
+      ModelOutput.write(conf, commit.workDir(), r, r.seconds() * job.workers());
+      commit.commit();
+      summary(out, r.bestEpoch(), r.bestValAccuracy(), r.bestTestAccuracy(), r.epochs().size(), commit.outputDir());
+      return Main.OK;
+    } catch (Exception | Error e) {
+      commit.abort();
+      throw e;
+    }
+  }
+
+  private static void summary(PrintStream out, int bestEpoch, double val, double test, int epochs, Path dir) {
+    out.printf(java.util.Locale.ROOT, "yarn-gnn train: best epoch %d of %d: val %.4f test %.4f; wrote %s%n",
+        bestEpoch, epochs, val, test, dir);
+  }
+
+  /** Submits the job to YARN: the AM runs the driver and the parameter server, the graph workers run in containers. */
+  private int runOnYarn(Configuration clientConf, TrainOptions given, PrintStream out) throws Exception {
+    Configuration conf = new YarnConfiguration(clientConf);
+    TrainOptions o = validate(conf, given);
+    InferOptions g = o.graph();
+    InferOptions.Builder qualified = g.toBuilder().threads(g.workerVcores());
+    if (g.edges() != null) {
+      qualified.edges(InferCommand.onCluster(conf, g.edges(), "edges"))
+          .nodes(InferCommand.onCluster(conf, g.nodes(), "nodes"));
+    }
+    if (g.graph() != null) {
+      qualified.graph(InferCommand.onCluster(conf, g.graph(), "graph"));
+    }
+    OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), g.overwrite());
+    try {
+      TrainOptions job = job(conf, o.toBuilder().graph(qualified.output(commit.outputDir().toString()).build())
+          .build(), commit.workDir(), 2);
+      JobSubmission submission = JobSubmission.builder().appName(job.graph().name()).queue(job.graph().queue())
+          .jar(InferCommand.shippedJar(conf)).amMemoryMb(512).jobConf(job.toConfiguration())
+          .driver(TrainJobDriver.class.getName(), List.of()).build();
+      JobResult r = new YarnJobClient(conf, out).run(submission);
+      if (r.succeeded()) {
+        Path metrics = new Path(commit.outputDir(), ModelOutput.METRICS);
+        out.printf("yarn-gnn train: application %s SUCCEEDED: wrote %s%n", r.applicationId(), commit.outputDir());
+        try (java.io.InputStream in = metrics.getFileSystem(conf).open(metrics)) {
+          Object m = org.yarngnn.compute.model.Json.parse(new String(in.readAllBytes(),
+              java.nio.charset.StandardCharsets.UTF_8));
+          printEpochs(out, (java.util.Map<?, ?>) m);
+        }
+        return Main.OK;
+      }
+      commit.abort();
+      throw InferCommand.failed(r);
+    } catch (Exception | Error e) {
+      commit.abort();
+      throw e;
+    }
+  }
+
+  /** The per-epoch lines of a YARN run (the AM printed them in its log), from its metrics.json. */
+  private static void printEpochs(PrintStream out, java.util.Map<?, ?> m) {
+    for (Object o : (List<?>) m.get("epochs")) {
+      java.util.Map<?, ?> e = (java.util.Map<?, ?>) o;
+      out.printf(java.util.Locale.ROOT, "yarn-gnn train: epoch %d loss %.4f train %.2f val %.2f test %.2f %.2f s%n",
+          ((Number) e.get("epoch")).intValue(), num(e, "loss"), num(e, "train_accuracy"), num(e, "val_accuracy"),
+          num(e, "test_accuracy"), num(e, "seconds"));
+    }
+    java.util.Map<?, ?> best = (java.util.Map<?, ?>) m.get("best");
+    out.printf(java.util.Locale.ROOT, "yarn-gnn train: best epoch %d: val %.4f test %.4f%n",
+        ((Number) m.get("best_epoch")).intValue(), num(best, "val_accuracy"), num(best, "test_accuracy"));
+  }
+
+  private static double num(java.util.Map<?, ?> m, String key) {
+    return ((Number) m.get(key)).doubleValue();
+  }
+}

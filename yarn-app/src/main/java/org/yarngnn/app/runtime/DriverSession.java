@@ -1,0 +1,227 @@
+package org.yarngnn.app.runtime;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiPredicate;
+import org.yarngnn.app.transport.Endpoint;
+import org.yarngnn.app.transport.Hello;
+import org.yarngnn.app.transport.InboundQueue;
+import org.yarngnn.app.transport.Message;
+import org.yarngnn.app.transport.MessageCodec;
+import org.yarngnn.app.transport.PeerConnection;
+import org.yarngnn.app.transport.PeerTable;
+import org.yarngnn.app.transport.TransportOptions;
+import org.yarngnn.app.transport.TransportServer;
+import org.yarngnn.io.table.InputException;
+
+/**
+ * A driver's side of the protocol, whatever the job computes: a small registry where every worker reports the
+ * port it bound ({@link Hello}), the peer table, then barrier rounds ({@link PhaseCommand} out, one
+ * {@link PhaseDone} from every worker back, under the round timeout), with every failure mapped to the exception
+ * the job ends with (a worker's bad input to {@link InputException}, a lost worker or anything else to an
+ * {@link IllegalStateException} naming the worker and phase). Inference and training drive their workers
+ * through it.
+ */
+public final class DriverSession implements AutoCloseable {
+  /** Progress of the job (0..1) with a short status, for the client's progress line or YARN's. */
+  @FunctionalInterface
+  public interface Progress {
+    void report(float fraction, String status);
+  }
+
+  private static final long REGISTER_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(10);
+
+  private final String host;
+  private final WorkerLauncher launcher;
+  private final long roundTimeoutSeconds;
+  private final Progress progress;
+  private final PrintStream log;
+  private final InboundQueue inbox = new InboundQueue();
+  private final TransportServer server;
+  private PeerConnection[] workers;
+  private List<Endpoint> endpoints;
+
+  public DriverSession(MessageCodec codec, String host, WorkerLauncher launcher, long roundTimeoutSeconds,
+      Progress progress, PrintStream log) throws Exception {
+    this.host = host;
+    this.launcher = launcher;
+    this.roundTimeoutSeconds = roundTimeoutSeconds;
+    this.progress = progress;
+    this.log = log;
+    this.server = new TransportServer(TransportOptions.builder().codec(codec).build(), inbox);
+    server.start();
+  }
+
+  /** Launches {@code p} workers, waits until each registered, and sends every one the peer table. */
+  public void start(int p) throws Exception {
+    launcher.launch(host, server.port(), p);
+    report(0.01f, "waiting for " + p + " workers");
+    register(p);
+    for (PeerConnection c : workers) {
+      c.sendBlocking(new PeerTable(endpoints));
+    }
+  }
+
+  public int workers() {
+    return workers.length;
+  }
+
+  /** Sends {@code m} to every worker, in worker order (before the next command, on the same connections). */
+  public void broadcast(Message m) throws Exception {
+    for (PeerConnection c : workers) {
+      c.sendBlocking(m);
+    }
+  }
+
+  /**
+   * Waits until every worker said Hello once, each from its own connection. Anything else from a connection that
+   * has not registered is refused: that connection is closed and the job goes on.
+   */
+  private void register(int p) throws Exception {
+    workers = new PeerConnection[p];
+    Endpoint[] eps = new Endpoint[p];
+    long deadline = System.currentTimeMillis() + REGISTER_TIMEOUT_MS;
+    for (int registered = 0; registered < p; ) {
+      InboundQueue.Event ev = next(deadline, Phase.JOB);
+      if (ev == null) {
+        continue;
+      }
+      PeerConnection c = ev.connection();
+      if (ev.message() instanceof Hello h && h.workerIndex() >= 0 && h.workerIndex() < p
+          && workers[h.workerIndex()] == null && indexOf(c) < 0) {
+        workers[h.workerIndex()] = c;
+        eps[h.workerIndex()] = h.endpoint();
+        registered++;
+      } else {
+        refuse(c, "unexpected registration " + ev.message());
+      }
+    }
+    endpoints = List.of(eps);
+  }
+
+  private int indexOf(PeerConnection c) {
+    for (int w = 0; workers != null && w < workers.length; w++) {
+      if (workers[w] == c) {
+        return w;
+      }
+    }
+    return -1;
+  }
+
+  private void refuse(PeerConnection c, String why) {
+    log.println("yarn-gnn: closed connection " + c.remoteAddress() + ": " + why);
+    c.close();
+  }
+
+  /**
+   * Sends a command to every worker and waits until each answered it; returns their results by worker index.
+   * An answer to another phase, a second answer, an answer {@code expected} refuses, or a message from an
+   * unregistered connection is refused. {@code label} names the round in progress lines.
+   */
+  public List<PhaseResult> round(PhaseCommand command, float after, String label,
+      BiPredicate<PhaseCommand, PhaseResult> expected) throws Exception {
+    report(after - 0.01f, label);
+    broadcast(command);
+    PhaseResult[] answers = new PhaseResult[workers.length];
+    long deadline = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(roundTimeoutSeconds);
+    for (int done = 0; done < workers.length; ) {
+      InboundQueue.Event ev = next(Long.MAX_VALUE, command.phase());
+      if (ev == null) {
+        if (System.currentTimeMillis() > deadline) {
+          throw new IllegalStateException(command.phase().label() + " did not finish within "
+              + roundTimeoutSeconds + " s (--round-timeout) on " + unanswered(answers));
+        }
+        continue;
+      }
+      int w = indexOf(ev.connection());
+      if (w < 0) {
+        refuse(ev.connection(), "message before registration: " + ev.message());
+        continue;
+      }
+      if (!(ev.message() instanceof PhaseDone d) || d.phase() != command.phase() || d.layer() != command.layer()
+          || answers[w] != null || !expected.test(command, d.result())) {
+        throw new IllegalStateException("worker " + w + " answered " + command.phase() + " with " + ev.message());
+      }
+      answers[w] = d.result();
+      done++;
+    }
+    report(after, label + " done");
+    return List.of(answers);
+  }
+
+  /** "worker 1, worker 3": the workers that have not answered the current round. */
+  private static String unanswered(PhaseResult[] answers) {
+    StringBuilder sb = new StringBuilder();
+    for (int w = 0; w < answers.length; w++) {
+      if (answers[w] == null) {
+        sb.append(sb.length() == 0 ? "worker " : ", worker ").append(w);
+      }
+    }
+    return sb.toString();
+  }
+
+  /**
+   * The next message from a connection (null after a short wait); a registered worker's failure or lost
+   * connection becomes an exception. A closed unregistered connection is ignored.
+   */
+  private InboundQueue.Event next(long deadline, Phase phase) throws Exception {
+    InboundQueue.Event ev = inbox.poll(200, TimeUnit.MILLISECONDS);
+    if (launcher.failure().isDone() && (ev == null || ev.isClose())) {
+      // Give a worker's own Failure report (more precise) a moment to arrive first.
+      InboundQueue.Event late = inbox.poll(2, TimeUnit.SECONDS);
+      if (late != null && late.message() instanceof WorkerFailure f && registered(late.connection())) {
+        throw failure(f);
+      }
+      throw new IllegalStateException("a worker failed during " + phase.label() + ": " + launcher.failure().get());
+    }
+    if (ev == null) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new IllegalStateException("workers did not register within " + REGISTER_TIMEOUT_MS / 1000 + " s");
+      }
+      return null;
+    }
+    if (!registered(ev.connection())) {
+      return ev.isClose() ? null : ev;
+    }
+    if (ev.isClose()) {
+      if (phase == Phase.EXIT) {
+        return null;
+      }
+      InboundQueue.Event late = inbox.poll(2, TimeUnit.SECONDS);
+      if (late != null && late.message() instanceof WorkerFailure f && registered(late.connection())) {
+        throw failure(f);
+      }
+      throw new IllegalStateException("lost worker " + indexOf(ev.connection()) + " during " + phase.label()
+          + (ev.cause() == null ? "" : ": " + ev.cause().getMessage()));
+    }
+    if (ev.message() instanceof WorkerFailure f) {
+      throw failure(f);
+    }
+    return ev;
+  }
+
+  private boolean registered(PeerConnection c) {
+    return workers != null && indexOf(c) >= 0;
+  }
+
+  /** A worker's failure as the exception the job ends with: bad input, or a failure while running. */
+  private static RuntimeException failure(WorkerFailure f) {
+    if (f.kind() == FailureKind.BAD_INPUT) {
+      // The message already names the file and row (or the option).
+      return new InputException(f.message());
+    }
+    return new IllegalStateException("worker " + f.worker() + " (" + f.phase().label() + "): " + f.message());
+  }
+
+  public void report(float fraction, String status) {
+    if (progress != null) {
+      progress.report(fraction, status);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}

@@ -1,0 +1,21 @@
+package org.yarngnn.app.train;
+
+import java.util.List;
+import org.yarngnn.app.runtime.WeightGradients;
+import org.yarngnn.app.runtime.Weights;
+
+/**
+ * The parameter-server role as the training driver uses it: the current {@link Weights} (versioned), and one
+ * optimiser step from the gradients of every worker. Runs inside the driver for now; a parameter-server
+ * container serving the same two calls over the transport takes its place when tensor work moves out.
+ */
+public interface ParameterService {
+  /** The latest weights and their version (0 before the first step). */
+  Weights current();
+
+  /**
+   * One step from the gradients of every worker, in worker order; each must have been computed on the
+   * current version (staleness 0). Returns the new weights, version + 1.
+   */
+  Weights step(List<WeightGradients> byWorker);
+}

@@ -1,0 +1,47 @@
+package org.yarngnn.app.train;
+
+import java.util.List;
+import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.infer.ContainerWorkers;
+import org.yarngnn.app.infer.InferenceJobDriver;
+import org.yarngnn.app.yarn.DriverContext;
+import org.yarngnn.app.yarn.JobDriver;
+import org.yarngnn.app.yarn.LaunchContexts;
+import org.yarngnn.compute.model.ModelFormat;
+import org.yarngnn.compute.model.ModelFormatException;
+import org.yarngnn.compute.model.ModelSpec;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.OutputCommit;
+
+/**
+ * The training job inside the ApplicationMaster: launches the graph-worker containers running
+ * {@link TrainWorkerMain}, runs {@link TrainingDriver} with its parameter server in this JVM, writes the model
+ * directory into the commit's work directory and promotes it ({@code _SUCCESS} last); on failure nothing reaches
+ * the output. The options and the spec come from the localized {@value LaunchContexts#JOB_XML}.
+ */
+public final class TrainJobDriver implements JobDriver {
+  @Override
+  public int run(DriverContext ctx) throws Exception {
+    TrainOptions opts = TrainOptions.fromConfiguration(LaunchContexts.jobConf());
+    OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(opts.output()),
+        new Path(opts.graph().workDir()), opts.graph().overwrite());
+    List<String> hosts = opts.graph().graph() == null ? List.of()
+        : InferenceJobDriver.partitionHosts(ctx.conf(), new Path(opts.graph().graph()));
+    try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), opts.graph().workerMemoryMb(),
+        opts.graph().workerVcores(), hosts, TrainWorkerMain.class.getName())) {
+      ModelSpec spec = ModelFormat.parse(opts.specJson(), opts.modelSpec());
+      TrainingDriver.Result r = new TrainingDriver(opts, spec, ctx.amHost(), workers, ctx::setProgress, System.out)
+          .run();
+      ModelOutput.write(ctx.conf(), commit.workDir(), r, r.seconds() * opts.workers());
+      commit.commit();
+      ctx.setProgress(1f, "best epoch " + r.bestEpoch());
+      return 0;
+    } catch (InputException | ModelFormatException e) {
+      commit.abort();
+      throw new IllegalStateException(InferenceJobDriver.BAD_INPUT + e.getMessage());
+    } catch (Exception | Error e) {
+      commit.abort();
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,444 @@
+package org.yarngnn.app.train;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.app.JobOptions;
+import org.yarngnn.app.cli.CommandLine;
+import org.yarngnn.app.cli.OptionSpec;
+import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.app.infer.InferOptions;
+
+/**
+ * Immutable options of a {@code train} job (CONTRACT.md "Training"): the graph side (tables or partitioned graph,
+ * construction, workers, containers, the round timeout: an {@link InferOptions} whose model is the spec, fusion
+ * off) and the training side (epochs, Adam, dropout, patience, the tensor backend and staleness of the next
+ * issue). Parsed once ({@link #fromCommandLine}), validated once ({@link Builder#build()}), handed as this object
+ * to the local run and staged as {@code job.xml} on YARN ({@link #toConfiguration()}, {@link #fromConfiguration}),
+ * each option under {@code yarngnn.OPTION}; the spec's text travels in {@value #SPEC_JSON_KEY}.
+ */
+public final class TrainOptions {
+  static final String PREFIX = CommandLine.KEY_PREFIX;
+  /** Internal: the model spec's JSON text (workers and the AM read no spec file). */
+  public static final String SPEC_JSON_KEY = PREFIX + "job.model-spec-json";
+
+  /** Where the tensor work runs. */
+  public enum TensorBackend { LOCAL, REMOTE }
+
+  private final InferOptions graph;
+  private final String modelSpec;
+  private final String specJson;
+  private final int epochs;
+  private final double lr;
+  private final double weightDecay;
+  private final double dropout;
+  private final int patience;
+  private final int checkpointEvery;
+  private final String resume;
+  private final TensorBackend tensorBackend;
+  private final int tensorWorkers;
+  private final int staleness;
+  private final int intervals;
+
+  private TrainOptions(Builder b) {
+    this.graph = b.graph;
+    this.modelSpec = b.modelSpec;
+    this.specJson = b.specJson;
+    this.epochs = (int) b.epochs;
+    this.lr = b.lr;
+    this.weightDecay = b.weightDecay;
+    this.dropout = b.dropout;
+    this.patience = (int) b.patience;
+    this.checkpointEvery = (int) b.checkpointEvery;
+    this.resume = b.resume;
+    this.tensorBackend = b.tensorBackend;
+    this.tensorWorkers = (int) b.tensorWorkers;
+    this.staleness = (int) b.staleness;
+    this.intervals = (int) b.intervals;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.graph = graph;
+    b.modelSpec = modelSpec;
+    b.specJson = specJson;
+    b.epochs = epochs;
+    b.lr = lr;
+    b.weightDecay = weightDecay;
+    b.dropout = dropout;
+    b.patience = patience;
+    b.checkpointEvery = checkpointEvery;
+    b.resume = resume;
+    b.tensorBackend = tensorBackend;
+    b.tensorWorkers = tensorWorkers;
+    b.staleness = staleness;
+    b.intervals = intervals;
+    return b;
+  }
+
+  // ---- the command line --------------------------------------------------------------------------------------
+
+  public static OptionSpec optionSpec() {
+    return InferOptions.graphOptions(new OptionSpec("train",
+        "(--edges PATH --nodes PATH | --graph DIR) --model-spec model.json --output MODEL_DIR [--local] [--workers N]"))
+        .value("model-spec", "FILE", "the model to train: a model.json without weights (output.predict true), or a "
+            + "directory holding only one")
+        .value("output", "DIR", "the model directory written: model.json, weights.safetensors, metrics.json")
+        .value("epochs", "N", "epochs (default 200)")
+        .value("lr", "RATE", "Adam's learning rate (default 0.01)")
+        .value("weight-decay", "L2", "L2 penalty added to every weight's gradient, as torch.optim.Adam (default 0)")
+        .value("dropout", "P", "dropout of every layer's input and of gat attention (default 0.5); a layer's "
+            + "\"dropout\" in the spec wins")
+        .value("patience", "P", "stop when the validation accuracy has not improved for P epochs (default: never)")
+        .value("checkpoint-every", "K", "checkpoint every K epochs (0 = never; checkpoints are not implemented yet)")
+        .value("resume", "MODEL_DIR", "continue a stopped run from its last checkpoint (not implemented yet)")
+        .value("tensor-backend", "local|remote", "tensor work in the graph workers (local, default) or an elastic "
+            + "pool (remote, not implemented yet)")
+        .value("tensor-workers", "M", "tensor workers of the remote backend (no effect with local)")
+        .value("staleness", "S", "bounded asynchrony (only 0, synchronous, for now)")
+        .value("intervals", "I", "intervals each partition's rows are cut into (default 1; no effect yet)");
+  }
+
+  public static TrainOptions fromCommandLine(CommandLine cl) {
+    return parse(cl, JobOptions.runLocally(cl)).build();
+  }
+
+  private static Builder parse(CommandLine cl, boolean local) {
+    InferOptions.Builder g = InferOptions.parseGraph(cl, "yarn-gnn train").local(local).fusion(false)
+        .model(cl.get("model-spec"));
+    Configuration conf = cl.conf();
+    if (conf.getTrimmed(InferOptions.WORK_DIR_KEY) != null) {
+      g.workDir(conf.getTrimmed(InferOptions.WORK_DIR_KEY));
+    }
+    if (conf.getTrimmed(InferOptions.LAYERS_KEY) != null) {
+      g.layers(conf.getInt(InferOptions.LAYERS_KEY, 0));
+    }
+    if (conf.getTrimmed(InferOptions.HALT_AT_KEY) != null) {
+      g.haltAt(conf.getTrimmed(InferOptions.HALT_AT_KEY));
+    } else if (conf.get(InferOptions.HALT_KEY) != null) {
+      g.haltAt(conf.get(InferOptions.HALT_KEY));
+    }
+    Builder b = builder().graphBuilder(g).modelSpec(cl.get("model-spec"))
+        .specJson(conf.get(SPEC_JSON_KEY))
+        .epochs(cl.getLong("epochs", 200))
+        .lr(cl.getDouble("lr", 0.01))
+        .weightDecay(cl.getDouble("weight-decay", 0))
+        .dropout(cl.getDouble("dropout", 0.5))
+        .patience(cl.getLong("patience", 0))
+        .checkpointEvery(cl.getLong("checkpoint-every", 0))
+        .resume(cl.get("resume"))
+        .tensorWorkers(cl.getLong("tensor-workers", 0))
+        .staleness(cl.getLong("staleness", 0))
+        .intervals(cl.getLong("intervals", 1));
+    String backend = cl.get("tensor-backend", "local");
+    switch (backend) {
+      case "local":
+        b.tensorBackend(TensorBackend.LOCAL);
+        break;
+      case "remote":
+        b.tensorBackend(TensorBackend.REMOTE);
+        break;
+      default:
+        throw new UsageException("--tensor-backend must be local or remote, not '" + backend + "'");
+    }
+    return b;
+  }
+
+  // ---- the job configuration ---------------------------------------------------------------------------------
+
+  /** Every option as {@code yarngnn.OPTION} (infer's own keys left out), internal fields under {@code job.*}. */
+  public Configuration toConfiguration() {
+    Configuration c = graph.toConfiguration();
+    for (String key : InferOptions.INFER_ONLY) {
+      c.unset(PREFIX + key);
+    }
+    c.set(PREFIX + "model-spec", modelSpec);
+    c.set(PREFIX + "epochs", Integer.toString(epochs));
+    c.set(PREFIX + "lr", Double.toString(lr));
+    c.set(PREFIX + "weight-decay", Double.toString(weightDecay));
+    c.set(PREFIX + "dropout", Double.toString(dropout));
+    c.set(PREFIX + "patience", Integer.toString(patience));
+    c.set(PREFIX + "checkpoint-every", Integer.toString(checkpointEvery));
+    if (resume != null) {
+      c.set(PREFIX + "resume", resume);
+    }
+    c.set(PREFIX + "tensor-backend", tensorBackend.name().toLowerCase(Locale.ROOT));
+    c.set(PREFIX + "tensor-workers", Integer.toString(tensorWorkers));
+    c.set(PREFIX + "staleness", Integer.toString(staleness));
+    c.set(PREFIX + "intervals", Integer.toString(intervals));
+    if (specJson != null) {
+      c.set(SPEC_JSON_KEY, specJson);
+    }
+    return c;
+  }
+
+  /** The options {@link #toConfiguration()} wrote, parsed and validated as the command line is. */
+  public static TrainOptions fromConfiguration(Configuration conf) {
+    CommandLine cl = CommandLine.parse(optionSpec(), new String[0], conf);
+    return parse(cl, cl.flag("local")).build();
+  }
+
+  // ---- accessors ---------------------------------------------------------------------------------------------
+
+  /** The graph side of the job, as the shared construction code takes it (its {@code model()} is the spec). */
+  public InferOptions graph() {
+    return graph;
+  }
+
+  public String modelSpec() {
+    return modelSpec;
+  }
+
+  /** The spec's JSON text, once the client read it (null before). */
+  public String specJson() {
+    return specJson;
+  }
+
+  public int epochs() {
+    return epochs;
+  }
+
+  public double lr() {
+    return lr;
+  }
+
+  public double weightDecay() {
+    return weightDecay;
+  }
+
+  public double dropout() {
+    return dropout;
+  }
+
+  /** Epochs without a better validation accuracy that stop the run; 0: never. */
+  public int patience() {
+    return patience;
+  }
+
+  public int checkpointEvery() {
+    return checkpointEvery;
+  }
+
+  public String resume() {
+    return resume;
+  }
+
+  public TensorBackend tensorBackend() {
+    return tensorBackend;
+  }
+
+  public int tensorWorkers() {
+    return tensorWorkers;
+  }
+
+  public int staleness() {
+    return staleness;
+  }
+
+  public int intervals() {
+    return intervals;
+  }
+
+  public String output() {
+    return graph.output();
+  }
+
+  public int workers() {
+    return graph.workers();
+  }
+
+  public long seed() {
+    return graph.seed();
+  }
+
+  public boolean local() {
+    return graph.local();
+  }
+
+  private List<Object> fields() {
+    return Arrays.asList(graph, modelSpec, specJson, epochs, lr, weightDecay, dropout, patience, checkpointEvery,
+        resume, tensorBackend, tensorWorkers, staleness, intervals);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof TrainOptions other && fields().equals(other.fields());
+  }
+
+  @Override
+  public int hashCode() {
+    return fields().hashCode();
+  }
+
+  @Override
+  public String toString() {
+    Map<String, String> keys = new TreeMap<>();
+    toConfiguration().forEach(e -> keys.put(e.getKey(), e.getValue()));
+    return "TrainOptions" + keys;
+  }
+
+  /** Builds {@link TrainOptions}; {@link #build()} checks every value and throws {@link UsageException}. */
+  public static final class Builder {
+    private InferOptions graph;
+    private InferOptions.Builder graphBuilder;
+    private String modelSpec;
+    private String specJson;
+    private long epochs = 200;
+    private double lr = 0.01;
+    private double weightDecay;
+    private double dropout = 0.5;
+    private long patience;
+    private long checkpointEvery;
+    private String resume;
+    private TensorBackend tensorBackend = TensorBackend.LOCAL;
+    private long tensorWorkers;
+    private long staleness;
+    private long intervals = 1;
+
+    private Builder() {}
+
+    /** The graph side, to be built (and checked) with the rest; its model becomes the spec path. */
+    public Builder graphBuilder(InferOptions.Builder v) {
+      graphBuilder = v;
+      graph = null;
+      return this;
+    }
+
+    /** A variant of the graph side (e.g. with the workers resolved or qualified paths). */
+    public Builder graph(InferOptions v) {
+      graph = v;
+      graphBuilder = null;
+      return this;
+    }
+
+    public InferOptions.Builder graphToBuilder() {
+      return graph != null ? graph.toBuilder() : graphBuilder;
+    }
+
+    public Builder modelSpec(String v) {
+      modelSpec = v == null || v.isEmpty() ? null : v;
+      return this;
+    }
+
+    public Builder specJson(String v) {
+      specJson = v;
+      return this;
+    }
+
+    public Builder epochs(long v) {
+      epochs = v;
+      return this;
+    }
+
+    public Builder lr(double v) {
+      lr = v;
+      return this;
+    }
+
+    public Builder weightDecay(double v) {
+      weightDecay = v;
+      return this;
+    }
+
+    public Builder dropout(double v) {
+      dropout = v;
+      return this;
+    }
+
+    public Builder patience(long v) {
+      patience = v;
+      return this;
+    }
+
+    public Builder checkpointEvery(long v) {
+      checkpointEvery = v;
+      return this;
+    }
+
+    public Builder resume(String v) {
+      resume = v == null || v.isEmpty() ? null : v;
+      return this;
+    }
+
+    public Builder tensorBackend(TensorBackend v) {
+      tensorBackend = v;
+      return this;
+    }
+
+    public Builder tensorWorkers(long v) {
+      tensorWorkers = v;
+      return this;
+    }
+
+    public Builder staleness(long v) {
+      staleness = v;
+      return this;
+    }
+
+    public Builder intervals(long v) {
+      intervals = v;
+      return this;
+    }
+
+    public TrainOptions build() {
+      InferOptions.Builder g = graphToBuilder();
+      if (g == null) {
+        throw new IllegalStateException("no graph options");
+      }
+      if (modelSpec == null) {
+        throw new UsageException("train needs --model-spec (a model.json without weights)");
+      }
+      InferOptions probe;
+      try {
+        probe = g.model(modelSpec).build();
+      } catch (UsageException e) {
+        throw new UsageException(e.getMessage().replace("infer needs", "train needs"));
+      }
+      graph = probe;
+      graphBuilder = null;
+      range("epochs", epochs, 1, Integer.MAX_VALUE);
+      range("patience", patience, 0, Integer.MAX_VALUE);
+      range("checkpoint-every", checkpointEvery, 0, Integer.MAX_VALUE);
+      range("tensor-workers", tensorWorkers, 0, 100_000);
+      range("staleness", staleness, 0, Integer.MAX_VALUE);
+      range("intervals", intervals, 1, 1 << 20);
+      if (!(lr > 0) || !Double.isFinite(lr)) {
+        throw new UsageException("option --lr must be a positive number, not " + lr);
+      }
+      if (!(weightDecay >= 0) || !Double.isFinite(weightDecay)) {
+        throw new UsageException("option --weight-decay must be at least 0, not " + weightDecay);
+      }
+      if (!(dropout >= 0 && dropout < 1)) {
+        throw new UsageException("option --dropout must be at least 0 and below 1, not " + dropout);
+      }
+      if (checkpointEvery > 0) {
+        throw new UsageException("--checkpoint-every " + checkpointEvery + ": checkpoints are not implemented yet "
+            + "(use 0)");
+      }
+      if (resume != null) {
+        throw new UsageException("--resume: checkpoints are not implemented yet, so there is nothing to resume");
+      }
+      if (tensorBackend == TensorBackend.REMOTE) {
+        throw new UsageException("--tensor-backend remote is not implemented yet (use local)");
+      }
+      if (staleness != 0) {
+        throw new UsageException("--staleness " + staleness + ": only 0 (synchronous training) for now");
+      }
+      return new TrainOptions(this);
+    }
+
+    private static void range(String option, long v, long min, long max) {
+      if (v < min || v > max) {
+        throw new UsageException("option --" + option + " must be " + (max == Integer.MAX_VALUE ? "at least " + min
+            : "between " + min + " and " + max) + ", not " + v);
+      }
+    }
+  }
+}

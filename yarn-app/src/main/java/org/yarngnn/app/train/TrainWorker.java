@@ -1,0 +1,369 @@
+package org.yarngnn.app.train;
+
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.app.infer.Background;
+import org.yarngnn.app.infer.FeatureLoader;
+import org.yarngnn.app.infer.GraphWorker;
+import org.yarngnn.app.infer.HaloExchange;
+import org.yarngnn.app.infer.HaloPlan;
+import org.yarngnn.app.infer.InferOptions;
+import org.yarngnn.app.infer.ConstructionPhases;
+import org.yarngnn.app.infer.WorkerFigures;
+import org.yarngnn.app.infer.WorkerMesh;
+import org.yarngnn.app.infer.WorkerPartition;
+import org.yarngnn.app.runtime.Phase;
+import org.yarngnn.app.runtime.PhaseCommand;
+import org.yarngnn.app.runtime.PhaseResult;
+import org.yarngnn.app.runtime.WeightGradients;
+import org.yarngnn.app.runtime.Weights;
+import org.yarngnn.app.runtime.WorkerSession;
+import org.yarngnn.app.transport.Command;
+import org.yarngnn.app.transport.Endpoint;
+import org.yarngnn.app.transport.Message;
+import org.yarngnn.app.transport.TransportOptions;
+import org.yarngnn.compute.graph.GraphBlock;
+import org.yarngnn.compute.model.LayerSpec;
+import org.yarngnn.compute.model.LayerType;
+import org.yarngnn.compute.model.ModelSpec;
+import org.yarngnn.compute.sample.NeighbourSampler;
+import org.yarngnn.compute.tensor.DenseMatrix;
+import org.yarngnn.compute.train.Dropout;
+import org.yarngnn.compute.train.LayerStep;
+import org.yarngnn.compute.train.Parameters;
+import org.yarngnn.compute.train.SoftmaxCrossEntropy;
+import org.yarngnn.compute.train.TrainLayer;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.NodeSplit;
+
+/**
+ * A graph worker of training (Dorylus' graph server with the tensor work done in place: the local tensor
+ * backend), the role its {@link WorkerSession} runs. Construction is inference's ({@link FeatureLoader} without
+ * fusion, keeping labels and splits; {@link org.yarngnn.app.infer.WorkerConstruction}); the {@link HaloPlan} covers each layer's whole
+ * in-edge lists, so every epoch's sample is inside it. Per epoch, driven phase by phase:
+ * <ul>
+ *   <li>{@code FORWARD k}: dropout and transform of own rows ({@link LayerStep#forwardTransform}), the forward
+ *   {@link HaloExchange} fills the halo message rows, rows aggregate as their inputs arrive;</li>
+ *   <li>{@code BACKWARD k}: (the last layer first takes the loss of the partition's {@code train} rows, scaled by
+ *   one over the global count) per-destination backward, halo message gradients first; those go back to their
+ *   owners on the gradient streams ({@link HaloExchange#gradients}) while the own rows' are computed, and what
+ *   peers send is added into the own rows ({@code LayerStep.addMessageGradient}'s sum); then the row-local
+ *   backward gives weight gradients and the previous layer's output gradient;</li>
+ *   <li>{@code GRADIENTS}: the loss sum and the weight gradients, tagged with the weights' version;</li>
+ *   <li>{@link Weights} from the parameter server (the driver) load the next version;</li>
+ *   <li>{@code EVALUATE k}: the same forward without dropout over inference's samples; the last layer answers
+ *   the correct predictions per split.</li>
+ * </ul>
+ */
+public final class TrainWorker implements WorkerSession.Role {
+  /** The driver's {@link Command} telling every worker the global number of training rows. */
+  static final String TRAIN_ROWS = "train-rows";
+
+  private final Configuration conf;
+  private final TrainOptions opts;
+  private final InferOptions graphSpec;
+  private final ModelSpec spec;
+  private final int index;
+  private final int workers;
+  private final WorkerMesh mesh;
+  private final WorkerFigures figures = new WorkerFigures();
+  private final Parameters layout;
+  private List<Endpoint> endpoints;
+
+  private ConstructionPhases construction;
+  private WorkerPartition partition;
+  private HaloPlan plan;
+  private DenseMatrix x;
+  private int[] labels;
+  private boolean[][] masks;
+  private long globalTrain;
+
+  private TrainLayer[] layers;
+  private LayerStep[] steps;
+  private GraphBlock[] evalEdges;
+  private float[] grads;
+  private DenseMatrix dLogits;
+  private long version = -1;
+  private double lossSum;
+  private int forwardDone;
+  private int backwardNext;
+  private long epoch;
+
+  TrainWorker(Configuration conf, TrainOptions opts, ModelSpec spec, int index) throws Exception {
+    this.conf = conf;
+    this.opts = opts;
+    this.graphSpec = opts.graph();
+    this.spec = spec;
+    this.index = index;
+    this.workers = opts.workers();
+    this.layout = new Parameters(spec);
+    this.mesh = new WorkerMesh(index, workers, TransportOptions.builder().codec(TrainCodec.CODEC).build());
+  }
+
+  /** Runs a training worker's session with the driver; returns the process exit status. */
+  public static int serve(Configuration conf, TrainOptions opts, ModelSpec spec, int index, String driverHost,
+      int driverPort, String advertisedHost) {
+    return new WorkerSession(index, driverHost, driverPort, advertisedHost, TrainCodec.CODEC,
+        conf.getBoolean("yarngnn.verbose", false))
+        .run(() -> new TrainWorker(conf, opts, spec, index));
+  }
+
+  @Override
+  public int peerPort() {
+    return mesh.port();
+  }
+
+  @Override
+  public void peers(List<Endpoint> endpoints) {
+    this.endpoints = endpoints;
+  }
+
+  @Override
+  public boolean accept(Message m) {
+    if (m instanceof Weights w) {
+      if (w.values().length != layout.size() || w.version() <= version) {
+        throw new IllegalStateException("weights of version " + w.version() + " with " + w.values().length
+            + " values after version " + version + " (the model has " + layout.size() + ")");
+      }
+      for (int k = 0; k < layers.length; k++) {
+        layers[k].load(w.values(), layout.layerOffset(k));
+      }
+      version = w.version();
+      return true;
+    }
+    if (m instanceof Command c && c.name().equals(TRAIN_ROWS) && c.arg() > 0) {
+      globalTrain = c.arg();
+      return true;
+    }
+    return false;
+  }
+
+  @Override
+  public PhaseResult run(PhaseCommand c) throws Exception {
+    String halt = graphSpec.haltAt();
+    if (halt != null && halt.equals(index + "@" + c.phase().label())) {
+      if (System.getenv("CONTAINER_ID") != null) {
+        Runtime.getRuntime().halt(137);
+      }
+      throw new IllegalStateException("worker " + index + " halted by yarngnn.test.halt-worker");
+    }
+    long t0 = System.nanoTime();
+    PhaseResult result = construction == null ? null : construction.run(c);
+    if (result != null) {
+      figures.add("t." + c.phase().label(), (System.nanoTime() - t0) / 1e9);
+      return result;
+    }
+    result = PhaseResult.EMPTY;
+    switch (c.phase()) {
+      case JOB:
+        construction = new ConstructionPhases(conf, graphSpec, new Parameters(spec).toModel(),
+            new FeatureLoader(new Parameters(spec).toModel(), null, false, true), index, mesh, figures);
+        if (endpoints == null) {
+          throw new IllegalStateException("job before the peer table");
+        }
+        mesh.connect(endpoints, GraphWorker.PEER_TIMEOUT_MS);
+        break;
+      case LABELS:
+        partition = construction.take(c);
+        result = labels(partition);
+        break;
+      case PLAN:
+        plan(require(partition, c));
+        break;
+      case FORWARD:
+        forward(c.layer(), c.epoch(), true);
+        break;
+      case BACKWARD:
+        backward(c.layer());
+        break;
+      case GRADIENTS:
+        result = gradients();
+        break;
+      case EVALUATE:
+        result = forward(c.layer(), c.epoch(), false);
+        break;
+      case EXIT:
+        return new PhaseResult.WorkerReport(figures.report(mesh));
+      default:
+        throw new IllegalStateException("training workers do not run " + c.phase());
+    }
+    figures.add("t." + c.phase().label(), (System.nanoTime() - t0) / 1e9);
+    return result;
+  }
+
+  private static <T> T require(T previous, PhaseCommand c) {
+    if (previous == null) {
+      throw new IllegalStateException(c.phase() + " before the phase it follows");
+    }
+    return previous;
+  }
+
+  /** The nodes table's name in messages. */
+  private String nodesTable() {
+    return graphSpec.nodes() != null ? graphSpec.nodes() : graphSpec.graph();
+  }
+
+  /**
+   * The partition's labels and split masks; refuses a label the model cannot predict (outside
+   * {@code 0..width-1}, -1 meaning none) and a train, val or test row without a label.
+   */
+  private PhaseResult labels(WorkerPartition part) {
+    int n = part.graph().numNodes();
+    long[] ids = part.graph().nodeIds();
+    int width = spec.outputWidth();
+    labels = part.labels() != null ? part.labels() : new int[n];
+    if (part.labels() == null) {
+      java.util.Arrays.fill(labels, -1);
+    }
+    byte[] splits = part.splits();
+    masks = new boolean[3][n];
+    long[] counts = new long[3];
+    for (int r = 0; r < n; r++) {
+      int y = labels[r];
+      if (y < -1 || y >= width) {
+        throw new InputException(nodesTable() + ": node " + ids[r] + " has label " + y + ", outside the "
+            + width + " classes the model predicts (0.." + (width - 1) + "; -1 for none)");
+      }
+      byte s = splits == null ? NodeSplit.NONE : splits[r];
+      int m = s == NodeSplit.TRAIN ? 0 : s == NodeSplit.VAL ? 1 : s == NodeSplit.TEST ? 2 : -1;
+      if (m >= 0) {
+        if (y < 0) {
+          throw new InputException(nodesTable() + ": node " + ids[r] + " is a " + NodeSplit.name(s)
+              + " row without a label");
+        }
+        masks[m][r] = true;
+        counts[m]++;
+      }
+    }
+    return new PhaseResult.LabelCounts(counts[0], counts[1], counts[2]);
+  }
+
+  private void plan(WorkerPartition part) throws Exception {
+    GraphBlock g = part.graph();
+    int depth = spec.layers().size();
+    plan = HaloPlan.build(part, depth, k -> g, mesh, index,
+        graphSpec.edges() != null ? graphSpec.edges() : graphSpec.graph());
+    x = part.rows();
+    partition = part.withoutRows();
+    layers = new TrainLayer[depth];
+    steps = new LayerStep[depth];
+    evalEdges = new GraphBlock[depth];
+    for (int k = 0; k < depth; k++) {
+      LayerSpec l = spec.layers().get(k);
+      double p = l.hasDropout() ? l.dropout() : opts.dropout();
+      layers[k] = TrainLayer.create(l, k, p, l.type() == LayerType.GAT ? p : 0);
+      steps[k] = new LayerStep(layers[k], g, opts.seed(), k > 0);
+      evalEdges[k] = l.fanout() < 0 ? g : NeighbourSampler.sample(g, l.fanout(), opts.seed(), k);
+    }
+    grads = new float[layout.size()];
+    dLogits = new DenseMatrix(g.numNodes(), spec.outputWidth());
+  }
+
+  /**
+   * Layer {@code k}'s forward: with {@code training}, dropout on and epoch {@code e}'s sample; else inference's
+   * sample without dropout. The last layer of an evaluation answers the accuracy counts.
+   */
+  private PhaseResult forward(int k, int e, boolean training) throws Exception {
+    if (plan == null || version < 0) {
+      throw new IllegalStateException("forward before the plan and the first weights");
+    }
+    if (k != forwardDone || k >= steps.length) {
+      throw new IllegalStateException("forward of layer " + k + " after " + forwardDone + " of " + steps.length);
+    }
+    if (training && k == 0) {
+      if (e < 1 || version != e - 1) {
+        throw new IllegalStateException("epoch " + e + " on weights of version " + version);
+      }
+      epoch = e;
+    }
+    LayerStep s = steps[k];
+    GraphBlock g = partition.graph();
+    int fanout = spec.layers().get(k).fanout();
+    s.setEdges(!training ? evalEdges[k] : fanout < 0 ? g
+        : NeighbourSampler.sample(g, fanout, Dropout.sampleSeed(opts.seed(), e), k));
+    DenseMatrix h = k == 0 ? x : steps[k - 1].output();
+    s.forwardTransform(h, training ? e : 0, training);
+    HaloExchange ex = new HaloExchange(k, s.edges(), s.messages(), plan.sendRows(k), plan.recvSlots(k),
+        graphSpec.chunkRows());
+    Background sender = new Background("forward-send-" + index, () -> ex.sendAll(mesh, index));
+    ex.receiveAndAggregate(mesh, sender, rows -> aggregateRuns(s, rows));
+    sender.join();
+    forwardDone = k + 1;
+    if (k < steps.length - 1) {
+      return PhaseResult.EMPTY;
+    }
+    forwardDone = 0;
+    if (training) {
+      backwardNext = k;
+      return PhaseResult.EMPTY;
+    }
+    DenseMatrix out = s.output();
+    int n = g.numNodes();
+    long[] correct = new long[3];
+    long[] count = new long[3];
+    for (int m = 0; m < 3; m++) {
+      correct[m] = SoftmaxCrossEntropy.correct(out, labels, masks[m], 0, n);
+      for (boolean b : masks[m]) {
+        count[m] += b ? 1 : 0;
+      }
+    }
+    return new PhaseResult.Accuracy(correct[0], count[0], correct[1], count[1], correct[2], count[2]);
+  }
+
+  /** Aggregates the sorted ready rows as runs of consecutive rows. */
+  private static void aggregateRuns(LayerStep s, int[] rows) {
+    for (int i = 0; i < rows.length; ) {
+      int j = i + 1;
+      while (j < rows.length && rows[j] == rows[j - 1] + 1) {
+        j++;
+      }
+      s.forwardAggregate(rows[i], rows[j - 1] + 1);
+      i = j;
+    }
+  }
+
+  /** Layer {@code k}'s backward (the layers in reverse order after a training forward). */
+  private void backward(int k) throws Exception {
+    if (k != backwardNext || k < 0 || epoch == 0) {
+      throw new IllegalStateException("backward of layer " + k + ", expected " + backwardNext);
+    }
+    LayerStep s = steps[k];
+    GraphBlock g = partition.graph();
+    int n = g.numNodes();
+    DenseMatrix dOut;
+    if (k == steps.length - 1) {
+      if (globalTrain <= 0) {
+        throw new IllegalStateException("backward before the driver gave the training row count");
+      }
+      java.util.Arrays.fill(grads, 0f);
+      lossSum = SoftmaxCrossEntropy.lossAndGradient(s.output(), labels, masks[0], 0, n, 1f / globalTrain, dLogits);
+      dOut = dLogits;
+    } else {
+      dOut = steps[k + 1].inputGradient();
+    }
+    int base = layout.layerOffset(k);
+    s.aggregateBackwardRows(dOut, grads, base);
+    s.computeMessageGradients(n, g.numSlots());
+    HaloExchange ex = HaloExchange.gradients(k, s.messageGradients(), plan.sendRows(k), plan.recvSlots(k),
+        graphSpec.chunkRows());
+    Background sender = new Background("gradient-send-" + index, () -> ex.sendAll(mesh, index));
+    s.computeMessageGradients(0, n);
+    ex.receiveAll(mesh, sender);
+    sender.join();
+    s.backwardTransform(grads, base);
+    backwardNext = k - 1;
+  }
+
+  private PhaseResult gradients() {
+    if (backwardNext != -1) {
+      throw new IllegalStateException("gradients before the backward of layer " + backwardNext);
+    }
+    backwardNext = -2;
+    return new PhaseResult.TrainStep(lossSum, new WeightGradients(version, grads.clone()));
+  }
+
+  @Override
+  public void close() {
+    mesh.close();
+  }
+}

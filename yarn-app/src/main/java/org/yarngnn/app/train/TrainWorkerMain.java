@@ -1,0 +1,26 @@
+package org.yarngnn.app.train;
+
+import java.net.InetAddress;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.yarngnn.app.yarn.ContainerEnv;
+import org.yarngnn.app.yarn.LaunchContexts;
+import org.yarngnn.compute.model.ModelFormat;
+
+/**
+ * A training graph-worker container's entry point: {@code TrainWorkerMain DRIVER_HOST DRIVER_PORT}; the options
+ * and the spec come from the localized {@value LaunchContexts#JOB_XML}, the index from {@link ContainerEnv}.
+ */
+public final class TrainWorkerMain {
+  private TrainWorkerMain() {}
+
+  public static void main(String[] args) throws Exception {
+    String host = System.getenv("NM_HOST");
+    if (host == null || host.isEmpty()) {
+      host = InetAddress.getLocalHost().getHostName();
+    }
+    TrainOptions opts = TrainOptions.fromConfiguration(LaunchContexts.jobConf());
+    int status = TrainWorker.serve(new YarnConfiguration(), opts, ModelFormat.parse(opts.specJson(),
+        opts.modelSpec()), ContainerEnv.index(), args[0], Integer.parseInt(args[1]), host);
+    System.exit(status);
+  }
+}

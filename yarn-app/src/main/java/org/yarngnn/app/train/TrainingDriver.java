@@ -1,0 +1,219 @@
+package org.yarngnn.app.train;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.yarngnn.app.infer.InferenceDriver;
+import org.yarngnn.app.runtime.DriverSession;
+import org.yarngnn.app.runtime.Phase;
+import org.yarngnn.app.runtime.PhaseCommand;
+import org.yarngnn.app.runtime.PhaseResult;
+import org.yarngnn.app.runtime.WeightGradients;
+import org.yarngnn.app.runtime.Weights;
+import org.yarngnn.app.runtime.WorkerLauncher;
+import org.yarngnn.app.transport.Command;
+import org.yarngnn.compute.model.Model;
+import org.yarngnn.compute.model.ModelSpec;
+import org.yarngnn.compute.train.Parameters;
+import org.yarngnn.io.table.InputException;
+import org.yarngnn.partition.Ownership;
+
+/**
+ * Drives a distributed training through a {@link DriverSession}: construction as inference's (read, route,
+ * build, or load a partitioned graph), LABELS (the global training count, told to every worker), PLAN, the
+ * parameter server's version-0 {@link Weights}; then per epoch FORWARD of every layer, BACKWARD of every layer
+ * in reverse, GRADIENTS (every worker's loss sum and weight gradients), one {@link ParameterService#step} whose
+ * new weights go to every worker, and EVALUATE of every layer (dropout off, after the step, as the single-JVM
+ * trainer does). Prints one line per epoch, keeps the weights of the best validation epoch (the first on ties)
+ * and stops after {@code --patience} epochs without a better one. Runs in the ApplicationMaster or, with
+ * {@code --local}, in the client JVM.
+ */
+public final class TrainingDriver {
+  /** One epoch's figures: the training loss (before the step), the accuracies after it, and its seconds. */
+  public record Epoch(int epoch, double loss, double trainAccuracy, double valAccuracy, double testAccuracy,
+      double seconds) {}
+
+  /** The run: the best epoch's model, every epoch, per-worker figures, and the workers' seconds. */
+  public record Result(Model model, int bestEpoch, double bestValAccuracy, double bestTestAccuracy,
+      List<Epoch> epochs, List<Map<String, Double>> workers, double seconds) {}
+
+  private final TrainOptions opts;
+  private final ModelSpec spec;
+  private final String host;
+  private final WorkerLauncher launcher;
+  private final DriverSession.Progress progress;
+  private final PrintStream log;
+  private DriverSession session;
+
+  public TrainingDriver(TrainOptions opts, ModelSpec spec, String host, WorkerLauncher launcher,
+      DriverSession.Progress progress, PrintStream log) {
+    this.opts = opts;
+    this.spec = spec;
+    this.host = host;
+    this.launcher = launcher;
+    this.progress = progress;
+    this.log = log;
+  }
+
+  public Result run() throws Exception {
+    long t0 = System.nanoTime();
+    int layers = spec.layers().size();
+    try (DriverSession s = new DriverSession(TrainCodec.CODEC, host, launcher, opts.graph().roundTimeoutSeconds(),
+        progress, log)) {
+      session = s;
+      int p = opts.workers();
+      s.start(p);
+      round(new PhaseCommand(Phase.JOB), 0.02f);
+      List<PhaseResult> sizes;
+      String ownershipText;
+      if (opts.graph().graph() != null) {
+        sizes = round(new PhaseCommand(Phase.LOAD_PARTITION), 0.05f);
+        ownershipText = "from " + opts.graph().graph();
+      } else {
+        Ownership own = InferenceDriver.route(s, opts.graph(), p, this::round);
+        ownershipText = own.toString();
+        sizes = round(new PhaseCommand(Phase.BUILD_EDGES), 0.05f);
+      }
+      log.print(InferenceDriver.PartitionSummary.of(sizes).describe("train", p, ownershipText));
+      long[] counts = new long[3];
+      for (PhaseResult r : round(new PhaseCommand(Phase.LABELS), 0.06f)) {
+        PhaseResult.LabelCounts c = (PhaseResult.LabelCounts) r;
+        counts[0] += c.train();
+        counts[1] += c.val();
+        counts[2] += c.test();
+      }
+      String nodes = opts.graph().nodes() != null ? opts.graph().nodes() : opts.graph().graph();
+      if (counts[0] == 0) {
+        throw new InputException(nodes + ": no labelled row has split 'train': nothing to train on (the nodes "
+            + "table needs the label and split columns)");
+      }
+      log.printf(Locale.ROOT, "yarn-gnn train: %,d train, %,d val, %,d test rows%n", counts[0], counts[1],
+          counts[2]);
+      s.broadcast(new Command(TrainWorker.TRAIN_ROWS, counts[0]));
+      round(new PhaseCommand(Phase.PLAN), 0.08f);
+      ParameterService ps = new ParameterServer(spec, opts.seed(), opts.lr(), opts.weightDecay());
+      s.broadcast(ps.current());
+      List<Epoch> epochs = new ArrayList<>();
+      float[] best = null;
+      int bestEpoch = 0;
+      double bestVal = -1;
+      double bestTest = 0;
+      for (int e = 1; e <= opts.epochs(); e++) {
+        long te = System.nanoTime();
+        float at = 0.08f + 0.9f * e / opts.epochs();
+        for (int k = 0; k < layers; k++) {
+          round(new PhaseCommand(Phase.FORWARD, k, e, null), at);
+        }
+        for (int k = layers - 1; k >= 0; k--) {
+          round(new PhaseCommand(Phase.BACKWARD, k, e, null), at);
+        }
+        double lossSum = 0;
+        List<WeightGradients> grads = new ArrayList<>();
+        for (PhaseResult r : round(new PhaseCommand(Phase.GRADIENTS, 0, e, null), at)) {
+          PhaseResult.TrainStep t = (PhaseResult.TrainStep) r;
+          lossSum += t.lossSum();
+          grads.add(t.gradients());
+        }
+        Weights next = ps.step(grads);
+        s.broadcast(next);
+        PhaseResult.Accuracy acc = null;
+        for (int k = 0; k < layers; k++) {
+          List<PhaseResult> rs = round(new PhaseCommand(Phase.EVALUATE, k, e, null), at);
+          if (k == layers - 1) {
+            acc = sum(rs);
+          }
+        }
+        Epoch ep = new Epoch(e, lossSum / counts[0], fraction(acc.trainCorrect(), acc.trainCount()),
+            fraction(acc.valCorrect(), acc.valCount()), fraction(acc.testCorrect(), acc.testCount()),
+            (System.nanoTime() - te) / 1e9);
+        epochs.add(ep);
+        log.printf(Locale.ROOT, "yarn-gnn train: epoch %d loss %.4f train %.2f val %.2f test %.2f %.2f s%n",
+            ep.epoch(), ep.loss(), ep.trainAccuracy(), ep.valAccuracy(), ep.testAccuracy(), ep.seconds());
+        if (ep.valAccuracy() > bestVal) {
+          bestVal = ep.valAccuracy();
+          bestTest = ep.testAccuracy();
+          bestEpoch = e;
+          best = next.values();
+        } else if (opts.patience() > 0 && e - bestEpoch >= opts.patience()) {
+          log.printf(Locale.ROOT, "yarn-gnn train: no better validation accuracy for %d epochs: stopping%n",
+              opts.patience());
+          break;
+        }
+      }
+      List<Map<String, Double>> stats = new ArrayList<>();
+      for (PhaseResult r : round(new PhaseCommand(Phase.EXIT), 1f)) {
+        stats.add(((PhaseResult.WorkerReport) r).figures());
+      }
+      return new Result(Parameters.toModel(spec, best), bestEpoch, bestVal, bestTest, List.copyOf(epochs), stats,
+          (System.nanoTime() - t0) / 1e9);
+    }
+  }
+
+  private static double fraction(long correct, long count) {
+    return count == 0 ? 0 : (double) correct / count;
+  }
+
+  private static PhaseResult.Accuracy sum(List<PhaseResult> rs) {
+    long[] v = new long[6];
+    for (PhaseResult r : rs) {
+      PhaseResult.Accuracy a = (PhaseResult.Accuracy) r;
+      v[0] += a.trainCorrect();
+      v[1] += a.trainCount();
+      v[2] += a.valCorrect();
+      v[3] += a.valCount();
+      v[4] += a.testCorrect();
+      v[5] += a.testCount();
+    }
+    return new PhaseResult.Accuracy(v[0], v[1], v[2], v[3], v[4], v[5]);
+  }
+
+  private List<PhaseResult> round(PhaseCommand c, float after) throws Exception {
+    String label = c.phase().label() + (c.epoch() > 0 ? " epoch " + c.epoch() : "")
+        + (PhaseCommand.perLayer(c.phase()) ? " layer " + (c.layer() + 1) : "");
+    return session.round(c, after, label, TrainingDriver::expected);
+  }
+
+  /** The result kind each phase answers with. */
+  static boolean expected(PhaseCommand c, PhaseResult r) {
+    switch (c.phase()) {
+      case LABELS: return r instanceof PhaseResult.LabelCounts;
+      case GRADIENTS: return r instanceof PhaseResult.TrainStep;
+      case EVALUATE: return r instanceof PhaseResult.Accuracy || r instanceof PhaseResult.Empty;
+      default: return InferenceDriver.expected(c, r);
+    }
+  }
+
+  /** metrics.json (CONTRACT.md "Training"): every epoch, the best one, and the containers' seconds. */
+  public static Map<String, Object> metrics(Result r, double graphWorkerSeconds) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("format", 1L);
+    m.put("best_epoch", (long) r.bestEpoch());
+    Map<String, Object> best = new LinkedHashMap<>();
+    best.put("val_accuracy", r.bestValAccuracy());
+    best.put("test_accuracy", r.bestTestAccuracy());
+    m.put("best", best);
+    List<Object> epochs = new ArrayList<>();
+    for (Epoch e : r.epochs()) {
+      Map<String, Object> x = new LinkedHashMap<>();
+      x.put("epoch", (long) e.epoch());
+      x.put("loss", e.loss());
+      x.put("train_accuracy", e.trainAccuracy());
+      x.put("val_accuracy", e.valAccuracy());
+      x.put("test_accuracy", e.testAccuracy());
+      x.put("seconds", e.seconds());
+      x.put("max_staleness", 0L);
+      epochs.add(x);
+    }
+    m.put("epochs", epochs);
+    m.put("relaunched_tasks", 0L);
+    Map<String, Object> cs = new LinkedHashMap<>();
+    cs.put("graph_workers", graphWorkerSeconds);
+    cs.put("tensor_workers", 0.0);
+    cs.put("parameter_servers", 0.0);
+    m.put("container_seconds", cs);
+    return m;
+  }
+}
