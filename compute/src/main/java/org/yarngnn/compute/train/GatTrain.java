@@ -9,7 +9,6 @@ import org.yarngnn.compute.kernel.PackedMatrix;
 import org.yarngnn.compute.kernel.Sddmm;
 import org.yarngnn.compute.kernel.SparseRows;
 import org.yarngnn.compute.layer.GatLayer;
-import org.yarngnn.compute.layer.Layer;
 import org.yarngnn.compute.model.LayerSpec;
 import org.yarngnn.compute.tensor.DenseMatrix;
 
@@ -27,50 +26,20 @@ import org.yarngnn.compute.tensor.DenseMatrix;
  * {@code da_src += ds Z}, {@code da_dst += dt Z}, {@code dW = H^T dZ_total}, {@code dH = dZ_total W^T}.
  * Attention-dropout masks are recomputed from their keys ({@link Dropout}) in each pass, not stored.
  */
-final class GatTrain implements TrainLayer {
-  private final LayerSpec spec;
-  private final int k;
-  private final double dropout;
+final class GatTrain extends BaseTrainLayer<GatLayer> {
   private final double attnDropout;
-  private final int in;
   private final int heads;
-  private final int width;
   private final int hw;
-  private GatLayer layer;
   private PackedMatrix weightT;
   private float[] attnSrc;
   private float[] attnDst;
   private float[] bias;
 
   GatTrain(LayerSpec spec, int k, double dropout, double attnDropout) {
-    this.spec = spec;
-    this.k = k;
-    this.dropout = dropout;
+    super(spec, k, dropout);
     this.attnDropout = attnDropout;
-    this.in = spec.in();
     this.heads = spec.heads();
-    this.width = spec.out();
-    this.hw = heads * width;
-  }
-
-  @Override
-  public LayerSpec spec() {
-    return spec;
-  }
-
-  @Override
-  public int index() {
-    return k;
-  }
-
-  @Override
-  public int inWidth() {
-    return in;
-  }
-
-  @Override
-  public int outWidth() {
-    return spec.outputWidth();
+    this.hw = heads * out;
   }
 
   @Override
@@ -89,13 +58,8 @@ final class GatTrain implements TrainLayer {
   }
 
   @Override
-  public double inputDropout() {
-    return dropout;
-  }
-
-  @Override
   public int paramCount() {
-    return in * hw + 2 * hw + (spec.bias() ? spec.outputWidth() : 0);
+    return in * hw + 2 * hw + biasCount();
   }
 
   @Override
@@ -108,18 +72,8 @@ final class GatTrain implements TrainLayer {
   }
 
   @Override
-  public Layer layer() {
-    return layer;
-  }
-
-  @Override
   public LayerCache newCache(GraphBlock g) {
     return new LayerCache(g.numNodes(), spec.outputWidth());
-  }
-
-  @Override
-  public void transform(GraphBlock g, DenseMatrix hDrop, int from, int to, DenseMatrix msg, DenseMatrix self) {
-    layer.transform(g, hDrop, from, to, msg, self);
   }
 
   /** The attention-dropout factor of entry k (position; -1 the added self-loop) of destination i, head h. */
@@ -157,7 +111,7 @@ final class GatTrain implements TrainLayer {
       int o = c.out.offset(i);
       Arrays.fill(od, o, o + outW, 0f);
       for (int h = 0; h < heads; h++) {
-        float t = SparseRows.dot(attnDst, h * width, md, mi + h * width, width);
+        float t = SparseRows.dot(attnDst, h * out, md, mi + h * out, out);
         for (int q = 0; q < deg; q++) {
           int j = col[start + q];
           alpha[(ext + q) * heads + h] = j == i ? Float.NEGATIVE_INFINITY
@@ -165,7 +119,7 @@ final class GatTrain implements TrainLayer {
         }
         alpha[(ext + deg) * heads + h] = Sddmm.leakyRelu(md[mi + hw + h] + t, slope);
         EdgeSoftmax.softmax(alpha, ext * heads + h, deg + 1, heads);
-        int oh = concat ? o + h * width : o;
+        int oh = concat ? o + h * out : o;
         for (int q = 0; q < deg; q++) {
           int j = col[start + q];
           float cq = alpha[(ext + q) * heads + h] * f;
@@ -173,14 +127,14 @@ final class GatTrain implements TrainLayer {
             cq *= keep(row, edges.slotId(j), q, h, scale);
           }
           if (cq != 0f) {
-            SparseRows.axpy(cq, md, j * ldm + h * width, od, oh, width);
+            SparseRows.axpy(cq, md, j * ldm + h * out, od, oh, out);
           }
         }
         float cs = alpha[(ext + deg) * heads + h] * f;
         if (drop) {
           cs *= keep(row, ids[i], -1, h, scale);
         }
-        SparseRows.axpy(cs, md, mi + h * width, od, oh, width);
+        SparseRows.axpy(cs, md, mi + h * out, od, oh, out);
       }
       if (spec.bias()) {
         SparseRows.axpy(1f, bias, 0, od, o, outW);
@@ -214,15 +168,12 @@ final class GatTrain implements TrainLayer {
       int ext = start + i;
       int mi = c.msg.offset(i);
       int o = c.dAux.offset(i);
-      spec.activation().backward(c.out.data(), c.out.offset(i), dOut.data(), dOut.offset(i), aux, o, outW);
-      if (spec.bias()) {
-        SparseRows.axpy(1f, aux, o, grads, bOff, outW);
-      }
+      preActivationGrad(c, dOut, i, aux, o, outW, grads, bOff);
       long row = drop ? Dropout.rowState(Dropout.ATTENTION, c.seed, c.epoch, k, ids[i]) : 0L;
       int ds = dSelf.offset(i);
       for (int h = 0; h < heads; h++) {
-        int go = concat ? o + h * width : o;
-        float t = SparseRows.dot(attnDst, h * width, md, mi + h * width, width);
+        int go = concat ? o + h * out : o;
+        float t = SparseRows.dot(attnDst, h * out, md, mi + h * out, out);
         // dalpha into dE first, then the softmax backward in place.
         double dot = 0;
         for (int q = 0; q <= deg; q++) {
@@ -236,7 +187,7 @@ final class GatTrain implements TrainLayer {
               m *= q < deg ? keep(row, edges.slotId(j), q, h, scale) : keep(row, ids[i], -1, h, scale);
             }
             if (m != 0f) {
-              da = m * SparseRows.dot(aux, go, md, j * ldm + h * width, width);
+              da = m * SparseRows.dot(aux, go, md, j * ldm + h * out, out);
             }
           }
           dE[e] = da;
@@ -310,7 +261,7 @@ final class GatTrain implements TrainLayer {
             cq *= keep(row, srcId, position, h, scale);
           }
           if (cq != 0f) {
-            SparseRows.axpy(cq, aux, concat ? ao + h * width : ao, d, o + h * width, width);
+            SparseRows.axpy(cq, aux, concat ? ao + h * out : ao, d, o + h * out, out);
           }
           d[o + hw + h] += dE[e + h];
         }
@@ -337,10 +288,10 @@ final class GatTrain implements TrainLayer {
         for (int hd = 0; hd < heads; hd++) {
           float dsrc = dMsg.data()[dm + hw + hd];
           float ddst = dSelf.data()[dSelf.offset(row) + hd];
-          SparseRows.axpy(dsrc, attnSrc, hd * width, dz, zo + hd * width, width);
-          SparseRows.axpy(ddst, attnDst, hd * width, dz, zo + hd * width, width);
-          SparseRows.axpy(dsrc, md, mo + hd * width, grads, srcOff + hd * width, width);
-          SparseRows.axpy(ddst, md, mo + hd * width, grads, dstOff + hd * width, width);
+          SparseRows.axpy(dsrc, attnSrc, hd * out, dz, zo + hd * out, out);
+          SparseRows.axpy(ddst, attnDst, hd * out, dz, zo + hd * out, out);
+          SparseRows.axpy(dsrc, md, mo + hd * out, grads, srcOff + hd * out, out);
+          SparseRows.axpy(ddst, md, mo + hd * out, grads, dstOff + hd * out, out);
         }
         GradOps.outer(h, c.hDrop.offset(row), in, dz, zo, hw, grads, gBase);
       }

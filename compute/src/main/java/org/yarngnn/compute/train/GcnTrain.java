@@ -6,7 +6,6 @@ import org.yarngnn.compute.kernel.Gemm;
 import org.yarngnn.compute.kernel.PackedMatrix;
 import org.yarngnn.compute.kernel.SparseRows;
 import org.yarngnn.compute.layer.GcnLayer;
-import org.yarngnn.compute.layer.Layer;
 import org.yarngnn.compute.model.LayerSpec;
 import org.yarngnn.compute.tensor.DenseMatrix;
 
@@ -17,41 +16,11 @@ import org.yarngnn.compute.tensor.DenseMatrix;
  * dAux_i (+ dAux_j for an own slot j)}; {@code dZ_j = dMsg_j / sqrt(d_j)}; {@code dW = H^T dZ},
  * {@code db = sum dPre}, {@code dH = dZ W^T}.
  */
-final class GcnTrain implements TrainLayer {
-  private final LayerSpec spec;
-  private final int k;
-  private final double dropout;
-  private final int in;
-  private final int out;
-  private GcnLayer layer;
+final class GcnTrain extends BaseTrainLayer<GcnLayer> {
   private PackedMatrix weightT;
 
   GcnTrain(LayerSpec spec, int k, double dropout) {
-    this.spec = spec;
-    this.k = k;
-    this.dropout = dropout;
-    this.in = spec.in();
-    this.out = spec.out();
-  }
-
-  @Override
-  public LayerSpec spec() {
-    return spec;
-  }
-
-  @Override
-  public int index() {
-    return k;
-  }
-
-  @Override
-  public int inWidth() {
-    return in;
-  }
-
-  @Override
-  public int outWidth() {
-    return out;
+    super(spec, k, dropout);
   }
 
   @Override
@@ -70,13 +39,8 @@ final class GcnTrain implements TrainLayer {
   }
 
   @Override
-  public double inputDropout() {
-    return dropout;
-  }
-
-  @Override
   public int paramCount() {
-    return in * out + (spec.bias() ? out : 0);
+    return in * out + biasCount();
   }
 
   @Override
@@ -84,11 +48,6 @@ final class GcnTrain implements TrainLayer {
     layer = new GcnLayer(spec, GradOps.matrix(params, base, in, out),
         spec.bias() ? GradOps.vector(params, base + in * out, out) : null);
     weightT = GradOps.packTransposed(params, base, in, out);
-  }
-
-  @Override
-  public Layer layer() {
-    return layer;
   }
 
   @Override
@@ -101,15 +60,6 @@ final class GcnTrain implements TrainLayer {
     return c;
   }
 
-  @Override
-  public void transform(GraphBlock g, DenseMatrix hDrop, int from, int to, DenseMatrix msg, DenseMatrix self) {
-    layer.transform(g, hDrop, from, to, msg, self);
-  }
-
-  @Override
-  public void aggregate(GraphBlock edges, LayerCache c, int from, int to) {
-    layer.aggregate(edges, c.msg, c.self, from, to, c.out);
-  }
 
   @Override
   public void aggregateBackward(GraphBlock edges, LayerCache c, DenseMatrix dOut, int from, int to,
@@ -118,10 +68,7 @@ final class GcnTrain implements TrainLayer {
     int bOff = gBase + in * out;
     for (int i = from; i < to; i++) {
       int o = c.dAux.offset(i);
-      spec.activation().backward(c.out.data(), c.out.offset(i), dOut.data(), dOut.offset(i), aux, o, out);
-      if (spec.bias()) {
-        SparseRows.axpy(1f, aux, o, grads, bOff, out);
-      }
+      preActivationGrad(c, dOut, i, aux, o, out, grads, bOff);
       SparseRows.scale(c.invSqrtDegree[i], aux, o, out);
     }
   }

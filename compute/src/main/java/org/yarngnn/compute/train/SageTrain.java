@@ -6,7 +6,6 @@ import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.kernel.Gemm;
 import org.yarngnn.compute.kernel.PackedMatrix;
 import org.yarngnn.compute.kernel.SparseRows;
-import org.yarngnn.compute.layer.Layer;
 import org.yarngnn.compute.layer.SageLayer;
 import org.yarngnn.compute.model.LayerSpec;
 import org.yarngnn.compute.tensor.DenseMatrix;
@@ -20,42 +19,12 @@ import org.yarngnn.compute.tensor.DenseMatrix;
  * {@code dW_self = H^T dSelf}, {@code dW_neigh = H^T dMsg}, {@code dH = dSelf W_self^T + dMsg W_neigh^T} (one
  * Gemm of {@code [dSelf | dMsg]} by the stacked transposes).
  */
-final class SageTrain implements TrainLayer {
-  private final LayerSpec spec;
-  private final int k;
-  private final double dropout;
-  private final int in;
-  private final int out;
-  private SageLayer layer;
+final class SageTrain extends BaseTrainLayer<SageLayer> {
   /** [W_self^T; W_neigh^T], 2*out x in. */
   private PackedMatrix stackedT;
 
   SageTrain(LayerSpec spec, int k, double dropout) {
-    this.spec = spec;
-    this.k = k;
-    this.dropout = dropout;
-    this.in = spec.in();
-    this.out = spec.out();
-  }
-
-  @Override
-  public LayerSpec spec() {
-    return spec;
-  }
-
-  @Override
-  public int index() {
-    return k;
-  }
-
-  @Override
-  public int inWidth() {
-    return in;
-  }
-
-  @Override
-  public int outWidth() {
-    return out;
+    super(spec, k, dropout);
   }
 
   @Override
@@ -74,13 +43,8 @@ final class SageTrain implements TrainLayer {
   }
 
   @Override
-  public double inputDropout() {
-    return dropout;
-  }
-
-  @Override
   public int paramCount() {
-    return 2 * in * out + (spec.bias() ? out : 0);
+    return 2 * in * out + biasCount();
   }
 
   @Override
@@ -101,24 +65,10 @@ final class SageTrain implements TrainLayer {
   }
 
   @Override
-  public Layer layer() {
-    return layer;
-  }
-
-  @Override
   public LayerCache newCache(GraphBlock g) {
     return new LayerCache(g.numNodes(), out);
   }
 
-  @Override
-  public void transform(GraphBlock g, DenseMatrix hDrop, int from, int to, DenseMatrix msg, DenseMatrix self) {
-    layer.transform(g, hDrop, from, to, msg, self);
-  }
-
-  @Override
-  public void aggregate(GraphBlock edges, LayerCache c, int from, int to) {
-    layer.aggregate(edges, c.msg, c.self, from, to, c.out);
-  }
 
   @Override
   public void aggregateBackward(GraphBlock edges, LayerCache c, DenseMatrix dOut, int from, int to,
@@ -128,10 +78,7 @@ final class SageTrain implements TrainLayer {
     int bOff = gBase + 2 * in * out;
     for (int i = from; i < to; i++) {
       int o = c.dAux.offset(i);
-      spec.activation().backward(c.out.data(), c.out.offset(i), dOut.data(), dOut.offset(i), aux, o, out);
-      if (spec.bias()) {
-        SparseRows.axpy(1f, aux, o, grads, bOff, out);
-      }
+      preActivationGrad(c, dOut, i, aux, o, out, grads, bOff);
       System.arraycopy(aux, o, dSelf.data(), dSelf.offset(i), out);
       int deg = rowPtr[i + 1] - rowPtr[i];
       if (deg > 1) {
