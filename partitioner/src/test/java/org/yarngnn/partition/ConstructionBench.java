@@ -45,14 +45,7 @@ public final class ConstructionBench {
     int files = args.length > 4 ? Integer.parseInt(args[4]) : 8;
     int jobParts = args.length > 5 ? Integer.parseInt(args[5]) : 2;
     Configuration conf = new Configuration();
-    RmatGenerator gen = new RmatGenerator(RmatGenerator.builder().nodes(nodes).edges(edges).seed(42).build());
-    if (!Files.exists(dir.resolve("_DONE"))) {
-      long t = System.nanoTime();
-      generate(conf, dir, gen, width, files);
-      Files.writeString(dir.resolve("_DONE"), "");
-      System.out.printf(Locale.ROOT, "generated R-MAT %,d nodes, %,d edges, %d features as Parquet in %.1fs%n",
-          nodes, edges, width, (System.nanoTime() - t) / 1e9);
-    }
+    ensureTables(conf, dir, nodes, edges, width, files);
     Path edgePath = localPath(dir.resolve("edges"));
     Path nodePath = localPath(dir.resolve("nodes"));
     GraphBuildOptions opts = GraphBuildOptions.builder().threads(2).build();
@@ -164,16 +157,34 @@ public final class ConstructionBench {
    * A local path as a Hadoop path. Not through {@code toUri()}: that ends an existing directory with a slash,
    * and the output commit would then put its work directory inside the output it replaces.
    */
-  private static Path localPath(java.nio.file.Path p) {
+  static Path localPath(java.nio.file.Path p) {
     return new Path("file://" + p.toAbsolutePath());
   }
 
-  private static String loadAverage() {
+  static String loadAverage() {
     try {
       return Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
     } catch (java.io.IOException e) {
       return "unknown";
     }
+  }
+
+  /**
+   * The benchmark's tables under {@code dir}, generated unless {@code dir/_DONE} says they are there: an R-MAT graph
+   * (seed 42) as {@code files} Parquet edge files and one node file of {@code width} features, plus the same
+   * edges as raw {@code edges.bin} for the PyTorch side. {@link ParquetDecoderBench} reads the same directory.
+   */
+  static void ensureTables(Configuration conf, java.nio.file.Path dir, long nodes, long edges, int width, int files)
+      throws Exception {
+    if (Files.exists(dir.resolve("_DONE"))) {
+      return;
+    }
+    long t = System.nanoTime();
+    generate(conf, dir, new RmatGenerator(RmatGenerator.builder().nodes(nodes).edges(edges).seed(42).build()), width,
+        files);
+    Files.writeString(dir.resolve("_DONE"), "");
+    System.out.printf(Locale.ROOT, "generated R-MAT %,d nodes, %,d edges, %d features as Parquet in %.1fs%n",
+        nodes, edges, width, (System.nanoTime() - t) / 1e9);
   }
 
   private static void generate(Configuration conf, java.nio.file.Path dir, RmatGenerator gen, int width, int files)

@@ -1,19 +1,9 @@
-package org.yarngnn.io.table;
+package org.yarngnn.partition;
 
-import java.io.BufferedOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.HadoopReadOptions;
@@ -30,7 +20,10 @@ import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
-import org.yarngnn.compute.synth.RmatGenerator;
+import org.yarngnn.io.table.EdgeSink;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.NodeTable;
+import org.yarngnn.io.table.TableReadOptions;
 
 /**
  * Not a unit test: the measurement behind keeping hdfs-io's hand-written Parquet page decoding
@@ -41,7 +34,8 @@ import org.yarngnn.compute.synth.RmatGenerator;
  * honoured for the feature list), interleaved in one JVM after warm-up rounds, one thread, medians reported.
  * Both readers' checksums (sum of ids, sum of features) are compared, so each provably decoded every value.
  * Usage: {@code ParquetDecoderBench DIR [runs [nodes edges width files]]}; when {@code DIR/_DONE} is absent the
- * tables are generated there exactly as {@code scripts/bench/construction} does (so either reuses the other's).
+ * tables are generated there by {@link ConstructionBench#ensureTables}, as {@code scripts/bench/construction} does
+ * (so either reuses the other's).
  */
 public final class ParquetDecoderBench {
   private static final java.lang.management.ThreadMXBean THREADS =
@@ -59,15 +53,9 @@ public final class ParquetDecoderBench {
     int width = args.length > 4 ? Integer.parseInt(args[4]) : 16;
     int files = args.length > 5 ? Integer.parseInt(args[5]) : 8;
     Configuration conf = new Configuration();
-    if (!Files.exists(dir.resolve("_DONE"))) {
-      long t = System.nanoTime();
-      generate(conf, dir, nodes, edges, width, files);
-      Files.writeString(dir.resolve("_DONE"), "");
-      System.out.printf(Locale.ROOT, "generated R-MAT %,d nodes, %,d edges, %d features as Parquet in %.1fs%n",
-          nodes, edges, width, (System.nanoTime() - t) / 1e9);
-    }
-    Path edgePath = new Path("file://" + dir.resolve("edges").toAbsolutePath());
-    Path nodePath = new Path("file://" + dir.resolve("nodes").toAbsolutePath());
+    ConstructionBench.ensureTables(conf, dir, nodes, edges, width, files);
+    Path edgePath = ConstructionBench.localPath(dir.resolve("edges"));
+    Path nodePath = ConstructionBench.localPath(dir.resolve("nodes"));
     List<Path> edgeFiles = EdgeTable.open(conf, edgePath, TableReadOptions.defaults()).files();
     List<Path> nodeFiles = NodeTable.open(conf, nodePath, TableReadOptions.defaults()).files();
 
@@ -77,13 +65,14 @@ public final class ParquetDecoderBench {
         new Task("nodes", "hdfs-io", () -> readNodes(conf, nodePath)),
         new Task("nodes", "parquet-mr", () -> columnApi(conf, nodeFiles, "id", "features"))};
     System.out.printf(Locale.ROOT, "%s: %d edge files, %d node files; %d warm-up rounds, %d timed, interleaved; "
-        + "load average before: %s%n", dir, edgeFiles.size(), nodeFiles.size(), WARMUP, runs, loadAverage());
+        + "load average before: %s%n", dir, edgeFiles.size(), nodeFiles.size(), WARMUP, runs,
+        ConstructionBench.loadAverage());
     for (int round = 0; round < WARMUP + runs; round++) {
       for (Task t : tasks) {
         t.run(round >= WARMUP);
       }
     }
-    System.out.printf(Locale.ROOT, "load average after: %s%n", loadAverage());
+    System.out.printf(Locale.ROOT, "load average after: %s%n", ConstructionBench.loadAverage());
     for (int i = 0; i < tasks.length; i += 2) {
       Task own = tasks[i];
       Task mr = tasks[i + 1];
@@ -306,70 +295,6 @@ public final class ParquetDecoderBench {
 
     @Override
     public void end() {
-    }
-  }
-
-  private static String loadAverage() {
-    try {
-      return Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
-    } catch (IOException e) {
-      return "unknown";
-    }
-  }
-
-  /**
-   * The construction benchmark's tables, written exactly as partitioner's {@code ConstructionBench.generate} does
-   * (same generator, seed, files and writers, and the raw {@code edges.bin} its PyTorch side reads), so that
-   * {@code scripts/bench/construction} and {@code scripts/bench/parquet-read} share one cached directory.
-   */
-  private static void generate(Configuration conf, java.nio.file.Path dir, long nodes, long edges, int width,
-      int files) throws Exception {
-    RmatGenerator gen = new RmatGenerator(RmatGenerator.builder().nodes(nodes).edges(edges).seed(42).build());
-    Files.createDirectories(dir.resolve("edges"));
-    Files.createDirectories(dir.resolve("nodes"));
-    long m = gen.edgeCount();
-    ExecutorService pool = Executors.newFixedThreadPool(2);
-    List<Future<?>> done = new ArrayList<>();
-    try (OutputStream raw = new BufferedOutputStream(Files.newOutputStream(dir.resolve("edges.bin")), 1 << 20)) {
-      for (int f = 0; f < files; f++) {
-        int file = f;
-        done.add(pool.submit(() -> {
-          try (EdgeTableWriter w = EdgeTableWriter.create(conf,
-              new Path(dir.resolve(String.format("edges/part-%05d.parquet", file)).toUri()), TableFormat.PARQUET,
-              false)) {
-            gen.generateEdges(RmatGenerator.chunkStart(m, file, files), RmatGenerator.chunkStart(m, file + 1, files),
-                w::write);
-          }
-          return null;
-        }));
-      }
-      done.add(pool.submit(() -> {
-        try (NodeTableWriter w = NodeTableWriter.create(conf,
-            new Path(dir.resolve("nodes/part-00000.parquet").toUri()), TableFormat.PARQUET, width, false)) {
-          gen.generateNodes(0, gen.nodeCount(), width, (id, label, split, f) -> w.write(id, f, 0, label,
-              NodeSplit.NONE));
-        }
-        return null;
-      }));
-      ByteBuffer b = ByteBuffer.allocate(16 << 16).order(ByteOrder.LITTLE_ENDIAN);
-      DataOutputStream out = new DataOutputStream(raw);
-      gen.generateEdges((s, d) -> {
-        b.putLong(s).putLong(d);
-        if (!b.hasRemaining()) {
-          try {
-            out.write(b.array(), 0, b.position());
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-          b.clear();
-        }
-      });
-      out.write(b.array(), 0, b.position());
-      for (Future<?> f : done) {
-        f.get();
-      }
-    } finally {
-      pool.shutdown();
     }
   }
 }
