@@ -13,7 +13,6 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.yarngnn.io.table.ColumnSpec;
-import org.yarngnn.io.table.TableWriter;
 
 /**
  * Writes rows straight to Parquet's column writers (no record objects, no record assembly): each column of the
@@ -21,7 +20,7 @@ import org.yarngnn.io.table.TableWriter;
  * ({@code group (LIST) { repeated group list { required float element } }}), which Spark, DuckDB and pyarrow
  * read. Properties, codec and row-group size are ParquetWriter's defaults with SNAPPY.
  */
-public final class ParquetTableWriter implements TableWriter {
+public final class ParquetTableWriter extends RowBufferWriter {
   private static final String LIST = "list";
   private static final String ELEMENT = "element";
   /** A list element's definition level when present (the repeated group adds one; the element is required). */
@@ -29,12 +28,6 @@ public final class ParquetTableWriter implements TableWriter {
 
   private final Path file;
   private final ColumnSpec.Type[] types;
-  private final long[] longs;
-  private final float[] floats;
-  private final byte[][] strings;
-  private final float[][] lists;
-  private final int[] listOffsets;
-  private final int[] listLengths;
   private final ParquetColumnFile out;
 
   public ParquetTableWriter(Configuration conf, Path file, String tableName, List<ColumnSpec> columns) {
@@ -44,15 +37,10 @@ public final class ParquetTableWriter implements TableWriter {
   /** With a row-group size other than ParquetWriter's default (tests write several row groups this way). */
   public ParquetTableWriter(Configuration conf, Path file, String tableName, List<ColumnSpec> columns,
       long rowGroupBytes) {
+    super(columns.size());
     this.file = file;
     int n = columns.size();
     types = new ColumnSpec.Type[n];
-    longs = new long[n];
-    floats = new float[n];
-    strings = new byte[n][];
-    lists = new float[n][];
-    listOffsets = new int[n];
-    listLengths = new int[n];
     ParquetProperties.Builder props =
         ParquetProperties.builder().withValuesWriterFactory(new BlockFloatWriterFactory());
     for (int i = 0; i < n; i++) {
@@ -87,33 +75,6 @@ public final class ParquetTableWriter implements TableWriter {
       }
     }
     return MessageTypeParser.parseMessageType(s.append("}\n").toString());
-  }
-
-  @Override
-  public void setLong(int column, long value) {
-    longs[column] = value;
-  }
-
-  @Override
-  public void setInt(int column, int value) {
-    longs[column] = value;
-  }
-
-  @Override
-  public void setFloat(int column, float value) {
-    floats[column] = value;
-  }
-
-  @Override
-  public void setString(int column, byte[] utf8) {
-    strings[column] = utf8;
-  }
-
-  @Override
-  public void setFloats(int column, float[] values, int offset, int length) {
-    lists[column] = values;
-    listOffsets[column] = offset;
-    listLengths[column] = length;
   }
 
   @Override

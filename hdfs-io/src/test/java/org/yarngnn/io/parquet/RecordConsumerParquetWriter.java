@@ -15,36 +15,23 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
 import org.yarngnn.io.table.ColumnSpec;
-import org.yarngnn.io.table.TableWriter;
 
 /**
  * Baseline for {@link ParquetWriteThroughput}: the former RecordConsumerParquetWriter, which drives parquet-mr's
  * RecordConsumer (record assembly, about five calls per float) instead of the column writers.
  */
-final class RecordConsumerParquetWriter implements TableWriter {
+final class RecordConsumerParquetWriter extends RowBufferWriter {
   private static final String LIST = "list";
   private static final String ELEMENT = "element";
 
   private final Path file;
   private final List<ColumnSpec> columns;
-  private final long[] longs;
-  private final float[] floats;
-  private final byte[][] strings;
-  private final float[][] lists;
-  private final int[] listOffsets;
-  private final int[] listLengths;
   private final ParquetWriter<RecordConsumerParquetWriter> writer;
 
   RecordConsumerParquetWriter(Configuration conf, Path file, String tableName, List<ColumnSpec> columns) {
+    super(columns.size());
     this.file = file;
     this.columns = List.copyOf(columns);
-    int n = columns.size();
-    longs = new long[n];
-    floats = new float[n];
-    strings = new byte[n][];
-    lists = new float[n][];
-    listOffsets = new int[n];
-    listLengths = new int[n];
     MessageType schema = ParquetTableWriter.schema(tableName, columns);
     try {
       Builder b = new Builder(HadoopOutputFile.fromPath(file, conf), schema)
@@ -61,33 +48,6 @@ final class RecordConsumerParquetWriter implements TableWriter {
     } catch (IOException e) {
       throw new UncheckedIOException("creating " + file + ": " + e.getMessage(), e);
     }
-  }
-
-  @Override
-  public void setLong(int column, long value) {
-    longs[column] = value;
-  }
-
-  @Override
-  public void setInt(int column, int value) {
-    longs[column] = value;
-  }
-
-  @Override
-  public void setFloat(int column, float value) {
-    floats[column] = value;
-  }
-
-  @Override
-  public void setString(int column, byte[] utf8) {
-    strings[column] = utf8;
-  }
-
-  @Override
-  public void setFloats(int column, float[] values, int offset, int length) {
-    lists[column] = values;
-    listOffsets[column] = offset;
-    listLengths[column] = length;
   }
 
   @Override
