@@ -291,6 +291,8 @@ public final class Checkpoint {
     byte[] raw;
     try (InputStream in = fs.open(manifest)) {
       raw = in.readNBytes((int) length + 1);
+    } catch (org.apache.hadoop.fs.ChecksumException e) {
+      throw new InputException(where + ": damaged (the FileSystem's checksum fails: " + e.getMessage() + ")");
     }
     String text = Json.utf8OrNull(raw, 0, raw.length);
     if (text == null || raw.length != length) {
@@ -380,6 +382,8 @@ public final class Checkpoint {
       }
     } catch (ModelFormatException e) {
       throw new InputException(e.getMessage());
+    } catch (org.apache.hadoop.fs.ChecksumException e) {
+      throw new InputException(stateFile + ": damaged (the FileSystem's checksum fails: " + e.getMessage() + ")");
     }
     if (sum.getValue() != crc) {
       throw new InputException(stateFile + ": checksum " + String.format(Locale.ROOT, "%08x", sum.getValue())
