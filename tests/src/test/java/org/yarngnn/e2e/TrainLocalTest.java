@@ -206,7 +206,8 @@ class TrainLocalTest {
             tinySpec.toString()}, "train"},
         {"remote", new String[] {"--tensor-backend", "remote"}, "not implemented yet"},
         {"stale", new String[] {"--staleness", "2"}, "only 0"},
-        {"checkpoints", new String[] {"--checkpoint-every", "5"}, "not implemented yet"},
+        {"resume-nothing", new String[] {"--resume", work.resolve("bad-out-resume-nothing").toString()},
+            "no checkpoint"},
     };
     for (Object[] c : cases) {
       Path out = work.resolve("bad-out-" + c[0]);

@@ -68,6 +68,39 @@ class TrainOnYarnTest {
         TrainLocalTest.losses((Map<?, ?>) Json.parse(text)), "3 containers");
   }
 
+  /**
+   * On the cluster: the ApplicationMaster writes the checkpoints on HDFS beside the output; an application
+   * stopped after epoch 4's checkpoint (the test hook, exit 1) and resumed gives all 6 epochs, the single-JVM
+   * trainer's losses, and leaves nothing hidden beside its output.
+   */
+  @Test
+  void aStoppedApplicationResumes() throws Exception {
+    java.nio.file.Path spec = Files.writeString(local.resolve("ckpt-spec.json"), TrainLocalTest.SPEC);
+    String[] common = {"--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz", "--model-spec",
+        spec.toUri().toString(), "--workers", "2", "--worker-memory", "512", "--epochs", "6", "--weight-decay",
+        "5e-4", "--seed", "1", "--checkpoint-every", "2"};
+    java.util.List<String> first = new java.util.ArrayList<>(java.util.List.of("train", "--output", "/out/ckpt",
+        "-D", "yarngnn.test.stop-after-epoch=4"));
+    first.addAll(java.util.List.of(common));
+    CliRun stopped = cli(first.toArray(new String[0]));
+    assertEquals(1, stopped.status(), stopped.toString());
+    assertFalse(fs.exists(new Path("/out/ckpt")));
+    assertTrue(fs.exists(new Path("/out/.ckpt.yarn-gnn-checkpoint/checkpoint-000004.json")), stopped.toString());
+    java.util.List<String> again = new java.util.ArrayList<>(java.util.List.of("train", "--resume", "/out/ckpt"));
+    again.addAll(java.util.List.of(common));
+    CliRun resumed = cli(again.toArray(new String[0]));
+    assertEquals(0, resumed.status(), resumed.toString());
+    String text;
+    try (java.io.InputStream in = fs.open(new Path("/out/ckpt/metrics.json"))) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    TrainLocalTest.assertSameLosses(TrainLocalTest.referenceLosses(6),
+        TrainLocalTest.losses((Map<?, ?>) Json.parse(text)), "stopped at 4, resumed on YARN");
+    for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(new Path("/out"))) {
+      assertFalse(f.getPath().getName().startsWith(".ckpt."), "left beside the output: " + f.getPath());
+    }
+  }
+
   @Test
   void noTrainRowsOnTheClusterExitsTwo() throws Exception {
     java.nio.file.Path spec = Files.writeString(local.resolve("tiny-spec.json"), "{\"format\": 1, \"layers\": "

@@ -12,6 +12,7 @@ import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.infer.InferenceJobDriver;
 import org.yarngnn.app.infer.ThreadWorkers;
+import org.yarngnn.app.train.Checkpoint;
 import org.yarngnn.app.train.ModelOutput;
 import org.yarngnn.app.train.TrainJobDriver;
 import org.yarngnn.app.train.TrainOptions;
@@ -94,6 +95,44 @@ public final class TrainCommand implements Command {
     return o.toBuilder().specJson(json).build();
   }
 
+  /**
+   * The run's checkpoints ({@code .OUT.yarn-gnn-checkpoint} beside the output). With {@code --resume} the
+   * directory must be the output (when {@code --output} is given too) and hold a checkpoint; without it, a
+   * stopped run's leftover checkpoint is refused, or deleted with {@code --overwrite}. Before anything is written.
+   */
+  static Checkpoint checkpoints(Configuration conf, TrainOptions o) throws java.io.IOException {
+    Checkpoint c = Checkpoint.of(conf, new Path(o.output()));
+    if (o.resume() != null) {
+      FileSystem fs = new Path(o.output()).getFileSystem(conf);
+      Path resume = new Path(o.resume());
+      if (!fs.makeQualified(resume).equals(fs.makeQualified(new Path(o.output())))) {
+        throw new UsageException("--resume " + o.resume() + " continues the run whose output is " + o.resume()
+            + ": leave --output out or give the same directory, not " + o.output());
+      }
+      if (c.latest() == null) {
+        throw new InputException("--resume " + o.resume() + ": no checkpoint in " + c.dir() + " (a run leaves "
+            + "one after its first --checkpoint-every epoch until it succeeds; a finished run leaves none)");
+      }
+    } else if (c.exists()) {
+      if (!o.graph().overwrite()) {
+        throw new InputException(o.output() + ": the checkpoint of a stopped run is beside it, in " + c.dir()
+            + ": continue that run with --resume " + o.output() + ", or start afresh with --overwrite (which "
+            + "deletes it)");
+      }
+      c.discard();
+    }
+    return c;
+  }
+
+  /** After the commit: the checkpoints are of no more use (a failure to delete them only warns). */
+  static void discard(Checkpoint c, PrintStream out) {
+    try {
+      c.discard();
+    } catch (java.io.IOException | RuntimeException e) {
+      out.println("yarn-gnn train: warning: could not delete the checkpoints in " + c.dir() + ": " + e.getMessage());
+    }
+  }
+
   /** The job: workers resolved, the layer count, the commit's work directory. */
   static TrainOptions job(Configuration conf, TrainOptions o, Path workDir, int defaultWorkers) {
     InferOptions g = o.graph();
@@ -107,16 +146,18 @@ public final class TrainCommand implements Command {
   private int runLocal(Configuration conf, TrainOptions given, PrintStream out) throws Exception {
     TrainOptions o = validate(conf, given);
     ModelSpec spec = ModelFormat.parse(o.specJson(), o.modelSpec());
+    Checkpoint checkpoints = checkpoints(conf, o);
     OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.graph().overwrite()).abortOnExit();
     try {
       TrainOptions job = job(conf, o, commit.workDir(), 1);
       TrainingDriver.Result r;
       try (ThreadWorkers launcher = new ThreadWorkers((i, host, port) -> TrainWorker.serve(conf, job, spec, i, host,
           port, "127.0.0.1"))) {
-        r = new TrainingDriver(job, spec, "127.0.0.1", launcher, null, out).run();
+        r = new TrainingDriver(job, spec, "127.0.0.1", launcher, null, out, checkpoints).run();
       }
       ModelOutput.write(conf, commit.workDir(), r, r.seconds() * job.workers());
       commit.commit();
+      discard(checkpoints, out);
       summary(out, r.bestEpoch(), r.bestValAccuracy(), r.bestTestAccuracy(), r.epochs().size(), commit.outputDir());
       return Main.OK;
     } catch (Exception | Error e) {
@@ -134,6 +175,7 @@ public final class TrainCommand implements Command {
   private int runOnYarn(Configuration clientConf, TrainOptions given, PrintStream out) throws Exception {
     Configuration conf = new YarnConfiguration(clientConf);
     TrainOptions o = validate(conf, given);
+    Checkpoint checkpoints = checkpoints(conf, o);
     InferOptions g = o.graph();
     InferOptions.Builder qualified = g.toBuilder().threads(g.workerVcores());
     if (g.edges() != null) {
@@ -147,6 +189,11 @@ public final class TrainCommand implements Command {
     try {
       TrainOptions job = job(conf, o.toBuilder().graph(qualified.output(commit.outputDir().toString()).build())
           .build(), commit.workDir(), 2);
+      if (job.resume() != null) {
+        // Refused here, before a container starts (the ApplicationMaster checks again, and the graph's size).
+        ModelSpec spec = ModelFormat.parse(job.specJson(), job.modelSpec());
+        checkpoints.checkOptions(checkpoints.read(spec), job, spec);
+      }
       JobSubmission submission = JobSubmission.builder().appName(job.graph().name()).queue(job.graph().queue())
           .jar(InferCommand.shippedJar(conf)).amMemoryMb(512).jobConf(job.toConfiguration())
           .driver(TrainJobDriver.class.getName(), List.of()).build();

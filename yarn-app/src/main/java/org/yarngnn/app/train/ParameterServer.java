@@ -61,6 +61,26 @@ public final class ParameterServer implements ParameterService {
     return current();
   }
 
+  @Override
+  public OptimizerState state() {
+    return new OptimizerState(adam.step(), params.values().clone(), adam.firstMoments().clone(),
+        adam.secondMoments().clone());
+  }
+
+  @Override
+  public void restore(OptimizerState s) {
+    int n = params.size();
+    if (s.weights().length != n || s.firstMoments().length != n || s.secondMoments().length != n || s.step() < 0) {
+      throw new IllegalArgumentException("an optimiser state of " + s.weights().length + " values for " + n
+          + " weights");
+    }
+    System.arraycopy(s.weights(), 0, params.values(), 0, n);
+    System.arraycopy(s.firstMoments(), 0, adam.firstMoments(), 0, n);
+    System.arraycopy(s.secondMoments(), 0, adam.secondMoments(), 0, n);
+    adam.setStep(s.step());
+    version = s.step();
+  }
+
   /** The weights' layout (for writing the model). */
   public Parameters parameters() {
     return params;

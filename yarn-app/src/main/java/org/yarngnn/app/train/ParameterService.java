@@ -18,4 +18,17 @@ public interface ParameterService {
    * current version (staleness 0). Returns the new weights, version + 1.
    */
   Weights step(List<WeightGradients> byWorker);
+
+  /**
+   * The optimiser's whole state after {@code step} steps (the weights' version): copies of the weights and of
+   * Adam's first and second moments. With the seed and the epoch (dropout and samples are keyed by them) this is
+   * everything a checkpoint needs to continue the run exactly.
+   */
+  record OptimizerState(int step, float[] weights, float[] firstMoments, float[] secondMoments) {}
+
+  /** A copy of the current {@link OptimizerState}, for a checkpoint. */
+  OptimizerState state();
+
+  /** Continues from a checkpoint's {@link OptimizerState}: weights, moments, step and version restored. */
+  void restore(OptimizerState s);
 }

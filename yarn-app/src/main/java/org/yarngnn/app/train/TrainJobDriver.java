@@ -30,10 +30,17 @@ public final class TrainJobDriver implements JobDriver {
     try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), opts.graph().workerMemoryMb(),
         opts.graph().workerVcores(), hosts, TrainWorkerMain.class.getName())) {
       ModelSpec spec = ModelFormat.parse(opts.specJson(), opts.modelSpec());
-      TrainingDriver.Result r = new TrainingDriver(opts, spec, ctx.amHost(), workers, ctx::setProgress, System.out)
-          .run();
+      Checkpoint checkpoints = Checkpoint.of(ctx.conf(), new Path(opts.output()));
+      TrainingDriver.Result r = new TrainingDriver(opts, spec, ctx.amHost(), workers, ctx::setProgress, System.out,
+          checkpoints).run();
       ModelOutput.write(ctx.conf(), commit.workDir(), r, r.seconds() * opts.workers());
       commit.commit();
+      try {
+        checkpoints.discard();
+      } catch (java.io.IOException e) {
+        System.out.println("yarn-gnn train: warning: could not delete the checkpoints in " + checkpoints.dir()
+            + ": " + e.getMessage());
+      }
       ctx.setProgress(1f, "best epoch " + r.bestEpoch());
       return 0;
     } catch (InputException | ModelFormatException e) {

@@ -24,6 +24,11 @@ public final class TrainOptions {
   static final String PREFIX = CommandLine.KEY_PREFIX;
   /** Internal: the model spec's JSON text (workers and the AM read no spec file). */
   public static final String SPEC_JSON_KEY = PREFIX + "job.model-spec-json";
+  /**
+   * Test hook: the driver fails (exit 1, as a kill would leave things) right after epoch N's checkpoint. Travels
+   * to the ApplicationMaster in job.xml.
+   */
+  public static final String STOP_AFTER_EPOCH_KEY = PREFIX + "test.stop-after-epoch";
 
   /** Where the tensor work runs. */
   public enum TensorBackend { LOCAL, REMOTE }
@@ -42,6 +47,7 @@ public final class TrainOptions {
   private final int tensorWorkers;
   private final int staleness;
   private final int intervals;
+  private final int stopAfterEpoch;
 
   private TrainOptions(Builder b) {
     this.graph = b.graph;
@@ -58,6 +64,7 @@ public final class TrainOptions {
     this.tensorWorkers = (int) b.tensorWorkers;
     this.staleness = (int) b.staleness;
     this.intervals = (int) b.intervals;
+    this.stopAfterEpoch = (int) b.stopAfterEpoch;
   }
 
   public static Builder builder() {
@@ -80,6 +87,7 @@ public final class TrainOptions {
     b.tensorWorkers = tensorWorkers;
     b.staleness = staleness;
     b.intervals = intervals;
+    b.stopAfterEpoch = stopAfterEpoch;
     return b;
   }
 
@@ -97,8 +105,10 @@ public final class TrainOptions {
         .value("dropout", "P", "dropout of every layer's input and of gat attention (default 0.5); a layer's "
             + "\"dropout\" in the spec wins")
         .value("patience", "P", "stop when the validation accuracy has not improved for P epochs (default: never)")
-        .value("checkpoint-every", "K", "checkpoint every K epochs (0 = never; checkpoints are not implemented yet)")
-        .value("resume", "MODEL_DIR", "continue a stopped run from its last checkpoint (not implemented yet)")
+        .value("checkpoint-every", "K", "checkpoint every K epochs into .MODEL_DIR.yarn-gnn-checkpoint beside the output "
+            + "(default 0 = never)")
+        .value("resume", "MODEL_DIR", "continue the stopped run whose output is MODEL_DIR from its last checkpoint "
+            + "(the same options; --epochs may grow; --output may be left out)")
         .value("tensor-backend", "local|remote", "tensor work in the graph workers (local, default) or an elastic "
             + "pool (remote, not implemented yet)")
         .value("tensor-workers", "M", "tensor workers of the remote backend (no effect with local)")
@@ -114,6 +124,10 @@ public final class TrainOptions {
     InferOptions.Builder g = InferOptions.parseGraph(cl, "yarn-gnn train").local(local).fusion(false)
         .model(cl.get("model-spec"));
     Configuration conf = cl.conf();
+    String resume = cl.get("resume");
+    if (resume != null && !resume.isEmpty() && cl.get("output") == null) {
+      g.output(resume); // --resume MODEL_DIR continues the run whose output is MODEL_DIR
+    }
     if (conf.getTrimmed(InferOptions.WORK_DIR_KEY) != null) {
       g.workDir(conf.getTrimmed(InferOptions.WORK_DIR_KEY));
     }
@@ -133,7 +147,8 @@ public final class TrainOptions {
         .dropout(cl.getDouble("dropout", 0.5))
         .patience(cl.getLong("patience", 0))
         .checkpointEvery(cl.getLong("checkpoint-every", 0))
-        .resume(cl.get("resume"))
+        .resume(resume)
+        .stopAfterEpoch(conf.getLong(STOP_AFTER_EPOCH_KEY, 0))
         .tensorWorkers(cl.getLong("tensor-workers", 0))
         .staleness(cl.getLong("staleness", 0))
         .intervals(cl.getLong("intervals", 1));
@@ -175,6 +190,9 @@ public final class TrainOptions {
     c.set(PREFIX + "intervals", Integer.toString(intervals));
     if (specJson != null) {
       c.set(SPEC_JSON_KEY, specJson);
+    }
+    if (stopAfterEpoch > 0) {
+      c.set(STOP_AFTER_EPOCH_KEY, Integer.toString(stopAfterEpoch));
     }
     return c;
   }
@@ -226,8 +244,14 @@ public final class TrainOptions {
     return checkpointEvery;
   }
 
+  /** The output of the stopped run to continue (the same as {@link #output()}), or null. */
   public String resume() {
     return resume;
+  }
+
+  /** Test hook {@value #STOP_AFTER_EPOCH_KEY}: fail right after this epoch's checkpoint; 0: never. */
+  public int stopAfterEpoch() {
+    return stopAfterEpoch;
   }
 
   public TensorBackend tensorBackend() {
@@ -264,7 +288,7 @@ public final class TrainOptions {
 
   private List<Object> fields() {
     return Arrays.asList(graph, modelSpec, specJson, epochs, lr, weightDecay, dropout, patience, checkpointEvery,
-        resume, tensorBackend, tensorWorkers, staleness, intervals);
+        resume, tensorBackend, tensorWorkers, staleness, intervals, stopAfterEpoch);
   }
 
   @Override
@@ -301,6 +325,7 @@ public final class TrainOptions {
     private long tensorWorkers;
     private long staleness;
     private long intervals = 1;
+    private long stopAfterEpoch;
 
     private Builder() {}
 
@@ -387,6 +412,11 @@ public final class TrainOptions {
       return this;
     }
 
+    public Builder stopAfterEpoch(long v) {
+      stopAfterEpoch = v;
+      return this;
+    }
+
     public TrainOptions build() {
       InferOptions.Builder g = graphToBuilder();
       if (g == null) {
@@ -409,6 +439,9 @@ public final class TrainOptions {
       range("tensor-workers", tensorWorkers, 0, 100_000);
       range("staleness", staleness, 0, Integer.MAX_VALUE);
       range("intervals", intervals, 1, 1 << 20);
+      if (stopAfterEpoch < 0 || stopAfterEpoch > Integer.MAX_VALUE) {
+        throw new UsageException("-D " + STOP_AFTER_EPOCH_KEY + " must be an epoch, not " + stopAfterEpoch);
+      }
       if (!(lr > 0) || !Double.isFinite(lr)) {
         throw new UsageException("option --lr must be a positive number, not " + lr);
       }
@@ -417,13 +450,6 @@ public final class TrainOptions {
       }
       if (!(dropout >= 0 && dropout < 1)) {
         throw new UsageException("option --dropout must be at least 0 and below 1, not " + dropout);
-      }
-      if (checkpointEvery > 0) {
-        throw new UsageException("--checkpoint-every " + checkpointEvery + ": checkpoints are not implemented yet "
-            + "(use 0)");
-      }
-      if (resume != null) {
-        throw new UsageException("--resume: checkpoints are not implemented yet, so there is nothing to resume");
       }
       if (tensorBackend == TensorBackend.REMOTE) {
         throw new UsageException("--tensor-backend remote is not implemented yet (use local)");

@@ -30,6 +30,13 @@ import org.yarngnn.partition.Ownership;
  * trainer does). Prints one line per epoch, keeps the weights of the best validation epoch (the first on ties)
  * and stops after {@code --patience} epochs without a better one. Runs in the ApplicationMaster or, with
  * {@code --local}, in the client JVM.
+ *
+ * <p>Every {@code --checkpoint-every} epochs it writes a {@link Checkpoint}: the parameter server's
+ * {@link ParameterService.OptimizerState}, the best epoch and its weights, every epoch's figures. With
+ * {@code --resume} it reads the latest one first (refusing other options), checks the graph's size once the
+ * workers built it, gives the workers the checkpoint's weights (version = the epoch) and continues at the next
+ * epoch: since masks and samples are keyed by seed and epoch and the server sums in worker order, the epochs
+ * that follow are those of a run that was never stopped.
  */
 public final class TrainingDriver {
   /** One epoch's figures: the training loss (before the step), the accuracies after it, and its seconds. */
@@ -46,21 +53,32 @@ public final class TrainingDriver {
   private final WorkerLauncher launcher;
   private final DriverSession.Progress progress;
   private final PrintStream log;
+  private final Checkpoint checkpoints;
   private DriverSession session;
 
+  /** {@code checkpoints}: where {@code --checkpoint-every} writes and {@code --resume} reads (null: neither). */
   public TrainingDriver(TrainOptions opts, ModelSpec spec, String host, WorkerLauncher launcher,
-      DriverSession.Progress progress, PrintStream log) {
+      DriverSession.Progress progress, PrintStream log, Checkpoint checkpoints) {
     this.opts = opts;
     this.spec = spec;
     this.host = host;
     this.launcher = launcher;
     this.progress = progress;
     this.log = log;
+    this.checkpoints = checkpoints;
+    if (checkpoints == null && (opts.resume() != null || opts.checkpointEvery() > 0)) {
+      throw new IllegalArgumentException("--resume and --checkpoint-every need the checkpoints' place");
+    }
   }
 
   public Result run() throws Exception {
     long t0 = System.nanoTime();
     int layers = spec.layers().size();
+    Checkpoint.State resumed = null;
+    if (opts.resume() != null) {
+      resumed = checkpoints.read(spec);
+      checkpoints.checkOptions(resumed, opts, spec);
+    }
     try (DriverSession s = new DriverSession(TrainCodec.CODEC, host, launcher, opts.graph().roundTimeoutSeconds(),
         progress, log)) {
       session = s;
@@ -77,7 +95,8 @@ public final class TrainingDriver {
         ownershipText = own.toString();
         sizes = round(new PhaseCommand(Phase.BUILD_EDGES), 0.05f);
       }
-      log.print(InferenceDriver.PartitionSummary.of(sizes).describe("train", p, ownershipText));
+      InferenceDriver.PartitionSummary summary = InferenceDriver.PartitionSummary.of(sizes);
+      log.print(summary.describe("train", p, ownershipText));
       long[] counts = new long[3];
       for (PhaseResult r : round(new PhaseCommand(Phase.LABELS), 0.06f)) {
         PhaseResult.LabelCounts c = (PhaseResult.LabelCounts) r;
@@ -92,16 +111,40 @@ public final class TrainingDriver {
       }
       log.printf(Locale.ROOT, "yarn-gnn train: %,d train, %,d val, %,d test rows%n", counts[0], counts[1],
           counts[2]);
+      Checkpoint.GraphSize graphSize = new Checkpoint.GraphSize(summary.nodes(), summary.edges(), counts[0],
+          counts[1], counts[2]);
+      if (resumed != null) {
+        checkpoints.checkGraph(resumed, graphSize);
+      }
       s.broadcast(new Command(TrainWorker.TRAIN_ROWS, counts[0]));
       round(new PhaseCommand(Phase.PLAN), 0.08f);
       ParameterService ps = new ParameterServer(spec, opts.seed(), opts.lr(), opts.weightDecay());
-      s.broadcast(ps.current());
       List<Epoch> epochs = new ArrayList<>();
       float[] best = null;
       int bestEpoch = 0;
       double bestVal = -1;
       double bestTest = 0;
-      for (int e = 1; e <= opts.epochs(); e++) {
+      int first = 1;
+      double secondsBefore = 0;
+      if (resumed != null) {
+        ps.restore(new ParameterService.OptimizerState(resumed.step(), resumed.weights(), resumed.adamM(),
+            resumed.adamV()));
+        epochs.addAll(resumed.epochs());
+        best = resumed.best();
+        bestEpoch = resumed.bestEpoch();
+        bestVal = resumed.bestVal();
+        bestTest = resumed.bestTest();
+        first = resumed.epoch() + 1;
+        secondsBefore = resumed.seconds();
+        boolean stopped = opts.patience() > 0 && resumed.epoch() - bestEpoch >= opts.patience();
+        log.printf(Locale.ROOT, "yarn-gnn train: resuming after epoch %d from %s%s%n", resumed.epoch(),
+            checkpoints.dir(), stopped ? " (its --patience had already stopped it)" : "");
+        if (stopped) {
+          first = opts.epochs() + 1;
+        }
+      }
+      s.broadcast(ps.current());
+      for (int e = first; e <= opts.epochs(); e++) {
         long te = System.nanoTime();
         float at = 0.08f + 0.9f * e / opts.epochs();
         for (int k = 0; k < layers; k++) {
@@ -132,6 +175,7 @@ public final class TrainingDriver {
         epochs.add(ep);
         log.printf(Locale.ROOT, "yarn-gnn train: epoch %d loss %.4f train %.2f val %.2f test %.2f %.2f s%n",
             ep.epoch(), ep.loss(), ep.trainAccuracy(), ep.valAccuracy(), ep.testAccuracy(), ep.seconds());
+        boolean stop = false;
         if (ep.valAccuracy() > bestVal) {
           bestVal = ep.valAccuracy();
           bestTest = ep.testAccuracy();
@@ -140,6 +184,20 @@ public final class TrainingDriver {
         } else if (opts.patience() > 0 && e - bestEpoch >= opts.patience()) {
           log.printf(Locale.ROOT, "yarn-gnn train: no better validation accuracy for %d epochs: stopping%n",
               opts.patience());
+          stop = true;
+        }
+        if (opts.checkpointEvery() > 0 && e % opts.checkpointEvery() == 0 && !stop && e < opts.epochs()) {
+          ParameterService.OptimizerState st = ps.state();
+          checkpoints.write(new Checkpoint.State(Checkpoint.RunOptions.of(opts), graphSize, e, st.step(),
+              st.weights(), st.firstMoments(), st.secondMoments(), bestEpoch, bestVal, bestTest, best,
+              List.copyOf(epochs), secondsBefore + (System.nanoTime() - t0) / 1e9));
+          log.printf(Locale.ROOT, "yarn-gnn train: checkpoint of epoch %d in %s%n", e, checkpoints.dir());
+        }
+        if (opts.stopAfterEpoch() == e) {
+          throw new IllegalStateException("stopped after epoch " + e + " by the test hook "
+              + TrainOptions.STOP_AFTER_EPOCH_KEY);
+        }
+        if (stop) {
           break;
         }
       }
@@ -148,7 +206,7 @@ public final class TrainingDriver {
         stats.add(((PhaseResult.WorkerReport) r).figures());
       }
       return new Result(Parameters.toModel(spec, best), bestEpoch, bestVal, bestTest, List.copyOf(epochs), stats,
-          (System.nanoTime() - t0) / 1e9);
+          secondsBefore + (System.nanoTime() - t0) / 1e9);
     }
   }
 
