@@ -84,6 +84,16 @@ final class EdgeBlock extends RowBlock {
   }
 
   @Override
+  void putHeader(byte[] b, int pos) {
+    b[pos] = (byte) (weighted ? 1 : 0);
+  }
+
+  @Override
+  void readHeader(byte[] b, int pos) {
+    weighted = b[pos] != 0;
+  }
+
+  @Override
   long minEntryBytes() {
     return weighted ? 5 : 1;
   }
@@ -99,8 +109,13 @@ final class EdgeBlock extends RowBlock {
   }
 
   @Override
-  int encodeColumns(byte[] b) {
-    int pos = packLongs(to, count, b, 0);
+  int columnBytes() {
+    return Math.toIntExact((long) packedBytes(to, count) + packedBytes(from, count) + (weighted ? 4L * count : 0));
+  }
+
+  @Override
+  int encodeColumns(byte[] b, int pos) {
+    pos = packLongs(to, count, b, pos);
     pos = packLongs(from, count, b, pos);
     if (weighted) {
       for (int i = 0; i < count; i++, pos += 4) {
@@ -111,8 +126,8 @@ final class EdgeBlock extends RowBlock {
   }
 
   @Override
-  int decodeColumns(byte[] b, int end) throws IOException {
-    int pos = unpackLongs(b, 0, to, count, end);
+  int decodeColumns(byte[] b, int pos, int end) throws IOException {
+    pos = unpackLongs(b, pos, to, count, end);
     pos = unpackLongs(b, pos, from, count, end);
     if (weighted) {
       within(pos, 4L * count, end);

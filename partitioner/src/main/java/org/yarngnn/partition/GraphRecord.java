@@ -61,26 +61,28 @@ public final class GraphRecord implements Writable {
     return c;
   }
 
-  /** The block in its wire form ({@link RowBlock#write}, without the kind byte), in an array of its own. */
+  /**
+   * The block in its wire form ({@link RowBlock#write}, without the kind byte), encoded straight into an array of
+   * its own of exactly that length.
+   */
   public byte[] encodeBlock() {
-    RowBlock b = block();
-    java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream(
-        32 + b.maxColumnBytes() + b.maxRowBytes());
-    try {
-      b.write(new java.io.DataOutputStream(buf));
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    return buf.toByteArray();
+    return block().encode();
+  }
+
+  /** {@link #decode(byte, byte[], int, int, int)} of {@code bytes[0, length)}. */
+  public GraphRecord decode(byte kind, byte[] bytes, int length, int width) throws IOException {
+    return decode(kind, bytes, 0, length, width);
   }
 
   /**
-   * Decodes a block of {@code kind} encoded by {@link #encodeBlock} from {@code bytes[0, length)} into this
-   * record (its block objects are reused), node rows required to be {@code width} floats wide. Every count and
-   * length is checked against those bytes before anything is allocated for it ({@link RowBlock#readFields}), and
-   * the block must use them all; corrupt bytes fail with an {@link IOException}.
+   * Decodes a block of {@code kind} encoded by {@link #encodeBlock} from {@code bytes[offset, offset + length)}
+   * into this record (its block objects are reused), node rows required to be {@code width} floats wide. The
+   * block is decoded in place and keeps {@code bytes} for its table rows (decoded when an error names one), so
+   * the caller leaves them unchanged while it uses the record. Every count and length is checked against those
+   * bytes before anything is allocated for it ({@link RowBlock#decode}), and the block must use them all;
+   * corrupt bytes fail with an {@link IOException}.
    */
-  public GraphRecord decode(byte kind, byte[] bytes, int length, int width) throws IOException {
+  public GraphRecord decode(byte kind, byte[] bytes, int offset, int length, int width) throws IOException {
     RowBlock b;
     switch (kind) {
       case PartitionKey.NODE:
@@ -98,15 +100,7 @@ public final class GraphRecord implements Writable {
       default:
         throw new IOException("corrupt construction block of kind " + kind);
     }
-    java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes, 0, length));
-    try {
-      b.readFields(in, length);
-    } catch (java.io.EOFException e) {
-      throw new IOException("corrupt construction block: it ends early", e);
-    }
-    if (in.available() != 0) {
-      throw new IOException("corrupt construction block: " + in.available() + " bytes past its end");
-    }
+    b.decode(bytes, offset, length);
     this.kind = kind;
     return this;
   }

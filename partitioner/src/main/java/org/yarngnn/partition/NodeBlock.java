@@ -100,8 +100,23 @@ final class NodeBlock extends RowBlock {
 
   @Override
   void readHeader(DataInput in) throws IOException {
-    width = in.readInt();
-    present = in.readByte();
+    header(in.readInt(), in.readByte());
+  }
+
+  @Override
+  void putHeader(byte[] b, int pos) {
+    INTS.set(b, pos, width);
+    b[pos + 4] = (byte) present;
+  }
+
+  @Override
+  void readHeader(byte[] b, int pos) throws IOException {
+    header((int) INTS.get(b, pos), b[pos + 4]);
+  }
+
+  private void header(int width, int present) throws IOException {
+    this.width = width;
+    this.present = present;
     if (width < 0 || (expectedWidth >= 0 && width != expectedWidth)) {
       throw new IOException("corrupt node block of width " + width
           + (expectedWidth >= 0 ? " (rows here are " + expectedWidth + " wide)" : ""));
@@ -134,8 +149,14 @@ final class NodeBlock extends RowBlock {
   }
 
   @Override
-  int encodeColumns(byte[] b) {
-    int pos = packLongs(ids, count, b, 0);
+  int columnBytes() {
+    return Math.toIntExact(packedBytes(ids, count) + (long) count * (((present & LABELS) != 0 ? 4 : 0)
+        + ((present & SPLITS) != 0 ? 1 : 0) + 4L * width));
+  }
+
+  @Override
+  int encodeColumns(byte[] b, int pos) {
+    pos = packLongs(ids, count, b, pos);
     if ((present & LABELS) != 0) {
       for (int i = 0; i < count; i++, pos += 4) {
         INTS.set(b, pos, labels[i]);
@@ -152,8 +173,8 @@ final class NodeBlock extends RowBlock {
   }
 
   @Override
-  int decodeColumns(byte[] b, int end) throws IOException {
-    int pos = unpackLongs(b, 0, ids, count, end);
+  int decodeColumns(byte[] b, int pos, int end) throws IOException {
+    pos = unpackLongs(b, pos, ids, count, end);
     within(pos, (long) count * (((present & LABELS) != 0 ? 4 : 0) + ((present & SPLITS) != 0 ? 1 : 0)
         + 4L * width), end);
     if ((present & LABELS) != 0) {

@@ -87,12 +87,17 @@ final class RefBlock extends RowBlock {
   }
 
   @Override
-  int encodeColumns(byte[] b) {
-    return packLongs(ids, count, b, 0);
+  int columnBytes() {
+    return packedBytes(ids, count);
   }
 
   @Override
-  int decodeColumns(byte[] b, int end) throws IOException {
-    return unpackLongs(b, 0, ids, count, end);
+  int encodeColumns(byte[] b, int pos) {
+    return packLongs(ids, count, b, pos);
+  }
+
+  @Override
+  int decodeColumns(byte[] b, int pos, int end) throws IOException {
+    return unpackLongs(b, pos, ids, count, end);
   }
 }

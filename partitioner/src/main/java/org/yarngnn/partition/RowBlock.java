@@ -28,7 +28,10 @@ abstract class RowBlock {
   int count;
   long[] rows = new long[0];
   byte[] flags = new byte[0];
-  /** The encoded block (map side: built by {@code write}; reduce side: as read, rows still encoded). */
+  /**
+   * The encoded block (map side: built by {@code write}; reduce side: as read, rows still encoded; or the caller's
+   * array that {@link #decode} decoded in place).
+   */
   byte[] bytes = new byte[0];
   /** Where {@link #bytes} is kept between writes: shared by all blocks of one router, or this block's own. */
   private final Scratch scratch;
@@ -112,13 +115,74 @@ abstract class RowBlock {
    * {@code length} bytes: the kind's columns ({@link #encodeColumns}) followed by the rows.
    */
   final void write(DataOutput out) throws IOException {
+    decodeRows();
     byte[] b = bytes(maxColumnBytes() + maxRowBytes());
-    int end = encodeRows(encodeColumns(b));
+    int end = encodeRows(b, encodeColumns(b, 0));
     out.writeInt(file);
     out.writeInt(count);
     writeHeader(out);
     out.writeInt(end);
     out.write(b, 0, end);
+  }
+
+  /**
+   * The block in the form {@link #write} writes, encoded straight into an array of exactly its length (sized by
+   * {@link #columnBytes} and {@link #rowBytes} first), so that nothing is copied on the way to a peer.
+   */
+  final byte[] encode() {
+    decodeRows();
+    int head = headerBytes();
+    int length = Math.addExact(columnBytes(), rowBytes());
+    byte[] b = new byte[Math.addExact(head, length)];
+    INTS.set(b, 0, file);
+    INTS.set(b, 4, count);
+    putHeader(b, 8);
+    INTS.set(b, head - 4, length);
+    int end = encodeRows(b, encodeColumns(b, head));
+    if (end != b.length) {
+      throw new IllegalStateException(getClass().getSimpleName() + " of " + b.length + " bytes encoded in " + end);
+    }
+    return b;
+  }
+
+  /**
+   * Decodes a block encoded by {@link #encode} (or {@link #write}) from exactly {@code b[off, off + len)}, in
+   * place: the columns are decoded from {@code b} itself, and the block keeps {@code b} for its rows, decoded on
+   * first use, so the caller must leave it unchanged. Every count and length is checked against {@code len}
+   * before anything is sized by it, and the block must use all {@code len} bytes; corrupt bytes fail with an
+   * {@link IOException}.
+   */
+  final void decode(byte[] b, int off, int len) throws IOException {
+    int head = headerBytes();
+    if (off < 0 || len < 0 || off > b.length - len) {
+      throw new IndexOutOfBoundsException(len + " bytes at " + off + " of " + b.length);
+    }
+    if (len < head) {
+      throw corrupt("it ends early, " + len + " bytes");
+    }
+    file = (int) INTS.get(b, off);
+    int n = (int) INTS.get(b, off + 4);
+    if (n < 0) {
+      throw corrupt(n + " entries");
+    }
+    readHeader(b, off + 8);
+    int length = (int) INTS.get(b, off + head - 4);
+    if (length < 0 || length > len - head) {
+      throw corrupt("length " + length + (length < 0 ? "" : " beyond the " + (len - head) + " bytes left"));
+    }
+    if (length != len - head) {
+      throw corrupt((len - head - length) + " bytes past its end");
+    }
+    if (n > length || (long) n * minEntryBytes() > length) {
+      throw corrupt(n + " entries in " + length + " bytes");
+    }
+    count = n;
+    ensureCapacity(n);
+    bytes = b;
+    int start = off + head;
+    rowCodesAt = decodeColumns(b, start, start + length);
+    checkRows(start + length);
+    rowsDecoded = false;
   }
 
   /** Reads a block written by {@link #write}; its rows are decoded on first use. */
@@ -152,7 +216,7 @@ abstract class RowBlock {
     readPayload(in, length, limit != Long.MAX_VALUE);
     count = n;
     ensureCapacity(n);
-    rowCodesAt = decodeColumns(bytes, length);
+    rowCodesAt = decodeColumns(bytes, 0, length);
     checkRows(length);
     rowsDecoded = false;
   }
@@ -226,33 +290,56 @@ abstract class RowBlock {
     }
   }
 
-  /** The kind's fields written before the columns (none by default). */
+  /** The kind's fields written before the columns (none by default): {@link #kindHeaderBytes} bytes. */
   void writeHeader(DataOutput out) throws IOException {
   }
 
   void readHeader(DataInput in) throws IOException {
   }
 
+  /** Puts the kind's header ({@link #writeHeader}) into {@code b} at {@code pos}. */
+  void putHeader(byte[] b, int pos) {
+  }
+
+  /** Reads the kind's header ({@link #readHeader}) from {@code b} at {@code pos}. */
+  void readHeader(byte[] b, int pos) throws IOException {
+  }
+
   /** Most bytes {@link #encodeColumns} writes for the current entries. */
   abstract int maxColumnBytes();
 
-  /** Encodes the kind's columns into {@code b} from 0; returns the end. */
-  abstract int encodeColumns(byte[] b);
+  /** Exactly the bytes {@link #encodeColumns} writes for the current entries. */
+  abstract int columnBytes();
+
+  /** Encodes the kind's columns into {@code b} from {@code pos}, writing nothing past their end; returns the end. */
+  abstract int encodeColumns(byte[] b, int pos);
 
   /**
-   * Decodes {@code count} entries' columns from {@code b} at 0, checking they end within {@code end} (8 spare
-   * bytes follow it); returns the rows' start.
+   * Decodes {@code count} entries' columns from {@code b} at {@code pos}, checking they end within {@code end};
+   * returns the rows' start.
    */
-  abstract int decodeColumns(byte[] b, int end) throws IOException;
+  abstract int decodeColumns(byte[] b, int pos, int end) throws IOException;
 
   /** Most bytes {@link #encodeRows} writes for {@code count} entries. */
   final int maxRowBytes() {
     return count * MAX_VARINT + (count + 7) / 8;
   }
 
-  /** Appends the row varints and flag bitmap to {@code bytes} at {@code pos}; returns the end. */
-  final int encodeRows(int pos) {
-    byte[] b = bytes;
+  /** Exactly the bytes {@link #encodeRows} writes: each row's varint, then the flag bitmap. */
+  final int rowBytes() {
+    long n = (count + 7) / 8;
+    long prev = 0;
+    for (int i = 0; i < count; i++) {
+      long d = rows[i] - prev;
+      prev = rows[i];
+      long v = (d << 1) ^ (d >> 63);
+      n += 1 + (63 - Long.numberOfLeadingZeros(v | 1)) / 7;
+    }
+    return Math.toIntExact(n);
+  }
+
+  /** Appends the row varints and flag bitmap to {@code b} at {@code pos}; returns the end. */
+  final int encodeRows(byte[] b, int pos) {
     long prev = 0;
     for (int i = 0; i < count; i++) {
       long d = rows[i] - prev;
@@ -271,16 +358,33 @@ abstract class RowBlock {
     return pos + (count + 7) / 8;
   }
 
-  /** Most bytes {@link #packLongs} takes for {@code count} values, with the 8 spare bytes it writes into. */
+  /** Most bytes {@link #packLongs} takes for {@code count} values. */
   static int maxPackedBytes(int count) {
-    return 9 + count * 8 + 8;
+    return 9 + count * 8;
+  }
+
+  /** Bits per value that {@link #packLongs} uses for values spanning {@code max - min} (unsigned). */
+  private static int packBits(long min, long max) {
+    int bits = 64 - Long.numberOfLeadingZeros(max - min);
+    return bits > 56 ? 64 : bits;
+  }
+
+  /** Exactly the bytes {@link #packLongs} takes for {@code v[0, count)}. */
+  static int packedBytes(long[] v, int count) {
+    long min = count == 0 ? 0 : Long.MAX_VALUE;
+    long max = count == 0 ? 0 : Long.MIN_VALUE;
+    for (int i = 0; i < count; i++) {
+      min = Math.min(min, v[i]);
+      max = Math.max(max, v[i]);
+    }
+    return Math.toIntExact(9 + (((long) count * packBits(min, max) + 7) >>> 3));
   }
 
   /**
    * Frame-of-reference bit packing: the column's minimum (int64), a bit width w (int8), then each value minus the
    * minimum in w bits, little-endian bit order. The ids of one block usually span far less than 2^64 (a range
    * owner's ids span 2^20 for a million nodes), so an id takes a few bytes instead of 8; a span wider than 2^56
-   * falls back to whole longs. Writes up to 8 zero bytes past the end it returns.
+   * falls back to whole longs. Writes exactly {@link #packedBytes} bytes, nothing past the end it returns.
    */
   static int packLongs(long[] v, int count, byte[] b, int pos) {
     long min = count == 0 ? 0 : Long.MAX_VALUE;
@@ -290,8 +394,7 @@ abstract class RowBlock {
       max = Math.max(max, v[i]);
     }
     // max - min is the span as an unsigned number, even when it overflows a signed long.
-    int bits = 64 - Long.numberOfLeadingZeros(max - min);
-    bits = bits > 56 ? 64 : bits;
+    int bits = packBits(min, max);
     LONGS.set(b, pos, min);
     b[pos + 8] = (byte) bits;
     pos += 9;
@@ -301,19 +404,29 @@ abstract class RowBlock {
       }
       return pos;
     }
-    int bytes = (int) (((long) count * bits + 7) >>> 3);
-    Arrays.fill(b, pos, pos + bytes + 8, (byte) 0);
-    long bit = 0;
-    for (int i = 0; i < count; i++, bit += bits) {
-      int at = pos + (int) (bit >>> 3);
-      LONGS_LE.set(b, at, (long) LONGS_LE.get(b, at) | ((v[i] - min) << (bit & 7)));
+    // Values gather in a 64-bit word, stored whole when full; the last word's used bytes one by one.
+    long word = 0;
+    int fill = 0;
+    for (int i = 0; i < count; i++) {
+      long x = v[i] - min;
+      word |= x << fill;
+      fill += bits;
+      if (fill >= 64) {
+        LONGS_LE.set(b, pos, word);
+        pos += 8;
+        fill -= 64;
+        word = fill == 0 ? 0 : x >>> (bits - fill);
+      }
     }
-    return pos + bytes;
+    for (; fill > 0; fill -= 8, word >>>= 8) {
+      b[pos++] = (byte) word;
+    }
+    return pos;
   }
 
   /**
    * Unpacks {@code count} values written by {@link #packLongs} at {@code pos} into {@code out}, checking they end
-   * within {@code end} (8 readable bytes follow it); returns the end.
+   * within {@code end}; returns the end. Reads nothing past the end of {@code b}.
    */
   static int unpackLongs(byte[] b, int pos, long[] out, int count, int end) throws IOException {
     within(pos, 9, end);
@@ -333,8 +446,22 @@ abstract class RowBlock {
     int stop = within(pos, ((long) count * bits + 7) >>> 3, end);
     long mask = (1L << bits) - 1;
     long bit = 0;
-    for (int i = 0; i < count; i++, bit += bits) {
-      out[i] = min + (((long) LONGS_LE.get(b, pos + (int) (bit >>> 3)) >>> (bit & 7)) & mask);
+    int i = 0;
+    // A value is read as the 8 bytes from its first; near the end of the array, byte by byte up to the stop.
+    for (int last = b.length - 8; i < count; i++, bit += bits) {
+      int at = pos + (int) (bit >>> 3);
+      if (at > last) {
+        break;
+      }
+      out[i] = min + (((long) LONGS_LE.get(b, at) >>> (bit & 7)) & mask);
+    }
+    for (; i < count; i++, bit += bits) {
+      int at = pos + (int) (bit >>> 3);
+      long word = 0;
+      for (int k = 0; at + k < stop && k < 8; k++) {
+        word |= (b[at + k] & 0xffL) << (8 * k);
+      }
+      out[i] = min + ((word >>> (bit & 7)) & mask);
     }
     return stop;
   }

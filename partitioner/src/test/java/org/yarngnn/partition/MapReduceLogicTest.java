@@ -223,6 +223,44 @@ class MapReduceLogicTest {
     assertEquals(11, back.edges.row(0));
   }
 
+  /**
+   * {@link GraphRecord#encodeBlock} is the shuffle's wire form of the block (without the kind byte), in an array of
+   * exactly its length, and {@link GraphRecord#decode} reads it in place from within a larger array.
+   */
+  @Test
+  void encodedBlocksAreTheWireFormAndDecodeInPlace() throws Exception {
+    SplittableRandom rnd = new SplittableRandom(5);
+    List<GraphRecord> records = new ArrayList<>();
+    for (int count : new int[] {0, 1, 2, 7, 9, 300}) {
+      for (boolean weighted : new boolean[] {false, true}) {
+        records.add(new GraphRecord().edges(randomEdges(rnd, count, weighted, count)));
+      }
+      NodeBlock n = new NodeBlock(3);
+      n.reserve(Math.max(1, count), count);
+      RefBlock refs = new RefBlock();
+      refs.reserve(Math.max(1, count), count);
+      for (int i = 0; i < count; i++) {
+        n.add(rnd.nextLong() >> rnd.nextInt(64), count > 5 ? rnd.nextInt(5) : -1, (byte) (count > 7 ? 1 : 0),
+            new float[] {i, -i, 0.5f * i}, i * 3L);
+        refs.add(rnd.nextLong() >> rnd.nextInt(64), i & 1, i);
+      }
+      records.add(new GraphRecord().nodes(n));
+      records.add(new GraphRecord().refs(refs));
+    }
+    GraphRecord back = new GraphRecord();
+    for (GraphRecord r : records) {
+      byte[] wire = bytes(r);
+      byte[] encoded = r.encodeBlock();
+      assertTrue(java.util.Arrays.equals(wire, 1, wire.length, encoded, 0, encoded.length),
+          "kind " + r.kind + ", " + r.count() + " rows");
+      byte[] within = new byte[encoded.length + 7];
+      System.arraycopy(encoded, 0, within, 3, encoded.length);
+      back.decode(r.kind, within, 3, encoded.length, 3);
+      assertEquals(r.count(), back.count());
+      assertTrue(java.util.Arrays.equals(wire, bytes(back)), "kind " + r.kind + " decoded in place");
+    }
+  }
+
   private static EdgeBlock randomEdges(SplittableRandom rnd, int count, boolean weighted, int file) {
     EdgeBlock b = new EdgeBlock();
     b.ensureCapacity(count);
@@ -282,14 +320,23 @@ class MapReduceLogicTest {
           v[0] = span[0];
           v[1] = span[0] + span[1];
         }
-        byte[] b = new byte[RowBlock.maxPackedBytes(count)];
+        byte[] b = new byte[RowBlock.maxPackedBytes(count) + 8];
+        java.util.Arrays.fill(b, (byte) 0x55);
         int end = RowBlock.packLongs(v, count, b, 0);
         int bits = count < 2 ? 0 : 64 - Long.numberOfLeadingZeros(span[1]);
         assertEquals(9 + (bits > 56 ? 8L * count : ((long) count * bits + 7) / 8), end,
             "span " + span[1] + ", " + count + " values");
+        assertEquals(end, RowBlock.packedBytes(v, count));
+        for (int i = end; i < b.length; i++) {
+          assertEquals((byte) 0x55, b[i], "written past the end at " + i);
+        }
         long[] back = new long[count];
         assertEquals(end, RowBlock.unpackLongs(b, 0, back, count, b.length - 8));
         assertTrue(java.util.Arrays.equals(v, back), "span " + span[1]);
+        // Decoded from an array that ends where the values do: nothing past it is read.
+        long[] exact = new long[count];
+        assertEquals(end, RowBlock.unpackLongs(java.util.Arrays.copyOf(b, end), 0, exact, count, end));
+        assertTrue(java.util.Arrays.equals(v, exact), "span " + span[1] + " from an exact array");
       }
     }
   }

@@ -14,8 +14,9 @@ import org.yarngnn.partition.PartitionKey;
  * or edges, see {@code org.yarngnn.partition.RecordRouter}) in the core's own encoding, sent to the worker that
  * owns its rows. Wire form: int8 kind ({@link PartitionKey#NODE}, {@link PartitionKey#REF},
  * {@link PartitionKey#EDGE}), vInt length, then the block's bytes. The length is checked against the frame before
- * the bytes are copied out, and {@link #toRecord} checks every count inside against those bytes before it sizes
- * anything by it. Credited by the transport on {@link #STREAM}: the receiver releases each block once consumed, so
+ * the bytes are copied out, and {@link #toRecord} decodes them in place, checking every count inside against
+ * those bytes before it sizes anything by it. The sender's array is the block's exact encoding
+ * ({@link GraphRecord#encodeBlock}), written into the frame as it is. Credited by the transport on {@link #STREAM}: the receiver releases each block once consumed, so
  * a fast reader never floods an owner.
  */
 final class ConstructionBlock implements StreamedMessage {

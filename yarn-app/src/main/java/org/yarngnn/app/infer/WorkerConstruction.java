@@ -2,8 +2,10 @@ package org.yarngnn.app.infer;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -83,7 +85,8 @@ public final class WorkerConstruction {
     int width = read.rowWidth();
     PartitionAssembler assembler = new PartitionAssembler(index, ownership, width, edges.weighted(), read.labels(),
         read.labels(), spec.missingFeatures());
-    List<GraphRecord> local = new ArrayList<>();
+    // Own blocks, assembled between peers' as they come (not all at the end, after the peers' last).
+    Queue<GraphRecord> local = new ConcurrentLinkedQueue<>();
     Background sender = new Background("route-nodes-" + index, () -> {
       RecordRouter router = new RecordRouter(ownership, false, spec.missingFeatures(), width, 0, EDGE_BLOCK_ROWS,
           (key, r) -> {
@@ -103,9 +106,10 @@ public final class WorkerConstruction {
       endMarkers(1);
     });
     GraphRecord decoded = new GraphRecord();
-    consumeUntilEnds(sender, m -> assembler.accept(((ConstructionBlock) m).toRecord(decoded, width)));
-    // The sender has finished (joined): its own blocks are all in the list.
-    for (GraphRecord r : local) {
+    consumeUntilEnds(sender, local, assembler,
+        m -> assembler.accept(((ConstructionBlock) m).toRecord(decoded, width)));
+    // The sender has finished (joined): the rest of its own blocks are in the queue.
+    for (GraphRecord r = local.poll(); r != null; r = local.poll()) {
       assembler.accept(r);
     }
     read.blocks().clear();
@@ -139,11 +143,20 @@ public final class WorkerConstruction {
     void accept(Message m) throws Exception;
   }
 
-  /** Processes inbound construction messages (releasing each) until every peer sent its end marker once. */
-  private void consumeUntilEnds(Background sender, Consumer consumer) throws Exception {
+  /**
+   * Processes inbound construction messages (releasing each) until every peer sent its end marker once, taking
+   * turns with this worker's own blocks ({@code own}, into {@code assembler}).
+   */
+  private void consumeUntilEnds(Background sender, Queue<GraphRecord> own, PartitionAssembler assembler,
+      Consumer consumer) throws Exception {
     PhaseEnds ends = new PhaseEnds("route-nodes", index, workers, ConstructionBlock.class);
     while (!ends.allEnded()) {
-      WorkerMesh.Inbound in = mesh.poll(200);
+      GraphRecord mine = own.poll();
+      if (mine != null) {
+        assembler.accept(mine);
+      }
+      // Wake up often while own blocks may still come.
+      WorkerMesh.Inbound in = mesh.poll(mine != null ? 0 : sender.done() ? 200 : 1);
       if (in == null) {
         sender.check();
         continue;
