@@ -2,6 +2,7 @@ package org.yarngnn.app;
 
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -90,7 +91,7 @@ public final class InferCommand implements Command {
         r = new InferenceDriver(job, "127.0.0.1", launcher, new ProgressLine(out), out).run(job.layers());
       }
       commit.commit();
-      printStats(out, r);
+      printStats(out, "infer", r.workers());
       out.printf("yarn-gnn infer: wrote %,d embeddings of width %d to %s (%d part files) in %.1f s%n",
           r.nodes(), model.spec().outputWidth(), commit.outputDir(), job.workers(), r.seconds());
       return Main.OK;
@@ -222,11 +223,14 @@ public final class InferCommand implements Command {
     return qualified.isEmpty() ? path : String.join(",", qualified);
   }
 
-  /** One line of figures per worker (phase seconds, bytes exchanged, peak heap): what benchmarks parse. */
-  static void printStats(PrintStream out, InferenceDriver.Result r) {
-    for (int w = 0; w < r.workers().size(); w++) {
-      StringBuilder sb = new StringBuilder("yarn-gnn infer: worker " + w + " stats:");
-      r.workers().get(w).forEach((k, v) -> sb.append(' ').append(k).append('=')
+  /**
+   * One line of figures per worker (phase seconds, bytes exchanged, peak heap) after a {@code command} run in this
+   * JVM: what benchmarks parse.
+   */
+  static void printStats(PrintStream out, String command, List<Map<String, Double>> workers) {
+    for (int w = 0; w < workers.size(); w++) {
+      StringBuilder sb = new StringBuilder("yarn-gnn " + command + ": worker " + w + " stats:");
+      workers.get(w).forEach((k, v) -> sb.append(' ').append(k).append('=')
           .append(v == Math.rint(v) ? Long.toString(v.longValue()) : String.format("%.3f", v)));
       out.println(sb);
     }

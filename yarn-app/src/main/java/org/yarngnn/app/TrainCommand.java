@@ -157,6 +157,7 @@ public final class TrainCommand implements Command {
       }
       ModelOutput.write(conf, commit.workDir(), r, r.seconds() * job.workers());
       commit.commit();
+      InferCommand.printStats(out, "train", r.workers());
       discard(checkpoints, out);
       summary(out, r.bestEpoch(), r.bestValAccuracy(), r.bestTestAccuracy(), r.epochs().size(), commit.outputDir());
       return Main.OK;
