@@ -63,8 +63,9 @@ public final class GraphWorker implements WorkerSession.Role {
   /** Runs a graph worker's session with the driver; returns the process exit status. */
   public static int serve(Configuration conf, InferOptions spec, Model model, int index, String driverHost,
       int driverPort, String advertisedHost) {
+    // --verbose reaches the workers as an option (job.xml on YARN), not as a key of the container's own conf.
     return new WorkerSession(index, driverHost, driverPort, advertisedHost, InferenceCodec.CODEC,
-        conf.getBoolean("yarngnn.verbose", false))
+        spec.verbose() || conf.getBoolean("yarngnn.verbose", false))
         .run(() -> new GraphWorker(conf, spec, model, index));
   }
 
