@@ -102,7 +102,7 @@ public final class GraphWorker implements WorkerSession.Role {
           break;
         case PLAN:
           partition = construction.take(c);
-          plan = HaloPlan.build(partition, engine, mesh, index, spec.edges());
+          plan = HaloPlan.build(partition, engine, mesh, index);
           rows = partition.rows();
           partition = partition.withoutRows();
           break;

@@ -3,7 +3,6 @@ package org.yarngnn.app.infer;
 import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.infer.LayerwiseInference;
-import org.yarngnn.io.table.InputException;
 
 /**
  * Which rows move between workers at each layer, fixed once before the first layer: per layer, the sampled
@@ -49,18 +48,18 @@ public final class HaloPlan {
    * Samples every layer once, asks each owner for the rows this worker's sampled in-edges reference, and answers
    * every peer's requests with the local rows it will send.
    */
-  static HaloPlan build(WorkerPartition part, LayerwiseInference engine, WorkerMesh mesh, int self,
-      String edgesTable) throws Exception {
-    return build(part, engine.layers().size(), k -> engine.sampled(k, part.graph()), mesh, self, edgesTable);
+  static HaloPlan build(WorkerPartition part, LayerwiseInference engine, WorkerMesh mesh, int self)
+      throws Exception {
+    return build(part, engine.layers().size(), k -> engine.sampled(k, part.graph()), mesh, self);
   }
 
   /**
-   * As {@link #build(WorkerPartition, LayerwiseInference, WorkerMesh, int, String)} for {@code depth} layers
+   * As {@link #build(WorkerPartition, LayerwiseInference, WorkerMesh, int)} for {@code depth} layers
    * whose in-edges are {@code edgesOf.apply(k)} (training: the whole partition at every layer, so that every
    * epoch's sample is covered).
    */
   public static HaloPlan build(WorkerPartition part, int depth, java.util.function.IntFunction<GraphBlock> edgesOf,
-      WorkerMesh mesh, int self, String edgesTable) throws Exception {
+      WorkerMesh mesh, int self) throws Exception {
     GraphBlock graph = part.graph();
     int workers = mesh.workers();
     int n = graph.numNodes();
@@ -124,8 +123,10 @@ public final class HaloPlan {
         }
         rows[i] = part.index().get(id);
         if (rows[i] < 0) {
-          throw new InputException(edgesTable + ": edge source " + id
-              + " has no row in the nodes table (use --missing-features zero to give it zero features)");
+          // Construction checked every edge endpoint against its owner's nodes: a peer asking for a missing row
+          // breaks the protocol, it is not bad input.
+          throw new IllegalStateException("plan: worker " + in.from() + " asked for node " + id
+              + ", which has no row on worker " + self);
         }
       }
       sendRows[r.layer()][in.from()] = rows;

@@ -241,8 +241,7 @@ public final class TrainWorker implements WorkerSession.Role {
   private void plan(WorkerPartition part) throws Exception {
     GraphBlock g = part.graph();
     int depth = spec.layers().size();
-    plan = HaloPlan.build(part, depth, k -> g, mesh, index,
-        graphSpec.edges() != null ? graphSpec.edges() : graphSpec.graph());
+    plan = HaloPlan.build(part, depth, k -> g, mesh, index);
     x = part.rows();
     partition = part.withoutRows();
     layers = new TrainLayer[depth];
