@@ -127,9 +127,9 @@ public final class PoolMessages {
 
   /**
    * Tensor worker to the pool, a few times a second: tasks waiting and running, how long the oldest has waited,
-   * and the tasks it finished so far (what the pool grows and shrinks on).
+   * the tasks it finished so far and the milliseconds it spent running them (what the pool grows and shrinks on).
    */
-  public record Load(int queued, int running, long oldestWaitMillis, long done) implements Message {
+  public record Load(int queued, int running, long oldestWaitMillis, long done, long busyMillis) implements Message {
     static final byte TYPE = 48;
 
     @Override
@@ -143,6 +143,7 @@ public final class PoolMessages {
       out.writeVInt(running);
       out.writeVLong(oldestWaitMillis);
       out.writeVLong(done);
+      out.writeVLong(busyMillis);
     }
 
     static Load read(FrameReader in) {
@@ -150,10 +151,11 @@ public final class PoolMessages {
       int r = FrameReader.nonNegative(in.readVInt(), "running tasks");
       long w = in.readVLong();
       long d = in.readVLong();
-      if (w < 0 || d < 0) {
-        throw new MalformedFrameException("load with wait " + w + " and done " + d);
+      long b = in.readVLong();
+      if (w < 0 || d < 0 || b < 0) {
+        throw new MalformedFrameException("load with wait " + w + ", done " + d + ", busy " + b);
       }
-      return new Load(q, r, w, d);
+      return new Load(q, r, w, d, b);
     }
   }
 

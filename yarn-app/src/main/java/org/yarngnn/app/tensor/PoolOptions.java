@@ -2,8 +2,9 @@ package org.yarngnn.app.tensor;
 
 /**
  * How the tensor-worker pool sizes itself: it starts {@code initial} workers, grows by one (up to {@code max})
- * while a worker's oldest queued task has waited longer than {@code growAfterMillis}, and retires a worker (down
- * to {@code min}) that has been idle for {@code idleMillis}. A lost worker is always replaced.
+ * while a worker's oldest queued task has waited longer than {@code growAfterMillis}, and retires the least busy
+ * worker (down to {@code min}) after a window of {@code idleMillis} in which the workers were mostly idle. A lost
+ * worker is always replaced.
  */
 public record PoolOptions(int initial, int min, int max, long growAfterMillis, long idleMillis) {
   public PoolOptions {

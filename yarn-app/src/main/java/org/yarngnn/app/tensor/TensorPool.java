@@ -29,6 +29,8 @@ import org.yarngnn.app.transport.TransportServer;
  */
 public final class TensorPool implements AutoCloseable {
   private static final long TICK_MS = 50;
+  /** The pool shrinks when its workers were less busy than this fraction of a window on average. */
+  static final double RETIRE_BELOW = 0.3;
 
   /** A point of the pool-size timeline. */
   public record SizeAt(double seconds, int size) {}
@@ -40,8 +42,9 @@ public final class TensorPool implements AutoCloseable {
     Endpoint endpoint;
     boolean retiring;
     long endedNanos;
-    PoolMessages.Load load = new PoolMessages.Load(0, 0, 0, 0);
-    long idleSinceNanos = System.nanoTime();
+    PoolMessages.Load load = new PoolMessages.Load(0, 0, 0, 0, 0);
+    /** Busy milliseconds at the start of the current sizing window (-1: joined during it). */
+    long busyAtWindow = -1;
 
     Worker(int id) {
       this.id = id;
@@ -65,6 +68,8 @@ public final class TensorPool implements AutoCloseable {
   private int lost;
   private int launches;
   private String failure;
+  private long windowStart = System.nanoTime();
+  private long windowMaxWait;
 
   /** {@code weights}: the parameter server's live version, or null when it holds no such version. */
   public TensorPool(PoolOptions options, TensorLauncher launcher, LongFunction<Weights> weights, MessageCodec codec,
@@ -163,11 +168,7 @@ public final class TensorPool implements AutoCloseable {
       Weights w = weights.apply(r.version());
       c.send(w != null ? w : new Failure("the parameter server holds no weights of version " + r.version()));
     } else if (ev.message() instanceof PoolMessages.Load l && workerOf(c) != null) {
-      Worker w = workerOf(c);
-      if (l.queued() + l.running() > 0 || l.done() != w.load.done()) {
-        w.idleSinceNanos = System.nanoTime();
-      }
-      w.load = l;
+      workerOf(c).load = l;
     } else {
       log.println("yarn-gnn: closed connection " + c.remoteAddress() + ": unexpected " + ev.message());
       c.close();
@@ -201,7 +202,12 @@ public final class TensorPool implements AutoCloseable {
     timeline.add(new SizeAt((System.nanoTime() - startNanos) / 1e9, m.workers().size()));
   }
 
-  /** Grows while a queue waits too long (one launch at a time), retires the longest-idle worker past the limit. */
+  /**
+   * Grows by one while a worker's oldest queued task has waited longer than the grow threshold (one launch at a
+   * time); every {@code idleMillis} window, retires the least busy worker when the pool was less than
+   * {@value #RETIRE_BELOW} busy over the window and no task waited too long in it (so it never grows and shrinks
+   * in the same window).
+   */
   private void resize() throws Exception {
     if (closed) {
       return;
@@ -211,33 +217,49 @@ public final class TensorPool implements AutoCloseable {
     for (Worker w : workers.values()) {
       starting |= w.connection == null && w.endedNanos == 0;
     }
-    int size = active.size() + (starting ? 1 : 0);
     long waited = 0;
     for (Worker w : active) {
       waited = Math.max(waited, w.load.oldestWaitMillis());
     }
-    if (!starting && waited > options.growAfterMillis() && size < options.max()) {
+    windowMaxWait = Math.max(windowMaxWait, waited);
+    if (!starting && waited > options.growAfterMillis() && active.size() < options.max()) {
       log.println("yarn-gnn train: tensor tasks waited " + waited + " ms: adding tensor worker " + nextId);
       launch();
       return;
     }
     long now = System.nanoTime();
-    if (active.size() > options.min()) {
-      Worker idlest = null;
-      for (Worker w : active) {
-        if (w.load.queued() + w.load.running() == 0
-            && (idlest == null || w.idleSinceNanos < idlest.idleSinceNanos)) {
+    double windowMs = (now - windowStart) / 1e6;
+    if (windowMs < Math.max(options.idleMillis(), 1)) {
+      return;
+    }
+    Worker idlest = null;
+    double idlestBusy = 0;
+    double busy = 0;
+    int measured = 0;
+    for (Worker w : active) {
+      if (w.busyAtWindow >= 0) {
+        double u = (w.load.busyMillis() - w.busyAtWindow) / windowMs;
+        busy += u;
+        measured++;
+        if (idlest == null || u < idlestBusy) {
           idlest = w;
+          idlestBusy = u;
         }
       }
-      if (idlest != null && (now - idlest.idleSinceNanos) / 1_000_000 > options.idleMillis()) {
-        log.println("yarn-gnn train: tensor worker " + idlest.id + " idle for " + options.idleMillis()
-            + " ms: retiring it");
-        idlest.retiring = true;
-        changed();
-        idlest.connection.send(new PoolMessages.Retire());
-      }
     }
+    if (idlest != null && active.size() > options.min() && windowMaxWait <= options.growAfterMillis()
+        && busy / measured < RETIRE_BELOW) {
+      log.printf(java.util.Locale.ROOT, "yarn-gnn train: tensor workers %.0f%% busy over %.0f ms: retiring tensor "
+          + "worker %d%n", 100 * busy / measured, windowMs, idlest.id);
+      idlest.retiring = true;
+      changed();
+      idlest.connection.send(new PoolMessages.Retire());
+    }
+    for (Worker w : active) {
+      w.busyAtWindow = w.load.busyMillis();
+    }
+    windowStart = now;
+    windowMaxWait = 0;
   }
 
   /** The first failure of the pool's own thread, or null. */

@@ -60,6 +60,8 @@ public final class TensorWorker implements AutoCloseable {
   private final Map<Long, CompletableFuture<TrainLayer[]>> versions = new HashMap<>();
   private final AtomicInteger running = new AtomicInteger();
   private final AtomicLong done = new AtomicLong();
+  private final AtomicLong taken = new AtomicLong();
+  private final AtomicLong busyNanos = new AtomicLong();
   private final List<Thread> executors = new ArrayList<>();
   private volatile boolean retiring;
   private volatile boolean stopped;
@@ -68,7 +70,7 @@ public final class TensorWorker implements AutoCloseable {
   private PeerConnection pool;
 
   /**
-   * {@code haltAfter}: a test hook, "N" to die abruptly after N finished tasks (a container halts, a thread
+   * {@code haltAfter}: a test hook, "N" to die abruptly on taking task N + 1 (a container halts, a thread
    * drops its connections), or null.
    */
   public TensorWorker(ModelSpec spec, int id, String poolHost, int poolPort, String advertisedHost, int threads,
@@ -199,7 +201,7 @@ public final class TensorWorker implements AutoCloseable {
   private void sendLoad() {
     Queued head = queue.peekFirst();
     long wait = head == null ? 0 : (System.nanoTime() - head.arrivedNanos()) / 1_000_000;
-    pool.send(new PoolMessages.Load(queue.size(), running.get(), wait, done.get()));
+    pool.send(new PoolMessages.Load(queue.size(), running.get(), wait, done.get(), busyNanos.get() / 1_000_000));
   }
 
   private void execute() {
@@ -213,6 +215,11 @@ public final class TensorWorker implements AutoCloseable {
       if (q == null) {
         continue;
       }
+      if (haltAfter != null && taken.incrementAndGet() > Long.parseLong(haltAfter)) {
+        halt(); // with this task (and any queued) unanswered, as a kill would leave them
+        return;
+      }
+      long t0 = System.nanoTime();
       running.incrementAndGet();
       TensorResult r;
       try {
@@ -230,11 +237,9 @@ public final class TensorWorker implements AutoCloseable {
         // The graph worker is gone; its job (or its resend elsewhere) goes on without this answer.
       } finally {
         running.decrementAndGet();
+        busyNanos.addAndGet(System.nanoTime() - t0);
       }
-      long n = done.incrementAndGet();
-      if (haltAfter != null && n >= Long.parseLong(haltAfter)) {
-        halt();
-      }
+      done.incrementAndGet();
     }
   }
 
