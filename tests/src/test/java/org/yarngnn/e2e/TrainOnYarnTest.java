@@ -116,4 +116,60 @@ class TrainOnYarnTest {
     assertTrue(run.err().contains("train"), run.toString());
     assertFalse(fs.exists(new Path("/out/tiny")));
   }
+
+  /**
+   * Computation separation on the cluster: two graph-worker containers and two tensor-worker containers; one
+   * tensor-worker container is killed (SIGKILL of its JVM) while epochs run. The pool replaces it, its tasks are
+   * sent again, and the run ends with the single-JVM trainer's losses and a lost-and-relaunched worker in
+   * metrics.json.
+   */
+  @Test
+  void aKilledTensorWorkerContainerIsReplacedAndTrainingFinishes() throws Exception {
+    int epochs = 12;
+    java.nio.file.Path spec = Files.writeString(local.resolve("remote-spec.json"), TrainLocalTest.SPEC);
+    java.util.concurrent.atomic.AtomicLong killed = new java.util.concurrent.atomic.AtomicLong(-1);
+    Thread killer = new Thread(() -> {
+      long seen = 0;
+      while (killed.get() < 0 && !Thread.currentThread().isInterrupted()) {
+        java.util.Optional<ProcessHandle> p = ProcessHandle.allProcesses()
+            .filter(h -> h.info().commandLine().orElse("").contains("TensorWorkerMain")).findFirst();
+        if (p.isPresent()) {
+          seen = seen == 0 ? System.nanoTime() : seen;
+          if (System.nanoTime() - seen > 6_000_000_000L && p.get().destroyForcibly()) { // SIGKILL
+            killed.set(p.get().pid());
+          }
+        }
+        try {
+          Thread.sleep(200);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }, "tensor-worker-killer");
+    killer.setDaemon(true);
+    killer.start();
+    CliRun run;
+    try {
+      run = cli("train", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz",
+          "--model-spec", spec.toUri().toString(), "--output", "/out/remote", "--workers", "2", "--worker-memory",
+          "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1", "--tensor-backend",
+          "remote", "--tensor-workers", "2", "--tensor-workers-max", "2", "--tensor-worker-memory", "384",
+          "--intervals", "8");
+    } finally {
+      killer.interrupt();
+    }
+    assertEquals(0, run.status(), run.toString());
+    assertTrue(killed.get() > 0, "no tensor-worker container was found to kill: " + run);
+    String text;
+    try (java.io.InputStream in = fs.open(new Path("/out/remote/metrics.json"))) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    Map<?, ?> m = (Map<?, ?>) Json.parse(text);
+    TrainLocalTest.assertSameLosses(TrainLocalTest.referenceLosses(epochs), TrainLocalTest.losses(m),
+        "remote tensor workers on YARN, one killed");
+    Map<?, ?> pool = (Map<?, ?>) m.get("tensor_pool");
+    assertTrue(((Number) pool.get("lost")).longValue() >= 1, pool.toString());
+    assertTrue(((Number) pool.get("launched")).longValue() >= 3, pool.toString());
+    assertTrue(((Number) ((Map<?, ?>) m.get("best")).get("test_accuracy")).doubleValue() > 0.65, text);
+  }
 }

@@ -18,6 +18,9 @@ import org.yarngnn.app.train.TrainJobDriver;
 import org.yarngnn.app.train.TrainOptions;
 import org.yarngnn.app.train.TrainWorker;
 import org.yarngnn.app.train.TrainingDriver;
+import org.yarngnn.app.train.TensorWorkerMain;
+import org.yarngnn.app.tensor.PoolMessages;
+import org.yarngnn.app.tensor.ThreadTensorWorkers;
 import org.yarngnn.app.yarn.JobResult;
 import org.yarngnn.app.yarn.JobSubmission;
 import org.yarngnn.app.yarn.YarnJobClient;
@@ -153,9 +156,13 @@ public final class TrainCommand implements Command {
       TrainingDriver.Result r;
       try (ThreadWorkers launcher = new ThreadWorkers((i, host, port) -> TrainWorker.serve(conf, job, spec, i, host,
           port, "127.0.0.1"))) {
-        r = new TrainingDriver(job, spec, "127.0.0.1", launcher, null, out, checkpoints).run();
+        ThreadTensorWorkers tensors = job.tensorBackend() == TrainOptions.TensorBackend.REMOTE
+            ? new ThreadTensorWorkers(spec, job.tensorWorkerVcores(), PoolMessages.CODEC,
+                conf.get(TensorWorkerMain.HALT_AFTER_KEY))
+            : null;
+        r = new TrainingDriver(job, spec, "127.0.0.1", launcher, null, out, checkpoints, tensors).run();
       }
-      ModelOutput.write(conf, commit.workDir(), r, r.seconds() * job.workers());
+      ModelOutput.write(conf, commit.workDir(), r, r.seconds() * job.workers(), job.prices());
       commit.commit();
       InferCommand.printStats(out, "train", r.workers());
       discard(checkpoints, out);

@@ -1,6 +1,8 @@
 package org.yarngnn.compute.train;
 
 import org.yarngnn.compute.graph.GraphBlock;
+import org.yarngnn.compute.kernel.Gemm;
+import org.yarngnn.compute.kernel.PackedMatrix;
 import org.yarngnn.compute.kernel.SparseRows;
 import org.yarngnn.compute.layer.Layer;
 import org.yarngnn.compute.model.LayerSpec;
@@ -22,7 +24,10 @@ abstract class BaseTrainLayer<L extends Layer> implements TrainLayer {
   /** The inference layer with the current weights; set by {@link #load}. */
   L layer;
 
-  BaseTrainLayer(LayerSpec spec, int k, double dropout) {
+  /** Subclasses name their linear tensors: {@code linearOffsets[t]} and {@code linearCols[t]} of W_t. */
+  BaseTrainLayer(LayerSpec spec, int k, double dropout, int[] linearOffsets, int[] linearCols) {
+    this.linearOffsets = linearOffsets.clone();
+    this.linearCols = linearCols.clone();
     this.spec = spec;
     this.k = k;
     this.dropout = dropout;
@@ -58,6 +63,73 @@ abstract class BaseTrainLayer<L extends Layer> implements TrainLayer {
   @Override
   public final Layer layer() {
     return layer;
+  }
+
+  /**
+   * The linear weights {@code [W_1 | W_2 | ...]} (each [in, cols_t], row-major in the layer's parameters at
+   * {@code offsets[t]} from its first one) transposed and stacked for {@code dH = dLin W^T}: set by {@link #load}.
+   */
+  PackedMatrix linearT;
+  /** Offsets from the layer's first parameter of the linear tensors W_t, and their column counts. */
+  private final int[] linearOffsets;
+  private final int[] linearCols;
+
+
+  @Override
+  public final int linearWidth() {
+    int w = 0;
+    for (int c : linearCols) {
+      w += c;
+    }
+    return w;
+  }
+
+  /** Packs the transpose of {@code [W_1 | W_2 | ...]} ([linearWidth, in]) from the layer's parameters. */
+  final void loadLinearTransposed(float[] params, int base) {
+    int lw = linearWidth();
+    float[] t = new float[lw * in];
+    int col = 0;
+    for (int b = 0; b < linearOffsets.length; b++) {
+      int off = base + linearOffsets[b];
+      int cols = linearCols[b];
+      for (int p = 0; p < in; p++) {
+        for (int c = 0; c < cols; c++) {
+          t[(col + c) * in + p] = params[off + p * cols + c];
+        }
+      }
+      col += cols;
+    }
+    linearT = PackedMatrix.pack(new DenseMatrix(lw, in, t));
+  }
+
+  @Override
+  public final void linearBackward(float[] h, int hOff, float[] dLin, int dOff, int m, float[] dH, int dhOff,
+      int ldH, float[] grads, int gBase) {
+    int lw = linearWidth();
+    for (int r = 0; r < m; r++) {
+      int col = 0;
+      for (int b = 0; b < linearOffsets.length; b++) {
+        GradOps.outer(h, hOff + r * in, in, dLin, dOff + r * lw + col, linearCols[b], grads, gBase + linearOffsets[b]);
+        col += linearCols[b];
+      }
+    }
+    if (dH != null && m > 0) {
+      Gemm.multiply(dLin, dOff, lw, m, linearT, dH, dhOff, ldH);
+    }
+  }
+
+  /** {@link #linearGradient} then {@link #linearBackward}, in blocks of rows. */
+  @Override
+  public final void transformBackward(GraphBlock g, LayerCache c, DenseMatrix dMsg, DenseMatrix dSelf, int from,
+      int to, DenseMatrix dH, float[] grads, int gBase) {
+    int lw = linearWidth();
+    float[] dz = GradOps.scratch(0, GradOps.BLOCK * lw);
+    for (int b = from; b < to; b += GradOps.BLOCK) {
+      int m = Math.min(GradOps.BLOCK, to - b);
+      linearGradient(g, c, dMsg, dSelf, b, b + m, dz, 0, grads, gBase);
+      linearBackward(c.hDrop.data(), c.hDrop.offset(b), dz, 0, m, dH == null ? null : dH.data(),
+          dH == null ? 0 : dH.offset(b), dH == null ? 0 : dH.cols(), grads, gBase);
+    }
   }
 
   /** Floats of the bias ({@code spec.outputWidth()} with one, else 0): the last tensor of the layer. */

@@ -4,8 +4,6 @@ import java.util.Arrays;
 import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.kernel.EdgeSoftmax;
-import org.yarngnn.compute.kernel.Gemm;
-import org.yarngnn.compute.kernel.PackedMatrix;
 import org.yarngnn.compute.kernel.Sddmm;
 import org.yarngnn.compute.kernel.SparseRows;
 import org.yarngnn.compute.layer.GatLayer;
@@ -30,13 +28,12 @@ final class GatTrain extends BaseTrainLayer<GatLayer> {
   private final double attnDropout;
   private final int heads;
   private final int hw;
-  private PackedMatrix weightT;
   private float[] attnSrc;
   private float[] attnDst;
   private float[] bias;
 
   GatTrain(LayerSpec spec, int k, double dropout, double attnDropout) {
-    super(spec, k, dropout);
+    super(spec, k, dropout, new int[] {0}, new int[] {spec.heads() * spec.out()});
     this.attnDropout = attnDropout;
     this.heads = spec.heads();
     this.hw = heads * out;
@@ -68,7 +65,7 @@ final class GatTrain extends BaseTrainLayer<GatLayer> {
     attnDst = GradOps.vector(params, base + in * hw + hw, hw);
     bias = spec.bias() ? GradOps.vector(params, base + in * hw + 2 * hw, spec.outputWidth()) : null;
     layer = new GatLayer(spec, GradOps.matrix(params, base, in, hw), attnSrc, attnDst, bias);
-    weightT = GradOps.packTransposed(params, base, in, hw);
+    loadLinearTransposed(params, base);
   }
 
   @Override
@@ -270,33 +267,23 @@ final class GatTrain extends BaseTrainLayer<GatLayer> {
   }
 
   @Override
-  public void transformBackward(GraphBlock g, LayerCache c, DenseMatrix dMsg, DenseMatrix dSelf, int from, int to,
-      DenseMatrix dH, float[] grads, int gBase) {
-    float[] dz = GradOps.scratch(0, GradOps.BLOCK * hw);
-    float[] h = c.hDrop.data();
+  public void linearGradient(GraphBlock g, LayerCache c, DenseMatrix dMsg, DenseMatrix dSelf, int from, int to,
+      float[] dLin, int dOff, float[] grads, int gBase) {
     float[] md = c.msg.data();
     int srcOff = gBase + in * hw;
     int dstOff = srcOff + hw;
-    for (int b = from; b < to; b += GradOps.BLOCK) {
-      int m = Math.min(GradOps.BLOCK, to - b);
-      for (int r = 0; r < m; r++) {
-        int row = b + r;
-        int dm = dMsg.offset(row);
-        int mo = c.msg.offset(row);
-        int zo = r * hw;
-        System.arraycopy(dMsg.data(), dm, dz, zo, hw);
-        for (int hd = 0; hd < heads; hd++) {
-          float dsrc = dMsg.data()[dm + hw + hd];
-          float ddst = dSelf.data()[dSelf.offset(row) + hd];
-          SparseRows.axpy(dsrc, attnSrc, hd * out, dz, zo + hd * out, out);
-          SparseRows.axpy(ddst, attnDst, hd * out, dz, zo + hd * out, out);
-          SparseRows.axpy(dsrc, md, mo + hd * out, grads, srcOff + hd * out, out);
-          SparseRows.axpy(ddst, md, mo + hd * out, grads, dstOff + hd * out, out);
-        }
-        GradOps.outer(h, c.hDrop.offset(row), in, dz, zo, hw, grads, gBase);
-      }
-      if (dH != null) {
-        Gemm.multiply(dz, 0, hw, m, weightT, dH.data(), dH.offset(b), dH.cols());
+    for (int row = from; row < to; row++) {
+      int dm = dMsg.offset(row);
+      int mo = c.msg.offset(row);
+      int zo = dOff + (row - from) * hw;
+      System.arraycopy(dMsg.data(), dm, dLin, zo, hw);
+      for (int hd = 0; hd < heads; hd++) {
+        float dsrc = dMsg.data()[dm + hw + hd];
+        float ddst = dSelf.data()[dSelf.offset(row) + hd];
+        SparseRows.axpy(dsrc, attnSrc, hd * out, dLin, zo + hd * out, out);
+        SparseRows.axpy(ddst, attnDst, hd * out, dLin, zo + hd * out, out);
+        SparseRows.axpy(dsrc, md, mo + hd * out, grads, srcOff + hd * out, out);
+        SparseRows.axpy(ddst, md, mo + hd * out, grads, dstOff + hd * out, out);
       }
     }
   }

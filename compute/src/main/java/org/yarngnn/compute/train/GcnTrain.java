@@ -2,8 +2,6 @@ package org.yarngnn.compute.train;
 
 import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.GraphBlock;
-import org.yarngnn.compute.kernel.Gemm;
-import org.yarngnn.compute.kernel.PackedMatrix;
 import org.yarngnn.compute.kernel.SparseRows;
 import org.yarngnn.compute.layer.GcnLayer;
 import org.yarngnn.compute.model.LayerSpec;
@@ -17,10 +15,8 @@ import org.yarngnn.compute.tensor.DenseMatrix;
  * {@code db = sum dPre}, {@code dH = dZ W^T}.
  */
 final class GcnTrain extends BaseTrainLayer<GcnLayer> {
-  private PackedMatrix weightT;
-
   GcnTrain(LayerSpec spec, int k, double dropout) {
-    super(spec, k, dropout);
+    super(spec, k, dropout, new int[] {0}, new int[] {spec.out()});
   }
 
   @Override
@@ -47,7 +43,7 @@ final class GcnTrain extends BaseTrainLayer<GcnLayer> {
   public void load(float[] params, int base) {
     layer = new GcnLayer(spec, GradOps.matrix(params, base, in, out),
         spec.bias() ? GradOps.vector(params, base + in * out, out) : null);
-    weightT = GradOps.packTransposed(params, base, in, out);
+    loadLinearTransposed(params, base);
   }
 
   @Override
@@ -99,21 +95,12 @@ final class GcnTrain extends BaseTrainLayer<GcnLayer> {
   }
 
   @Override
-  public void transformBackward(GraphBlock g, LayerCache c, DenseMatrix dMsg, DenseMatrix dSelf, int from, int to,
-      DenseMatrix dH, float[] grads, int gBase) {
-    float[] dz = GradOps.scratch(0, GradOps.BLOCK * out);
-    float[] h = c.hDrop.data();
-    for (int b = from; b < to; b += GradOps.BLOCK) {
-      int m = Math.min(GradOps.BLOCK, to - b);
-      for (int r = 0; r < m; r++) {
-        int row = b + r;
-        System.arraycopy(dMsg.data(), dMsg.offset(row), dz, r * out, out);
-        SparseRows.scale(c.invSqrtDegree[row], dz, r * out, out);
-        GradOps.outer(h, c.hDrop.offset(row), in, dz, r * out, out, grads, gBase);
-      }
-      if (dH != null) {
-        Gemm.multiply(dz, 0, out, m, weightT, dH.data(), dH.offset(b), dH.cols());
-      }
+  public void linearGradient(GraphBlock g, LayerCache c, DenseMatrix dMsg, DenseMatrix dSelf, int from, int to,
+      float[] dLin, int dOff, float[] grads, int gBase) {
+    for (int row = from; row < to; row++) {
+      int o = dOff + (row - from) * out;
+      System.arraycopy(dMsg.data(), dMsg.offset(row), dLin, o, out);
+      SparseRows.scale(c.invSqrtDegree[row], dLin, o, out);
     }
   }
 }

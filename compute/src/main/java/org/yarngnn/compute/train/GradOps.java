@@ -1,6 +1,5 @@
 package org.yarngnn.compute.train;
 
-import org.yarngnn.compute.kernel.PackedMatrix;
 import org.yarngnn.compute.kernel.SparseRows;
 import org.yarngnn.compute.tensor.DenseMatrix;
 
@@ -33,18 +32,6 @@ final class GradOps {
         SparseRows.axpy(v, d, dOff, g, gOff + p * n, n);
       }
     }
-  }
-
-  /** The transpose of the [rows, cols] row-major matrix at {@code w[off..]}, packed for Gemm. */
-  static PackedMatrix packTransposed(float[] w, int off, int rows, int cols) {
-    DenseMatrix t = new DenseMatrix(cols, rows);
-    float[] td = t.data();
-    for (int p = 0; p < rows; p++) {
-      for (int c = 0; c < cols; c++) {
-        td[c * rows + p] = w[off + p * cols + c];
-      }
-    }
-    return PackedMatrix.pack(t);
   }
 
   /** A copy of {@code rows x cols} values at {@code w[off..]} as a matrix. */

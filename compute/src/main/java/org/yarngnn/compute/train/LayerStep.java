@@ -35,6 +35,7 @@ public final class LayerStep {
   private final DenseMatrix dSelf;
   private final DenseMatrix dIn;
   private final GradPartials partials;
+  private DenseMatrix linear;
   private GraphBlock edges;
   private OutEdges outEdges;
 
@@ -105,6 +106,69 @@ public final class LayerStep {
       Dropout.apply(h, hDrop, ids, seed, epoch, layer.index(), p, from, to);
       layer.transform(g, hDrop, from, to, msg, self);
     });
+  }
+
+  /**
+   * The split form of {@link #forwardTransform} for a tensor backend elsewhere: only the dropout of the own rows
+   * of {@code h} into {@link #droppedInput()}; the linear rows ({@code Layer.linear} of those rows) come back
+   * into {@link #linearRows()} and {@link #completeTransform} turns them into message and self rows.
+   */
+  public void forwardDropout(DenseMatrix h, long epoch, boolean training) {
+    if (h.rows() < g.numNodes() || h.cols() != layer.inWidth()) {
+      throw new IllegalArgumentException("layer " + layer.index() + " input " + h + " for " + g.numNodes()
+          + " rows of width " + layer.inWidth());
+    }
+    cache.training = training;
+    cache.epoch = epoch;
+    double p = training ? layer.inputDropout() : 0;
+    long[] ids = g.nodeIds();
+    RowRanges.parallel(g.numNodes(), GRAIN, (from, to) ->
+        Dropout.apply(h, hDrop, ids, seed, epoch, layer.index(), p, from, to));
+  }
+
+  /** The layer's input after dropout, own rows (what the linear part reads). */
+  public DenseMatrix droppedInput() {
+    return hDrop;
+  }
+
+  /**
+   * Own rows of width {@link TrainLayer#linearWidth()}, allocated on first use: in the forward the linear rows
+   * of {@link #droppedInput()}, in the backward their gradients ({@link #linearGradients}).
+   */
+  public DenseMatrix linearRows() {
+    if (linear == null) {
+      linear = new DenseMatrix(g.numNodes(), layer.linearWidth());
+    }
+    return linear;
+  }
+
+  /** Message and self rows of own rows {@code [from, to)} from their {@link #linearRows()}. */
+  public void completeTransform(int from, int to) {
+    DenseMatrix lin = linearRows();
+    RowRanges.parallel(from, to, GRAIN, (a, b) -> layer.layer().completeTransform(g, lin, a, b, msg, self));
+  }
+
+  /**
+   * The graph side of {@link #backwardTransform} for a tensor backend elsewhere: the gradient of every own row's
+   * linear row into {@link #linearRows()} (after the message gradients of peers were added), and the gradients
+   * of the weights the graph side applies into {@code grads}. The tensor side ({@link TrainLayer#linearBackward})
+   * gives the weight gradients of the linear part and the rows of {@link #inputGradient()}, which
+   * {@link #finishInputGradient} completes.
+   */
+  public void linearGradients(float[] grads, int base) {
+    DenseMatrix lin = linearRows();
+    int lw = layer.linearWidth();
+    partials.run(g.numNodes(), grads, base, (from, to, buf) ->
+        layer.linearGradient(g, cache, dMsg, dSelf, from, to, lin.data(), from * lw, buf, 0));
+  }
+
+  /** Rows {@code [from, to)} of {@link #inputGradient()}, written as {@code dLin W^T}: the dropout's backward. */
+  public void finishInputGradient(int from, int to) {
+    if (dIn == null) {
+      throw new IllegalStateException("layer " + layer.index() + " keeps no input gradient");
+    }
+    Dropout.backward(dIn, dIn, g.nodeIds(), seed, cache.epoch, layer.index(),
+        cache.training ? layer.inputDropout() : 0, from, to);
   }
 
   /** Message rows of every slot: own rows after {@link #forwardTransform}; the caller fills the halo rows. */

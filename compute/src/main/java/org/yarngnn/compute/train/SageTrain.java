@@ -3,8 +3,6 @@ package org.yarngnn.compute.train;
 import java.util.Arrays;
 import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.GraphBlock;
-import org.yarngnn.compute.kernel.Gemm;
-import org.yarngnn.compute.kernel.PackedMatrix;
 import org.yarngnn.compute.kernel.SparseRows;
 import org.yarngnn.compute.layer.SageLayer;
 import org.yarngnn.compute.model.LayerSpec;
@@ -20,11 +18,9 @@ import org.yarngnn.compute.tensor.DenseMatrix;
  * Gemm of {@code [dSelf | dMsg]} by the stacked transposes).
  */
 final class SageTrain extends BaseTrainLayer<SageLayer> {
-  /** [W_self^T; W_neigh^T], 2*out x in. */
-  private PackedMatrix stackedT;
-
   SageTrain(LayerSpec spec, int k, double dropout) {
-    super(spec, k, dropout);
+    // The linear rows are [H W_self | H W_neigh] (SageLayer.linear, transform first).
+    super(spec, k, dropout, new int[] {0, spec.in() * spec.out()}, new int[] {spec.out(), spec.out()});
   }
 
   @Override
@@ -51,17 +47,7 @@ final class SageTrain extends BaseTrainLayer<SageLayer> {
   public void load(float[] params, int base) {
     layer = new SageLayer(spec, GradOps.matrix(params, base, in, out), GradOps.matrix(params, base + in * out, in,
         out), spec.bias() ? GradOps.vector(params, base + 2 * in * out, out) : null, true);
-    // [W_self; W_neigh] is [2 in, out]; the transpose of each block stacked vertically is [2 out, in].
-    DenseMatrix t = new DenseMatrix(2 * out, in);
-    for (int half = 0; half < 2; half++) {
-      int off = base + half * in * out;
-      for (int p = 0; p < in; p++) {
-        for (int c = 0; c < out; c++) {
-          t.set(half * out + c, p, params[off + p * out + c]);
-        }
-      }
-    }
-    stackedT = PackedMatrix.pack(t);
+    loadLinearTransposed(params, base);
   }
 
   @Override
@@ -103,23 +89,13 @@ final class SageTrain extends BaseTrainLayer<SageLayer> {
   }
 
   @Override
-  public void transformBackward(GraphBlock g, LayerCache c, DenseMatrix dMsg, DenseMatrix dSelf, int from, int to,
-      DenseMatrix dH, float[] grads, int gBase) {
+  public void linearGradient(GraphBlock g, LayerCache c, DenseMatrix dMsg, DenseMatrix dSelf, int from, int to,
+      float[] dLin, int dOff, float[] grads, int gBase) {
     int w2 = 2 * out;
-    float[] dz = GradOps.scratch(0, GradOps.BLOCK * w2);
-    float[] h = c.hDrop.data();
-    for (int b = from; b < to; b += GradOps.BLOCK) {
-      int m = Math.min(GradOps.BLOCK, to - b);
-      for (int r = 0; r < m; r++) {
-        int row = b + r;
-        System.arraycopy(dSelf.data(), dSelf.offset(row), dz, r * w2, out);
-        System.arraycopy(dMsg.data(), dMsg.offset(row), dz, r * w2 + out, out);
-        GradOps.outer(h, c.hDrop.offset(row), in, dz, r * w2, out, grads, gBase);
-        GradOps.outer(h, c.hDrop.offset(row), in, dz, r * w2 + out, out, grads, gBase + in * out);
-      }
-      if (dH != null) {
-        Gemm.multiply(dz, 0, w2, m, stackedT, dH.data(), dH.offset(b), dH.cols());
-      }
+    for (int row = from; row < to; row++) {
+      int o = dOff + (row - from) * w2;
+      System.arraycopy(dSelf.data(), dSelf.offset(row), dLin, o, out);
+      System.arraycopy(dMsg.data(), dMsg.offset(row), dLin, o + out, out);
     }
   }
 }

@@ -87,6 +87,31 @@ public interface TrainLayer {
   void transformBackward(GraphBlock g, LayerCache c, DenseMatrix dMsg, DenseMatrix dSelf, int from, int to,
       DenseMatrix dH, float[] grads, int gBase);
 
+  /**
+   * Width of the layer's linear rows: the graph-independent {@code H W} part of the transform
+   * ({@link Layer#linear}, {@code lin = H [W_1 | W_2 | ...]}), the apply-vertex work a tensor worker does with
+   * nothing but the rows and the weights.
+   */
+  int linearWidth();
+
+  /**
+   * The graph side of the row-local backward for own rows {@code [from, to)}: from {@code dMsg} and
+   * {@code dSelf}, the gradient of each row's linear row into {@code dLin[dOff + (i - from) * linearWidth() ..]},
+   * plus the gradients of the weights the graph side applies (gat's attention vectors) into {@code grads}.
+   * {@link #transformBackward} is this followed by {@link #linearBackward}.
+   */
+  void linearGradient(GraphBlock g, LayerCache c, DenseMatrix dMsg, DenseMatrix dSelf, int from, int to,
+      float[] dLin, int dOff, float[] grads, int gBase);
+
+  /**
+   * The tensor side of the row-local backward for {@code m} rows, needing no graph: the linear weights'
+   * gradients {@code += H^T dLin} into {@code grads} (from {@code gBase}, this layer's layout) and, unless
+   * {@code dH} is null, {@code dH = dLin W^T}. Row r of H is at {@code h[hOff + r * inWidth()]}, of dLin at
+   * {@code dLin[dOff + r * linearWidth()]}, of dH at {@code dH[dhOff + r * ldH]}.
+   */
+  void linearBackward(float[] h, int hOff, float[] dLin, int dOff, int m, float[] dH, int dhOff, int ldH,
+      float[] grads, int gBase);
+
   /** The training layer of {@code spec} at index {@code k}, with its input and (gat) attention dropout. */
   static TrainLayer create(LayerSpec spec, int k, double inputDropout, double attentionDropout) {
     switch (spec.type()) {

@@ -16,9 +16,12 @@ public final class ModelOutput {
 
   private ModelOutput() {}
 
-  /** The files of {@code r} in {@code dir}; {@code graphWorkerSeconds} is what metrics.json reports for them. */
-  public static void write(Configuration conf, Path dir, TrainingDriver.Result r, double graphWorkerSeconds)
-      throws IOException {
+  /**
+   * The files of {@code r} in {@code dir}; {@code graphWorkerSeconds} is what metrics.json reports for them,
+   * {@code prices} the USD per container hour of graph workers, tensor workers and parameter servers.
+   */
+  public static void write(Configuration conf, Path dir, TrainingDriver.Result r, double graphWorkerSeconds,
+      double[] prices) throws IOException {
     FileSystem fs = dir.getFileSystem(conf);
     try (OutputStream json = fs.create(new Path(dir, ModelFiles.SPEC), true);
         OutputStream weights = new java.io.BufferedOutputStream(fs.create(new Path(dir, ModelFiles.WEIGHTS), true),
@@ -26,7 +29,7 @@ public final class ModelOutput {
       ModelDirectory.write(r.model(), json, weights);
     }
     try (OutputStream m = fs.create(new Path(dir, METRICS), true)) {
-      m.write(Json.write(TrainingDriver.metrics(r, graphWorkerSeconds)).getBytes(StandardCharsets.UTF_8));
+      m.write(Json.write(TrainingDriver.metrics(r, graphWorkerSeconds, prices)).getBytes(StandardCharsets.UTF_8));
     }
   }
 }

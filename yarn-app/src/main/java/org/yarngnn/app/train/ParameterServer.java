@@ -19,6 +19,10 @@ public final class ParameterServer implements ParameterService {
   private final Adam adam;
   private final double weightDecay;
   private final float[] sum;
+  /** Weight stashing: versions older than the current one that some interval still holds, and their holds. */
+  private final java.util.Map<Long, float[]> stashed = new java.util.HashMap<>();
+  private final java.util.Map<Long, Integer> holds = new java.util.HashMap<>();
+  private int maxLive = 1;
   private long version;
 
   /** Glorot weights of {@code spec} seeded by {@code seed} (as the single-JVM trainer draws them), version 0. */
@@ -30,12 +34,56 @@ public final class ParameterServer implements ParameterService {
   }
 
   @Override
-  public Weights current() {
+  public synchronized Weights current() {
     return new Weights(version, params.values().clone());
   }
 
+  /**
+   * The weights of a live version (the current one, or an older one an interval still holds), or null: what a
+   * tensor worker fetches by the version its task names, so a backward uses exactly its forward's weights.
+   */
+  public synchronized Weights weights(long v) {
+    if (v == version) {
+      return current();
+    }
+    float[] w = stashed.get(v);
+    return w == null ? null : new Weights(v, w.clone());
+  }
+
+  /** An interval starts using version {@code v} (the current one): it stays live until released. */
+  public synchronized void hold(long v) {
+    if (v != version && !stashed.containsKey(v)) {
+      throw new IllegalStateException("hold of weights version " + v + ", which is not live");
+    }
+    holds.merge(v, 1, Integer::sum);
+  }
+
+  /** The interval is done with {@code v}; an old version nobody holds is freed. */
+  public synchronized void release(long v) {
+    Integer h = holds.get(v);
+    if (h == null) {
+      throw new IllegalStateException("release of weights version " + v + ", which nobody holds");
+    }
+    if (h == 1) {
+      holds.remove(v);
+      stashed.remove(v);
+    } else {
+      holds.put(v, h - 1);
+    }
+  }
+
+  /** Versions live now: the current one and every stashed one. */
+  public synchronized int liveVersions() {
+    return 1 + stashed.size();
+  }
+
+  /** The most versions that were live at once. */
+  public synchronized int maxLiveVersions() {
+    return maxLive;
+  }
+
   @Override
-  public Weights step(List<WeightGradients> byWorker) {
+  public synchronized Weights step(List<WeightGradients> byWorker) {
     if (byWorker.isEmpty()) {
       throw new IllegalArgumentException("a step needs the gradients of at least one worker");
     }
@@ -55,20 +103,24 @@ public final class ParameterServer implements ParameterService {
         sum[i] += v[i];
       }
     }
+    if (holds.containsKey(version)) {
+      stashed.put(version, params.values().clone()); // still held: keep the version its backward used
+    }
     adam.beginStep();
     adam.update(params.values(), sum, 0, sum.length, weightDecay);
     version++;
+    maxLive = Math.max(maxLive, liveVersions());
     return current();
   }
 
   @Override
-  public OptimizerState state() {
+  public synchronized OptimizerState state() {
     return new OptimizerState(adam.step(), params.values().clone(), adam.firstMoments().clone(),
         adam.secondMoments().clone());
   }
 
   @Override
-  public void restore(OptimizerState s) {
+  public synchronized void restore(OptimizerState s) {
     int n = params.size();
     if (s.weights().length != n || s.firstMoments().length != n || s.secondMoments().length != n || s.step() < 0) {
       throw new IllegalArgumentException("an optimiser state of " + s.weights().length + " values for " + n

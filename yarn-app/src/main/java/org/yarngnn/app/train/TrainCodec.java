@@ -3,13 +3,14 @@ package org.yarngnn.app.train;
 import org.yarngnn.app.infer.InferenceCodec;
 import org.yarngnn.app.runtime.WeightGradients;
 import org.yarngnn.app.runtime.Weights;
+import org.yarngnn.app.tensor.PoolMessages;
 import org.yarngnn.app.transport.MessageCodec;
 
-/** The transport codec of training jobs: inference's messages plus the weight messages. */
+/** The transport codec of training jobs: inference's messages, the weight messages and the tensor pool's. */
 final class TrainCodec {
-  static final MessageCodec CODEC = InferenceCodec.builder()
+  static final MessageCodec CODEC = PoolMessages.register(InferenceCodec.builder()
       .register(Weights.TYPE, Weights::read)
-      .register(WeightGradients.TYPE, WeightGradients::read)
+      .register(WeightGradients.TYPE, WeightGradients::read))
       .build();
 
   private TrainCodec() {}

@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.infer.ContainerWorkers;
 import org.yarngnn.app.infer.InferenceJobDriver;
+import org.yarngnn.app.tensor.ContainerTensorWorkers;
 import org.yarngnn.app.yarn.DriverContext;
 import org.yarngnn.app.yarn.JobDriver;
 import org.yarngnn.app.yarn.LaunchContexts;
@@ -31,9 +32,13 @@ public final class TrainJobDriver implements JobDriver {
         opts.graph().workerVcores(), hosts, TrainWorkerMain.class.getName())) {
       ModelSpec spec = ModelFormat.parse(opts.specJson(), opts.modelSpec());
       Checkpoint checkpoints = Checkpoint.of(ctx.conf(), new Path(opts.output()));
+      ContainerTensorWorkers tensors = opts.tensorBackend() == TrainOptions.TensorBackend.REMOTE
+          ? new ContainerTensorWorkers(ctx.containers(), opts.tensorWorkerMemoryMb(), opts.tensorWorkerVcores(),
+              TensorWorkerMain.class.getName())
+          : null;
       TrainingDriver.Result r = new TrainingDriver(opts, spec, ctx.amHost(), workers, ctx::setProgress, System.out,
-          checkpoints).run();
-      ModelOutput.write(ctx.conf(), commit.workDir(), r, r.seconds() * opts.workers());
+          checkpoints, tensors).run();
+      ModelOutput.write(ctx.conf(), commit.workDir(), r, r.seconds() * opts.workers(), opts.prices());
       commit.commit();
       try {
         checkpoints.discard();

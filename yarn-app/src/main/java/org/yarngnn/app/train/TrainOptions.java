@@ -30,6 +30,11 @@ public final class TrainOptions {
    */
   public static final String STOP_AFTER_EPOCH_KEY = PREFIX + "test.stop-after-epoch";
 
+  /** Advanced: the tensor pool grows while a task waits longer than this many ms (default 500). */
+  public static final String GROW_AFTER_KEY = PREFIX + "tensor-pool.grow-after-ms";
+  /** Advanced: a tensor worker idle this many ms is retired, down to --tensor-workers-min (default 30000). */
+  public static final String IDLE_KEY = PREFIX + "tensor-pool.idle-ms";
+
   /** Where the tensor work runs. */
   public enum TensorBackend { LOCAL, REMOTE }
 
@@ -47,6 +52,14 @@ public final class TrainOptions {
   private final int tensorWorkers;
   private final int staleness;
   private final int intervals;
+  private final int tensorWorkersMin;
+  private final int tensorWorkersMax;
+  private final int tensorWorkerMemoryMb;
+  private final int tensorWorkerVcores;
+  private final int parameterServers;
+  private final double[] prices;
+  private final long growAfterMs;
+  private final long idleMs;
   private final int stopAfterEpoch;
 
   private TrainOptions(Builder b) {
@@ -64,6 +77,14 @@ public final class TrainOptions {
     this.tensorWorkers = (int) b.tensorWorkers;
     this.staleness = (int) b.staleness;
     this.intervals = (int) b.intervals;
+    this.tensorWorkersMin = (int) b.tensorWorkersMin;
+    this.tensorWorkersMax = (int) b.tensorWorkersMax;
+    this.tensorWorkerMemoryMb = (int) b.tensorWorkerMemoryMb;
+    this.tensorWorkerVcores = (int) b.tensorWorkerVcores;
+    this.parameterServers = (int) b.parameterServers;
+    this.prices = b.prices.clone();
+    this.growAfterMs = b.growAfterMs;
+    this.idleMs = b.idleMs;
     this.stopAfterEpoch = (int) b.stopAfterEpoch;
   }
 
@@ -87,6 +108,14 @@ public final class TrainOptions {
     b.tensorWorkers = tensorWorkers;
     b.staleness = staleness;
     b.intervals = intervals;
+    b.tensorWorkersMin = tensorWorkersMin;
+    b.tensorWorkersMax = tensorWorkersMax;
+    b.tensorWorkerMemoryMb = tensorWorkerMemoryMb;
+    b.tensorWorkerVcores = tensorWorkerVcores;
+    b.parameterServers = parameterServers;
+    b.prices = prices.clone();
+    b.growAfterMs = growAfterMs;
+    b.idleMs = idleMs;
     b.stopAfterEpoch = stopAfterEpoch;
     return b;
   }
@@ -109,11 +138,21 @@ public final class TrainOptions {
             + "(default 0 = never)")
         .value("resume", "MODEL_DIR", "continue the stopped run whose output is MODEL_DIR from its last checkpoint "
             + "(the same options; --epochs may grow; --output may be left out)")
-        .value("tensor-backend", "local|remote", "tensor work in the graph workers (local, default) or an elastic "
-            + "pool (remote, not implemented yet)")
-        .value("tensor-workers", "M", "tensor workers of the remote backend (no effect with local)")
+        .value("tensor-backend", "local|remote", "tensor work in the graph workers (local, default) or on an "
+            + "elastic pool of stateless tensor workers (remote)")
+        .value("tensor-workers", "M", "tensor workers the remote pool starts with (default 2)")
+        .value("tensor-workers-min", "M", "the pool shrinks to no fewer (default 1)")
+        .value("tensor-workers-max", "M", "the pool grows to no more (default 2 x --tensor-workers)")
+        .value("tensor-worker-memory", "MB", "memory of a tensor-worker container (default 1024)")
+        .value("tensor-worker-vcores", "N", "vcores of a tensor-worker container, and its compute threads (default 1)")
+        .value("parameter-servers", "K", "parameter servers (only 1: it runs in the ApplicationMaster)")
+        .value("price-graph-worker-hour", "USD", "price of a graph-worker container hour in metrics.json's cost "
+            + "(default 0.17)")
+        .value("price-tensor-worker-hour", "USD", "price of a tensor-worker container hour (default 0.06)")
+        .value("price-parameter-server-hour", "USD", "price of a parameter-server hour (default 0.17)")
         .value("staleness", "S", "bounded asynchrony (only 0, synchronous, for now)")
-        .value("intervals", "I", "intervals each partition's rows are cut into (default 1; no effect yet)");
+        .value("intervals", "I", "vertex intervals each partition's rows are cut into, the tensor tasks of the "
+            + "remote backend (default 4; more when an interval would exceed 8 MB)");
   }
 
   public static TrainOptions fromCommandLine(CommandLine cl) {
@@ -149,9 +188,17 @@ public final class TrainOptions {
         .checkpointEvery(cl.getLong("checkpoint-every", 0))
         .resume(resume)
         .stopAfterEpoch(conf.getLong(STOP_AFTER_EPOCH_KEY, 0))
-        .tensorWorkers(cl.getLong("tensor-workers", 0))
+        .poolTiming(conf.getLong(GROW_AFTER_KEY, 500), conf.getLong(IDLE_KEY, 30_000))
+        .tensorWorkers(cl.getLong("tensor-workers", 2))
+        .tensorWorkersMin(cl.getLong("tensor-workers-min", 1))
+        .tensorWorkersMax(cl.getLong("tensor-workers-max", 2 * cl.getLong("tensor-workers", 2)))
+        .tensorWorkerMemoryMb(cl.getLong("tensor-worker-memory", 1024))
+        .tensorWorkerVcores(cl.getLong("tensor-worker-vcores", 1))
+        .parameterServers(cl.getLong("parameter-servers", 1))
+        .prices(cl.getDouble("price-graph-worker-hour", 0.17), cl.getDouble("price-tensor-worker-hour", 0.06),
+            cl.getDouble("price-parameter-server-hour", 0.17))
         .staleness(cl.getLong("staleness", 0))
-        .intervals(cl.getLong("intervals", 1));
+        .intervals(cl.getLong("intervals", 4));
     String backend = cl.get("tensor-backend", "local");
     switch (backend) {
       case "local":
@@ -188,9 +235,19 @@ public final class TrainOptions {
     c.set(PREFIX + "tensor-workers", Integer.toString(tensorWorkers));
     c.set(PREFIX + "staleness", Integer.toString(staleness));
     c.set(PREFIX + "intervals", Integer.toString(intervals));
+    c.set(PREFIX + "tensor-workers-min", Integer.toString(tensorWorkersMin));
+    c.set(PREFIX + "tensor-workers-max", Integer.toString(tensorWorkersMax));
+    c.set(PREFIX + "tensor-worker-memory", Integer.toString(tensorWorkerMemoryMb));
+    c.set(PREFIX + "tensor-worker-vcores", Integer.toString(tensorWorkerVcores));
+    c.set(PREFIX + "parameter-servers", Integer.toString(parameterServers));
+    c.set(PREFIX + "price-graph-worker-hour", Double.toString(prices[0]));
+    c.set(PREFIX + "price-tensor-worker-hour", Double.toString(prices[1]));
+    c.set(PREFIX + "price-parameter-server-hour", Double.toString(prices[2]));
     if (specJson != null) {
       c.set(SPEC_JSON_KEY, specJson);
     }
+    c.setLong(GROW_AFTER_KEY, growAfterMs);
+    c.setLong(IDLE_KEY, idleMs);
     if (stopAfterEpoch > 0) {
       c.set(STOP_AFTER_EPOCH_KEY, Integer.toString(stopAfterEpoch));
     }
@@ -270,6 +327,39 @@ public final class TrainOptions {
     return intervals;
   }
 
+  public int tensorWorkersMin() {
+    return tensorWorkersMin;
+  }
+
+  public int tensorWorkersMax() {
+    return tensorWorkersMax;
+  }
+
+  public int tensorWorkerMemoryMb() {
+    return tensorWorkerMemoryMb;
+  }
+
+  public int tensorWorkerVcores() {
+    return tensorWorkerVcores;
+  }
+
+  public int parameterServers() {
+    return parameterServers;
+  }
+
+  public long growAfterMs() {
+    return growAfterMs;
+  }
+
+  public long idleMs() {
+    return idleMs;
+  }
+
+  /** Prices per container hour of a graph worker, a tensor worker and a parameter server (USD). */
+  public double[] prices() {
+    return prices.clone();
+  }
+
   public String output() {
     return graph.output();
   }
@@ -288,7 +378,8 @@ public final class TrainOptions {
 
   private List<Object> fields() {
     return Arrays.asList(graph, modelSpec, specJson, epochs, lr, weightDecay, dropout, patience, checkpointEvery,
-        resume, tensorBackend, tensorWorkers, staleness, intervals, stopAfterEpoch);
+        resume, tensorBackend, tensorWorkers, staleness, intervals, tensorWorkersMin, tensorWorkersMax,
+        tensorWorkerMemoryMb, tensorWorkerVcores, parameterServers, Arrays.toString(prices), growAfterMs, idleMs, stopAfterEpoch);
   }
 
   @Override
@@ -322,9 +413,17 @@ public final class TrainOptions {
     private long checkpointEvery;
     private String resume;
     private TensorBackend tensorBackend = TensorBackend.LOCAL;
-    private long tensorWorkers;
+    private long tensorWorkers = 2;
     private long staleness;
-    private long intervals = 1;
+    private long intervals = 4;
+    private long tensorWorkersMin = 1;
+    private long tensorWorkersMax = 4;
+    private long tensorWorkerMemoryMb = 1024;
+    private long tensorWorkerVcores = 1;
+    private long parameterServers = 1;
+    private double[] prices = {0.17, 0.06, 0.17};
+    private long growAfterMs = 500;
+    private long idleMs = 30_000;
     private long stopAfterEpoch;
 
     private Builder() {}
@@ -412,6 +511,44 @@ public final class TrainOptions {
       return this;
     }
 
+    public Builder tensorWorkersMin(long v) {
+      tensorWorkersMin = v;
+      return this;
+    }
+
+    public Builder tensorWorkersMax(long v) {
+      tensorWorkersMax = v;
+      return this;
+    }
+
+    public Builder tensorWorkerMemoryMb(long v) {
+      tensorWorkerMemoryMb = v;
+      return this;
+    }
+
+    public Builder tensorWorkerVcores(long v) {
+      tensorWorkerVcores = v;
+      return this;
+    }
+
+    public Builder parameterServers(long v) {
+      parameterServers = v;
+      return this;
+    }
+
+    /** USD per container hour: graph worker, tensor worker, parameter server. */
+    public Builder prices(double graphWorker, double tensorWorker, double parameterServer) {
+      prices = new double[] {graphWorker, tensorWorker, parameterServer};
+      return this;
+    }
+
+    /** The tensor pool's grow and idle thresholds (ms). */
+    public Builder poolTiming(long growAfter, long idle) {
+      growAfterMs = growAfter;
+      idleMs = idle;
+      return this;
+    }
+
     public Builder stopAfterEpoch(long v) {
       stopAfterEpoch = v;
       return this;
@@ -436,7 +573,24 @@ public final class TrainOptions {
       range("epochs", epochs, 1, Integer.MAX_VALUE);
       range("patience", patience, 0, Integer.MAX_VALUE);
       range("checkpoint-every", checkpointEvery, 0, Integer.MAX_VALUE);
-      range("tensor-workers", tensorWorkers, 0, 100_000);
+      range("tensor-workers", tensorWorkers, 1, 10_000);
+      range("tensor-workers-min", tensorWorkersMin, 1, tensorWorkers);
+      range("tensor-workers-max", tensorWorkersMax, tensorWorkers, 10_000);
+      range("tensor-worker-memory", tensorWorkerMemoryMb, 256, 1 << 20);
+      range("tensor-worker-vcores", tensorWorkerVcores, 1, 1024);
+      if (growAfterMs < 0 || idleMs < 0) {
+        throw new UsageException("-D " + GROW_AFTER_KEY + " and -D " + IDLE_KEY + " must be at least 0");
+      }
+      if (parameterServers != 1) {
+        throw new UsageException("option --parameter-servers " + parameterServers + ": only 1 (the parameter server "
+            + "runs in the ApplicationMaster, or in the client's JVM with --local)");
+      }
+      String[] priceNames = {"price-graph-worker-hour", "price-tensor-worker-hour", "price-parameter-server-hour"};
+      for (int i = 0; i < 3; i++) {
+        if (!(prices[i] >= 0) || !Double.isFinite(prices[i])) {
+          throw new UsageException("option --" + priceNames[i] + " must be at least 0, not " + prices[i]);
+        }
+      }
       range("staleness", staleness, 0, Integer.MAX_VALUE);
       range("intervals", intervals, 1, 1 << 20);
       if (stopAfterEpoch < 0 || stopAfterEpoch > Integer.MAX_VALUE) {
@@ -450,9 +604,6 @@ public final class TrainOptions {
       }
       if (!(dropout >= 0 && dropout < 1)) {
         throw new UsageException("option --dropout must be at least 0 and below 1, not " + dropout);
-      }
-      if (tensorBackend == TensorBackend.REMOTE) {
-        throw new UsageException("--tensor-backend remote is not implemented yet (use local)");
       }
       if (staleness != 0) {
         throw new UsageException("--staleness " + staleness + ": only 0 (synchronous training) for now");

@@ -18,6 +18,8 @@ import org.yarngnn.app.runtime.PhaseResult;
 import org.yarngnn.app.runtime.WeightGradients;
 import org.yarngnn.app.runtime.Weights;
 import org.yarngnn.app.runtime.WorkerSession;
+import org.yarngnn.app.tensor.PoolMessages;
+import org.yarngnn.app.tensor.TensorClient;
 import org.yarngnn.app.transport.Command;
 import org.yarngnn.app.transport.Endpoint;
 import org.yarngnn.app.transport.Message;
@@ -58,6 +60,9 @@ import org.yarngnn.io.table.NodeSplit;
 public final class TrainWorker implements WorkerSession.Role {
   /** The driver's {@link Command} telling every worker the global number of training rows. */
   static final String TRAIN_ROWS = "train-rows";
+  /** A tensor task is sent again after this many times its kind's mean time, and never before this. */
+  static final double TASK_TIMEOUT_FACTOR = 5;
+  static final long TASK_TIMEOUT_MIN_MS = 2000;
 
   private final Configuration conf;
   private final TrainOptions opts;
@@ -69,6 +74,9 @@ public final class TrainWorker implements WorkerSession.Role {
   private final WorkerFigures figures = new WorkerFigures();
   private final Parameters layout;
   private List<Endpoint> endpoints;
+  private Endpoint tensorPool;
+  private TensorClient tensorClient;
+  private RemoteTensorSteps remote;
 
   private ConstructionPhases construction;
   private WorkerPartition partition;
@@ -131,6 +139,10 @@ public final class TrainWorker implements WorkerSession.Role {
       version = w.version();
       return true;
     }
+    if (m instanceof PoolMessages.PoolAddress a && tensorPool == null) {
+      tensorPool = a.endpoint();
+      return true;
+    }
     if (m instanceof Command c && c.name().equals(TRAIN_ROWS) && c.arg() > 0) {
       globalTrain = c.arg();
       return true;
@@ -183,6 +195,12 @@ public final class TrainWorker implements WorkerSession.Role {
         result = forward(c.layer(), c.epoch(), false);
         break;
       case EXIT:
+        if (tensorClient != null) {
+          figures.add("tasks.sent", remote.tasks());
+          figures.add("tasks.resent", tensorClient.resent());
+          figures.add("tasks.duplicates", tensorClient.duplicates());
+          figures.add("intervals", remote.intervals());
+        }
         return new PhaseResult.WorkerReport(figures.report(mesh));
       default:
         throw new IllegalStateException("training workers do not run " + c.phase());
@@ -256,6 +274,18 @@ public final class TrainWorker implements WorkerSession.Role {
     }
     grads = new float[layout.size()];
     dLogits = new DenseMatrix(g.numNodes(), spec.outputWidth());
+    if (opts.tensorBackend() == TrainOptions.TensorBackend.REMOTE) {
+      if (tensorPool == null) {
+        throw new IllegalStateException("the remote tensor backend without the pool's address");
+      }
+      tensorClient = new TensorClient(index, tensorPool, TrainCodec.CODEC, TASK_TIMEOUT_MIN_MS, TASK_TIMEOUT_FACTOR);
+      tensorClient.start();
+      int widest = spec.outputWidth();
+      for (TrainLayer l : layers) {
+        widest = Math.max(widest, Math.max(l.inWidth(), l.linearWidth()));
+      }
+      remote = new RemoteTensorSteps(tensorClient, g.numNodes(), opts.intervals(), widest);
+    }
   }
 
   /**
@@ -281,7 +311,12 @@ public final class TrainWorker implements WorkerSession.Role {
     s.setEdges(!training ? evalEdges[k] : fanout < 0 ? g
         : NeighbourSampler.sample(g, fanout, Dropout.sampleSeed(opts.seed(), e), k));
     DenseMatrix h = k == 0 ? x : steps[k - 1].output();
-    s.forwardTransform(h, training ? e : 0, training);
+    if (remote != null) {
+      s.forwardDropout(h, training ? e : 0, training);
+      remote.forward(s, k, version);
+    } else {
+      s.forwardTransform(h, training ? e : 0, training);
+    }
     HaloExchange ex = new HaloExchange(k, s.edges(), s.messages(), plan.sendRows(k), plan.recvSlots(k),
         graphSpec.chunkRows());
     Background sender = new Background("forward-send-" + index, () -> ex.sendAll(mesh, index));
@@ -335,7 +370,9 @@ public final class TrainWorker implements WorkerSession.Role {
         throw new IllegalStateException("backward before the driver gave the training row count");
       }
       java.util.Arrays.fill(grads, 0f);
-      lossSum = SoftmaxCrossEntropy.lossAndGradient(s.output(), labels, masks[0], 0, n, 1f / globalTrain, dLogits);
+      lossSum = remote != null
+          ? remote.loss(s.output(), labels, masks[0], 1f / globalTrain, dLogits, k, version)
+          : SoftmaxCrossEntropy.lossAndGradient(s.output(), labels, masks[0], 0, n, 1f / globalTrain, dLogits);
       dOut = dLogits;
     } else {
       dOut = steps[k + 1].inputGradient();
@@ -349,7 +386,11 @@ public final class TrainWorker implements WorkerSession.Role {
     s.computeMessageGradients(0, n);
     ex.receiveAll(mesh, sender);
     sender.join();
-    s.backwardTransform(grads, base);
+    if (remote != null) {
+      remote.backward(s, k, version, k > 0, grads, base);
+    } else {
+      s.backwardTransform(grads, base);
+    }
     backwardNext = k - 1;
   }
 
@@ -363,6 +404,9 @@ public final class TrainWorker implements WorkerSession.Role {
 
   @Override
   public void close() {
+    if (tensorClient != null) {
+      tensorClient.close();
+    }
     mesh.close();
   }
 }

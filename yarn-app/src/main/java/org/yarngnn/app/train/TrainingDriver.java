@@ -14,6 +14,10 @@ import org.yarngnn.app.runtime.PhaseResult;
 import org.yarngnn.app.runtime.WeightGradients;
 import org.yarngnn.app.runtime.Weights;
 import org.yarngnn.app.runtime.WorkerLauncher;
+import org.yarngnn.app.tensor.PoolMessages;
+import org.yarngnn.app.tensor.PoolOptions;
+import org.yarngnn.app.tensor.TensorLauncher;
+import org.yarngnn.app.tensor.TensorPool;
 import org.yarngnn.app.transport.Command;
 import org.yarngnn.compute.model.Model;
 import org.yarngnn.compute.model.ModelSpec;
@@ -45,7 +49,14 @@ public final class TrainingDriver {
 
   /** The run: the best epoch's model, every epoch, per-worker figures, and the workers' seconds. */
   public record Result(Model model, int bestEpoch, double bestValAccuracy, double bestTestAccuracy,
-      List<Epoch> epochs, List<Map<String, Double>> workers, double seconds) {}
+      List<Epoch> epochs, List<Map<String, Double>> workers, double seconds, Pool pool) {}
+
+  /**
+   * The remote tensor backend's figures (null with the local backend): the pool size over time, the tensor
+   * workers' seconds, the workers lost and replaced, the parameter server's most and final live weight versions.
+   */
+  public record Pool(List<TensorPool.SizeAt> sizes, double tensorWorkerSeconds, int lostWorkers, int launches,
+      int maxLiveVersions, int liveVersionsAtEnd) {}
 
   private final TrainOptions opts;
   private final ModelSpec spec;
@@ -54,11 +65,22 @@ public final class TrainingDriver {
   private final DriverSession.Progress progress;
   private final PrintStream log;
   private final Checkpoint checkpoints;
+  private final TensorLauncher tensors;
   private DriverSession session;
 
   /** {@code checkpoints}: where {@code --checkpoint-every} writes and {@code --resume} reads (null: neither). */
   public TrainingDriver(TrainOptions opts, ModelSpec spec, String host, WorkerLauncher launcher,
       DriverSession.Progress progress, PrintStream log, Checkpoint checkpoints) {
+    this(opts, spec, host, launcher, progress, log, checkpoints, null);
+  }
+
+  /** {@code tensors}: where the remote backend's tensor workers come from (null: the local backend). */
+  public TrainingDriver(TrainOptions opts, ModelSpec spec, String host, WorkerLauncher launcher,
+      DriverSession.Progress progress, PrintStream log, Checkpoint checkpoints, TensorLauncher tensors) {
+    this.tensors = tensors;
+    if ((tensors != null) != (opts.tensorBackend() == TrainOptions.TensorBackend.REMOTE)) {
+      throw new IllegalArgumentException("the remote tensor backend, and only it, needs tensor workers");
+    }
     this.opts = opts;
     this.spec = spec;
     this.host = host;
@@ -79,11 +101,23 @@ public final class TrainingDriver {
       resumed = checkpoints.read(spec);
       checkpoints.checkOptions(resumed, opts, spec);
     }
+    ParameterServer ps = new ParameterServer(spec, opts.seed(), opts.lr(), opts.weightDecay());
+    TensorPool pool = null;
     try (DriverSession s = new DriverSession(TrainCodec.CODEC, host, launcher, opts.graph().roundTimeoutSeconds(),
         progress, log)) {
       session = s;
       int p = opts.workers();
       s.start(p);
+      if (tensors != null) {
+        pool = new TensorPool(new PoolOptions(opts.tensorWorkers(), opts.tensorWorkersMin(), opts.tensorWorkersMax(),
+            opts.growAfterMs(), opts.idleMs()),
+            tensors, ps::weights, TrainCodec.CODEC, host, log);
+        pool.start();
+        s.broadcast(new PoolMessages.PoolAddress(pool.address()));
+        log.printf(Locale.ROOT, "yarn-gnn train: remote tensor backend: %d tensor workers (%d..%d), %d intervals "
+            + "per partition%n", opts.tensorWorkers(), opts.tensorWorkersMin(), opts.tensorWorkersMax(),
+            opts.intervals());
+      }
       round(new PhaseCommand(Phase.JOB), 0.02f);
       List<PhaseResult> sizes;
       String ownershipText;
@@ -118,7 +152,6 @@ public final class TrainingDriver {
       }
       s.broadcast(new Command(TrainWorker.TRAIN_ROWS, counts[0]));
       round(new PhaseCommand(Phase.PLAN), 0.08f);
-      ParameterService ps = new ParameterServer(spec, opts.seed(), opts.lr(), opts.weightDecay());
       List<Epoch> epochs = new ArrayList<>();
       float[] best = null;
       int bestEpoch = 0;
@@ -147,6 +180,8 @@ public final class TrainingDriver {
       for (int e = first; e <= opts.epochs(); e++) {
         long te = System.nanoTime();
         float at = 0.08f + 0.9f * e / opts.epochs();
+        long used = ps.version();
+        ps.hold(used); // the epoch's forward and backward run on this version (weight stashing)
         for (int k = 0; k < layers; k++) {
           round(new PhaseCommand(Phase.FORWARD, k, e, null), at);
         }
@@ -161,6 +196,7 @@ public final class TrainingDriver {
           grads.add(t.gradients());
         }
         Weights next = ps.step(grads);
+        ps.release(used);
         s.broadcast(next);
         PhaseResult.Accuracy acc = null;
         for (int k = 0; k < layers; k++) {
@@ -205,8 +241,21 @@ public final class TrainingDriver {
       for (PhaseResult r : round(new PhaseCommand(Phase.EXIT), 1f)) {
         stats.add(((PhaseResult.WorkerReport) r).figures());
       }
+      Pool figures = null;
+      if (pool != null) {
+        if (pool.failure() != null) {
+          throw new IllegalStateException(pool.failure());
+        }
+        pool.close();
+        figures = new Pool(pool.timeline(), pool.workerSeconds(), pool.lost(), pool.launches(),
+            ps.maxLiveVersions(), ps.liveVersions());
+      }
       return new Result(Parameters.toModel(spec, best), bestEpoch, bestVal, bestTest, List.copyOf(epochs), stats,
-          secondsBefore + (System.nanoTime() - t0) / 1e9);
+          secondsBefore + (System.nanoTime() - t0) / 1e9, figures);
+    } finally {
+      if (pool != null) {
+        pool.close();
+      }
     }
   }
 
@@ -244,8 +293,13 @@ public final class TrainingDriver {
     }
   }
 
-  /** metrics.json (CONTRACT.md "Training"): every epoch, the best one, and the containers' seconds. */
-  public static Map<String, Object> metrics(Result r, double graphWorkerSeconds) {
+  /**
+   * metrics.json (CONTRACT.md "Training"): every epoch, the best one, tasks sent again, the containers' seconds
+   * and their cost at {@code prices} (USD per hour: graph worker, tensor worker, parameter server); with the
+   * remote backend also the pool size over time and the parameter server's live weight versions. The parameter
+   * server runs in the ApplicationMaster (or the --local JVM): its seconds are the run's.
+   */
+  public static Map<String, Object> metrics(Result r, double graphWorkerSeconds, double[] prices) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("format", 1L);
     m.put("best_epoch", (long) r.bestEpoch());
@@ -266,12 +320,49 @@ public final class TrainingDriver {
       epochs.add(x);
     }
     m.put("epochs", epochs);
-    m.put("relaunched_tasks", 0L);
+    long resent = 0;
+    for (Map<String, Double> w : r.workers()) {
+      resent += Math.round(w.getOrDefault("tasks.resent", 0.0));
+    }
+    m.put("relaunched_tasks", resent);
+    Pool pool = r.pool();
+    double tensorSeconds = pool == null ? 0 : pool.tensorWorkerSeconds();
+    double psSeconds = pool == null ? 0 : r.seconds();
     Map<String, Object> cs = new LinkedHashMap<>();
     cs.put("graph_workers", graphWorkerSeconds);
-    cs.put("tensor_workers", 0.0);
-    cs.put("parameter_servers", 0.0);
+    cs.put("tensor_workers", tensorSeconds);
+    cs.put("parameter_servers", psSeconds);
     m.put("container_seconds", cs);
+    Map<String, Object> cost = new LinkedHashMap<>();
+    double[] parts = {graphWorkerSeconds * prices[0] / 3600, tensorSeconds * prices[1] / 3600,
+        psSeconds * prices[2] / 3600};
+    cost.put("graph_workers", parts[0]);
+    cost.put("tensor_workers", parts[1]);
+    cost.put("parameter_servers", parts[2]);
+    cost.put("total", parts[0] + parts[1] + parts[2]);
+    cost.put("per_epoch", r.epochs().isEmpty() ? 0.0 : (parts[0] + parts[1] + parts[2]) / r.epochs().size());
+    Map<String, Object> price = new LinkedHashMap<>();
+    price.put("graph_worker_hour", prices[0]);
+    price.put("tensor_worker_hour", prices[1]);
+    price.put("parameter_server_hour", prices[2]);
+    cost.put("prices_usd", price);
+    m.put("cost_usd", cost);
+    if (pool != null) {
+      Map<String, Object> p = new LinkedHashMap<>();
+      List<Object> sizes = new ArrayList<>();
+      for (TensorPool.SizeAt s : pool.sizes()) {
+        Map<String, Object> x = new LinkedHashMap<>();
+        x.put("seconds", s.seconds());
+        x.put("size", (long) s.size());
+        sizes.add(x);
+      }
+      p.put("sizes", sizes);
+      p.put("launched", (long) pool.launches());
+      p.put("lost", (long) pool.lostWorkers());
+      p.put("max_live_weight_versions", (long) pool.maxLiveVersions());
+      p.put("live_weight_versions_at_end", (long) pool.liveVersionsAtEnd());
+      m.put("tensor_pool", p);
+    }
     return m;
   }
 }

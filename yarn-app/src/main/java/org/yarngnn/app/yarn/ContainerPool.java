@@ -36,7 +36,7 @@ import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
  * The containers a {@link JobDriver} runs. {@link #launch} asks the ResourceManager for containers and starts
  * them as they arrive; each request carries its own allocation id, so every container lands on exactly the handle
  * (role, index) that asked for it. The first container that exits non-zero, is killed or lost, or cannot start
- * fails the pool: every other container is stopped, {@link #awaitSuccess} throws {@link ContainerFailedException},
+ * (unless its spec is {@link ContainerSpec#expendable()}) fails the pool: every other container is stopped, {@link #awaitSuccess} throws {@link ContainerFailedException},
  * and the ApplicationMaster unregisters FAILED with that container's diagnostics.
  */
 public final class ContainerPool {
@@ -274,7 +274,7 @@ public final class ContainerPool {
       // Before the failure is published: whoever wakes on it must not count this one among those to stop.
       h.exited = true;
     }
-    if (!exit.succeeded() && !exit.stoppedByAm()) {
+    if (!exit.succeeded() && !exit.stoppedByAm() && !h.spec().expendable()) {
       // Record the failure and stop the others before anyone waiting on this exit wakes up.
       if (failure.complete(new ContainerFailedException(h, exit))) {
         stopAll();

@@ -20,8 +20,10 @@ public final class ContainerSpec {
   private final String javaOpts;
   private final Map<String, String> environment;
   private final List<String> preferredHosts;
+  private final boolean expendable;
 
   private ContainerSpec(Builder b) {
+    this.expendable = b.expendable;
     this.role = b.role;
     this.count = b.count;
     this.memoryMb = b.memoryMb;
@@ -73,6 +75,14 @@ public final class ContainerSpec {
   }
 
   /** Hosts to place the containers on when possible (locality is relaxed: other hosts are used if busy). */
+  /**
+   * Whether the job survives this container's failure (a stateless tensor worker, replaced by its pool): its
+   * exit is reported to listeners but does not fail the {@link ContainerPool}.
+   */
+  public boolean expendable() {
+    return expendable;
+  }
+
   public List<String> preferredHosts() {
     return preferredHosts;
   }
@@ -87,6 +97,7 @@ public final class ContainerSpec {
     private String javaOpts;
     private final Map<String, String> environment = new LinkedHashMap<>();
     private List<String> preferredHosts = List.of();
+    private boolean expendable;
 
     private Builder(String role, int count, String mainClass) {
       if (role == null || role.isEmpty()) {
@@ -134,6 +145,11 @@ public final class ContainerSpec {
 
     public Builder preferredHosts(List<String> v) {
       this.preferredHosts = List.copyOf(v);
+      return this;
+    }
+
+    public Builder expendable(boolean v) {
+      expendable = v;
       return this;
     }
 
