@@ -92,15 +92,20 @@ public final class LayerStep {
     return outEdges;
   }
 
-  /** Dropout (when {@code training}) of the own rows of {@code h}, then the transform of every own row. */
-  public void forwardTransform(DenseMatrix h, long epoch, boolean training) {
+  /** Checks the layer input, records the pass's mode and epoch; returns the dropout rate of the pass. */
+  private double beginForward(DenseMatrix h, long epoch, boolean training) {
     if (h.rows() < g.numNodes() || h.cols() != layer.inWidth()) {
       throw new IllegalArgumentException("layer " + layer.index() + " input " + h + " for " + g.numNodes()
           + " rows of width " + layer.inWidth());
     }
     cache.training = training;
     cache.epoch = epoch;
-    double p = training ? layer.inputDropout() : 0;
+    return training ? layer.inputDropout() : 0;
+  }
+
+  /** Dropout (when {@code training}) of the own rows of {@code h}, then the transform of every own row. */
+  public void forwardTransform(DenseMatrix h, long epoch, boolean training) {
+    double p = beginForward(h, epoch, training);
     long[] ids = g.nodeIds();
     RowRanges.parallel(g.numNodes(), GRAIN, (from, to) -> {
       Dropout.apply(h, hDrop, ids, seed, epoch, layer.index(), p, from, to);
@@ -114,13 +119,7 @@ public final class LayerStep {
    * into {@link #linearRows()} and {@link #completeTransform} turns them into message and self rows.
    */
   public void forwardDropout(DenseMatrix h, long epoch, boolean training) {
-    if (h.rows() < g.numNodes() || h.cols() != layer.inWidth()) {
-      throw new IllegalArgumentException("layer " + layer.index() + " input " + h + " for " + g.numNodes()
-          + " rows of width " + layer.inWidth());
-    }
-    cache.training = training;
-    cache.epoch = epoch;
-    double p = training ? layer.inputDropout() : 0;
+    double p = beginForward(h, epoch, training);
     long[] ids = g.nodeIds();
     RowRanges.parallel(g.numNodes(), GRAIN, (from, to) ->
         Dropout.apply(h, hDrop, ids, seed, epoch, layer.index(), p, from, to));

@@ -3,9 +3,7 @@ package org.yarngnn.app.infer;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.buffer.UnpooledByteBufAllocator;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -25,6 +23,7 @@ import org.yarngnn.app.transport.Endpoint;
 import org.yarngnn.app.transport.Failure;
 import org.yarngnn.app.transport.Hello;
 import org.yarngnn.app.transport.MalformedFrameException;
+import org.yarngnn.app.transport.MalformedFrames;
 import org.yarngnn.app.transport.Message;
 import org.yarngnn.app.transport.MessageCodec;
 import org.yarngnn.app.transport.PeerTable;
@@ -76,15 +75,9 @@ class FrameFuzzTest {
   }
 
   private static byte[] encode(Message m) {
-    ByteBuf full = MessageCodec.encode(m, UnpooledByteBufAllocator.DEFAULT);
-    try {
-      byte[] b = new byte[full.readableBytes() - Integer.BYTES];
-      full.getBytes(Integer.BYTES, b);
-      return b;
-    } finally {
-      full.release();
-    }
+    return MalformedFrames.bytes(m);
   }
+
 
   private static byte[] mutate(byte[] valid, SplittableRandom r) {
     byte[] b = valid.clone();

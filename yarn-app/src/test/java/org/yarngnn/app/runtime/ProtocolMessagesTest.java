@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
@@ -13,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.yarngnn.app.transport.MalformedFrameException;
+import org.yarngnn.app.transport.MalformedFrames;
 import org.yarngnn.app.transport.Message;
 import org.yarngnn.app.transport.MessageCodec;
 import org.yarngnn.partition.Ownership;
@@ -56,16 +55,9 @@ class ProtocolMessagesTest {
   }
 
   private static byte[] encode(Message m) {
-    ByteBuf frame = MessageCodec.encode(m, PooledByteBufAllocator.DEFAULT);
-    try {
-      frame.skipBytes(4);
-      byte[] b = new byte[frame.readableBytes()];
-      frame.readBytes(b);
-      return b;
-    } finally {
-      frame.release();
-    }
+    return MalformedFrames.bytes(m);
   }
+
 
   private static Message decode(byte[] frame) {
     return CODEC.decode(Unpooled.wrappedBuffer(frame));

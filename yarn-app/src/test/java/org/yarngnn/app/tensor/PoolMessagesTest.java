@@ -4,14 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.yarngnn.app.transport.Endpoint;
 import org.yarngnn.app.transport.MalformedFrameException;
+import org.yarngnn.app.transport.MalformedFrames;
 import org.yarngnn.app.transport.Message;
 import org.yarngnn.app.transport.MessageCodec;
 import org.yarngnn.compute.tensor.DenseMatrix;
@@ -44,16 +43,9 @@ class PoolMessagesTest {
   }
 
   private static byte[] encode(Message m) {
-    ByteBuf frame = MessageCodec.encode(m, PooledByteBufAllocator.DEFAULT);
-    try {
-      frame.skipBytes(4);
-      byte[] b = new byte[frame.readableBytes()];
-      frame.readBytes(b);
-      return b;
-    } finally {
-      frame.release();
-    }
+    return MalformedFrames.bytes(m);
   }
+
 
   private static Message decode(byte[] frame) {
     return CODEC.decode(Unpooled.wrappedBuffer(frame));

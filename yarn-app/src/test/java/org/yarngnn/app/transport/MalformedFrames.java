@@ -28,6 +28,14 @@ public final class MalformedFrames {
     return buf;
   }
 
+  /** {@code m} encoded, without its length prefix, as bytes. */
+  public static byte[] bytes(Message m) {
+    ByteBuf b = encoded(m);
+    byte[] out = new byte[b.readableBytes()];
+    b.readBytes(out);
+    return out;
+  }
+
   /** {@code m} encoded, without its length prefix. */
   public static ByteBuf encoded(Message m) {
     ByteBuf full = MessageCodec.encode(m, UnpooledByteBufAllocator.DEFAULT);
