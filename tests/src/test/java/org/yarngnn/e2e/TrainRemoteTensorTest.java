@@ -68,6 +68,37 @@ class TrainRemoteTensorTest {
     }
   }
 
+  /**
+   * gat (multi-head, attention dropout: the edge softmax and the attention vectors stay on the graph side) and
+   * sage-mean with a fanout (self and neighbour weights in one linear row): remote and local losses agree.
+   */
+  @Test
+  void gatAndSageGiveTheLocalBackendsLosses() throws Exception {
+    String gat = "{\"format\": 1, \"input\": {\"normalize\": \"row\"}, \"layers\": ["
+        + "{\"type\": \"gat\", \"in\": 1433, \"out\": 8, \"heads\": 4, \"concat\": true, \"activation\": \"elu\"},"
+        + "{\"type\": \"gat\", \"in\": 32, \"out\": 7, \"heads\": 1, \"activation\": \"none\"}],"
+        + " \"output\": {\"normalize\": \"none\", \"predict\": true}}";
+    String sage = "{\"format\": 1, \"input\": {\"normalize\": \"row\"}, \"layers\": ["
+        + "{\"type\": \"sage\", \"in\": 1433, \"out\": 16, \"activation\": \"relu\", \"fanout\": 5},"
+        + "{\"type\": \"sage\", \"in\": 16, \"out\": 7, \"activation\": \"none\", \"fanout\": 5}],"
+        + " \"output\": {\"normalize\": \"none\", \"predict\": true}}";
+    Path saved = TrainLocalTest.spec;
+    try {
+      for (String[] model : new String[][] {{"gat", gat}, {"sage", sage}}) {
+        TrainLocalTest.spec = Files.writeString(work.resolve(model[0] + ".json"), model[1]);
+        Path local = work.resolve(model[0] + "-local");
+        assertEquals(0, TrainLocalTest.train(local, 2, 4).status(), model[0]);
+        Path remote = work.resolve(model[0] + "-remote");
+        CliRun run = TrainLocalTest.train(remote, 2, 4, "--tensor-backend", "remote", "--tensor-workers", "2");
+        assertEquals(0, run.status(), model[0] + ": " + run);
+        TrainLocalTest.assertSameLosses(TrainLocalTest.losses(TrainLocalTest.metrics(local)),
+            TrainLocalTest.losses(TrainLocalTest.metrics(remote)), model[0] + " remote");
+      }
+    } finally {
+      TrainLocalTest.spec = saved;
+    }
+  }
+
   @Test
   void aTensorWorkerThatDiesIsReplacedAndItsTasksResent() throws Exception {
     Path out = work.resolve("halted");
