@@ -119,6 +119,9 @@ class AirflowDagExampleTest {
     env.put("YARN_GNN_TEST_JAVA", Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     env.put("YARN_GNN_TEST_HADOOP_CP", hadoopClasspath());
     env.put("PYTHONDONTWRITEBYTECODE", "1");
+    // RunJar's documented switch: the jar stays on the classpath as is instead of being unpacked for every run
+    // (the same main class and classes; unpacking was three quarters of this test's time here: 49 s against 12 s).
+    env.put("HADOOP_CLIENT_SKIP_UNJAR", "true");
     return run(cmd, env, dir);
   }
 
