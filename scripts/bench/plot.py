@@ -1,0 +1,176 @@
+"""Draws the benchmarks' charts beside their tables, from the same results.tsv the tables are made from.
+
+Usage (Debian's /usr/bin/python3 with python3-matplotlib):
+  plot.py training RESULTS_TSV WARMUP OUT.png [TITLE]
+      epoch seconds and peak RSS per model: ours (each worker count) against PyTorch, medians over the runs
+  plot.py inference RESULTS_TSV LIMIT OUT.png [TITLE]
+      wall time per configuration as stacked phases (construction, layers, write, and the rest: JVM start,
+      reading the model, the commit), per model; a run killed at LIMIT seconds is drawn as a hatched lower bound
+TITLE (the graph and settings, say) heads the chart.
+Without matplotlib it says so and exits 0: a chart is never a reason for a benchmark to fail. Bad arguments or an
+unreadable results file exit 2 with one line.
+"""
+import os
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OURS_COLORS = ["tab:blue", "tab:cyan", "tab:green", "tab:purple"]
+
+
+def load_matplotlib():
+    try:
+        import matplotlib
+    except ImportError:
+        print("bench: matplotlib is missing (apt-get install python3-matplotlib): no chart drawn")
+        sys.exit(0)
+    matplotlib.use("Agg")  # files only, no display
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def read_tsv(path, columns):
+    rows = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) != columns:
+                raise ValueError(f"{path}:{n}: {len(fields)} columns, expected {columns}")
+            rows.append(fields)
+    return rows
+
+
+def training(results, warmup, out, title):
+    """Medians per (model, run name): epoch seconds after warm-up, peak RSS in GB."""
+    figures = {}
+    for model, name, _, secs, _, rss, status, _ in read_tsv(results, 8):
+        f = figures.setdefault(model, {}).setdefault(name, {"epoch": [], "rss": []})
+        if status == "ok":
+            f["epoch"].append(statistics.median([float(x) for x in secs.split(",")][warmup:]))
+            f["rss"].append(int(rss) / 2**20 if int(rss) > 0 else None)
+    if not figures:
+        print(f"bench: {results} has no runs: no chart drawn")
+        return
+    plt = load_matplotlib()
+    models = list(figures)
+    names = sorted({n for m in figures.values() for n in m}, key=lambda n: (n == "pytorch", n))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    width = 0.8 / len(names)
+    for ax, key, label in ((axes[0], "epoch", "median epoch seconds"), (axes[1], "rss", "peak RSS (GB)")):
+        for i, name in enumerate(names):
+            values = [median(figures[m].get(name, {}).get(key, [])) for m in models]
+            xs = [j + (i - (len(names) - 1) / 2) * width for j in range(len(models))]
+            color = "tab:orange" if name == "pytorch" else OURS_COLORS[i % len(OURS_COLORS)]
+            bars = ax.bar(xs, [v or 0 for v in values], width, label=label_of(name), color=color)
+            for b, v in zip(bars, values):
+                ax.annotate("failed" if v is None else f"{v:.2f}", (b.get_x() + b.get_width() / 2, b.get_height()),
+                            ha="center", va="bottom", fontsize=8)
+        ax.set_xticks(range(len(models)))
+        ax.set_xticklabels(models)
+        ax.set_ylabel(label)
+        ax.set_ylim(top=ax.get_ylim()[1] * 1.3)  # room for the legend and the labels above the bars
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].set_title("training: epoch time (lower is faster)")
+    axes[1].set_title("training: peak memory of the process")
+    axes[0].legend(fontsize=8, loc="upper left")
+    save(fig, out, title)
+    print(f"bench: chart {out}")
+
+
+def save(fig, out, title):
+    if title:
+        fig.suptitle(title, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
+def label_of(name):
+    if name == "pytorch":
+        return "PyTorch"
+    if name.startswith("ours-w"):
+        return f"yarn-gnn, {name[len('ours-w'):]} worker(s)"
+    return name
+
+
+def inference(results, limit, out, title):
+    sys.path.insert(0, HERE)
+    import inference_table  # the table's own log parser: the chart shows the table's figures
+
+    runs = {}
+    for model, config, _, wall, status, log in read_tsv(results, 6):
+        runs.setdefault(model, {}).setdefault(config, []).append((float(wall), status, log))
+    if not runs:
+        print(f"bench: {results} has no runs: no chart drawn")
+        return
+    plt = load_matplotlib()
+    phases = [("construct", "construction", "tab:blue"), ("layers", "layers", "tab:green"),
+              ("write", "write", "tab:purple")]
+    fig, axes = plt.subplots(1, len(runs), figsize=(5.5 * len(runs), 4.2), squeeze=False)
+    for ax, (model, configs) in zip(axes[0], runs.items()):
+        names = [c for c in inference_table.CONFIGS if c in configs]
+        labelled = set()  # each phase named once in the legend, on the first bar that has it
+
+        def label(name):
+            if name in labelled:
+                return None
+            labelled.add(name)
+            return name
+
+        for x, config in enumerate(names):
+            ok = [r for r in configs[config] if r[1] == "ok"]
+            if not ok:
+                timed_out = any(r[1] == "timeout" for r in configs[config])
+                ax.bar(x, limit if timed_out else 0, 0.6, color="lightgrey", hatch="//", edgecolor="grey")
+                ax.annotate(f">= {limit:.0f} s (killed)" if timed_out else "failed", (x, limit if timed_out else 0),
+                            ha="center", va="bottom", fontsize=8)
+                continue
+            parsed = [inference_table.parse(r[2]) for r in ok]
+            wall = median([r[0] for r in ok])
+            bottom = 0.0
+            for key, name, color in phases:
+                v = median([p[key] for p in parsed]) or 0.0
+                ax.bar(x, v, 0.6, bottom=bottom, color=color, label=label(name))
+                bottom += v
+            ax.bar(x, max(wall - bottom, 0.0), 0.6, bottom=bottom, color="lightgrey",
+                   label=label("rest (JVM, model, commit)"))
+            ax.annotate(f"{wall:.1f} s", (x, wall), ha="center", va="bottom", fontsize=8)
+        ax.set_xticks(range(len(names)))
+        ax.set_xticklabels([inference_table.LABELS[c].replace(", ", ",\n") for c in names], fontsize=8)
+        ax.set_ylabel("wall seconds (medians)")
+        ax.set_title(f"inference, {model}: where the time goes")
+        ax.grid(axis="y", alpha=0.3)
+        ax.set_ylim(top=ax.get_ylim()[1] * 1.35)  # room for the legend above the bars
+        ax.legend(fontsize=8, ncol=2, loc="upper right")
+    save(fig, out, title)
+    print(f"bench: chart {out}")
+
+
+def main(argv):
+    try:
+        if len(argv) not in (4, 5):
+            raise ValueError(f"{len(argv)} arguments")
+        kind, results, number, out = argv[:4]
+        title = argv[4] if len(argv) == 5 else ""
+        if kind == "training":
+            training(results, int(number), out, title)
+        elif kind == "inference":
+            inference(results, float(number), out, title)
+        else:
+            raise ValueError(f"unknown chart '{kind}' (training or inference)")
+    except ValueError as e:
+        print(f"plot.py: {e}\nusage: plot.py training|inference RESULTS_TSV WARMUP|LIMIT OUT.png [TITLE]",
+              file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"plot.py: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
