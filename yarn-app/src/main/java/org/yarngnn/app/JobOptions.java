@@ -35,8 +35,13 @@ public final class JobOptions {
         return false;
       }
     }
-    // yarn-site.xml on the classpath (as `yarn jar` puts it) or given with -conf: a ResourceManager is named.
-    String rm = new org.apache.hadoop.yarn.conf.YarnConfiguration(cl.conf()).get("yarn.resourcemanager.address");
+    // yarn-site.xml on the classpath (as `yarn jar` puts it) or given with -conf: a ResourceManager is named,
+    // or ResourceManager HA is on (it names rm1, rm2... in yarn.resourcemanager.address.<id> instead).
+    org.apache.hadoop.yarn.conf.YarnConfiguration yc = new org.apache.hadoop.yarn.conf.YarnConfiguration(cl.conf());
+    if (yc.getBoolean("yarn.resourcemanager.ha.enabled", false)) {
+      return false;
+    }
+    String rm = yc.get("yarn.resourcemanager.address");
     return rm == null || rm.startsWith("0.0.0.0");
   }
 }
