@@ -144,7 +144,7 @@ class PartitionJobClusterTest {
     }
   }
 
-  private static void assertSamePartition(GraphPartition a, GraphPartition b) {
+  static void assertSamePartition(GraphPartition a, GraphPartition b) {
     assertEquals(a.index(), b.index());
     GraphBlock x = a.block();
     GraphBlock y = b.block();

@@ -165,8 +165,14 @@ public final class InferCommand implements Command {
       submission.file(shippedModel);
     }
     return submission.appName(job.name()).queue(job.queue()).jar(jar).amMemoryMb(512)
+        .accesses(accessedPaths(job)).accesses(shippedModel == null ? job.model() : null)
         .jobConf(job.toConfiguration())
         .driver(InferenceJobDriver.class.getName(), List.of()).build();
+  }
+
+  /** The tables, graph, output and work directory a graph job reads or writes (its model aside). */
+  static String[] accessedPaths(InferOptions job) {
+    return new String[] {job.edges(), job.nodes(), job.graph(), job.output(), job.workDir()};
   }
 
   private static int graphParts(Configuration conf, InferOptions o) {

@@ -9,7 +9,7 @@ public final class JobOptions {
   private JobOptions() {}
 
   public static OptionSpec common(OptionSpec spec) {
-    return spec
+    return KerberosLogin.options(spec)
         .flag("local", "run in this JVM (workers as threads); the default when no cluster configuration is found")
         .value("workers", "N", "graph workers (default 1 locally)")
         .value("worker-memory", "MB", "memory per worker container")

@@ -68,6 +68,8 @@ public final class Main {
         return OK;
       }
       CommandLine cl = CommandLine.parse(command.options(), rest, conf);
+      // Before anything touches the cluster: every FileSystem and YARN client created later is this user's.
+      KerberosLogin.loginIfAsked(cl, err);
       return command.run(cl, out);
     } catch (UsageException | InputException | ModelFormatException e) {
       err.println("yarn-gnn " + args[0] + ": " + e.getMessage());

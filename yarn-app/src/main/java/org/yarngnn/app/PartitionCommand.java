@@ -20,7 +20,8 @@ import org.yarngnn.partition.mr.PartitionJobOptions;
 public final class PartitionCommand implements Command {
   @Override
   public OptionSpec options() {
-    return new OptionSpec("partition", "--edges PATH --nodes PATH --output DIR --partitions P [--local]")
+    return KerberosLogin.options(new OptionSpec("partition",
+        "--edges PATH --nodes PATH --output DIR --partitions P [--local]"))
         .value("edges", "PATH", "edges table")
         .value("nodes", "PATH", "nodes table")
         .value("edges-format", "FORMAT", "parquet|orc|tsv|csv when the file names do not say")

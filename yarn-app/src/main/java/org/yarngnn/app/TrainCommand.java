@@ -204,6 +204,7 @@ public final class TrainCommand implements Command {
       }
       JobSubmission submission = JobSubmission.builder().appName(job.graph().name()).queue(job.graph().queue())
           .jar(InferCommand.shippedJar(conf)).amMemoryMb(512).jobConf(job.toConfiguration())
+          .accesses(InferCommand.accessedPaths(job.graph())).accesses(checkpoints.dir().toString(), job.resume())
           .driver(TrainJobDriver.class.getName(), List.of()).build();
       JobResult r = new YarnJobClient(conf, out).run(submission);
       if (r.succeeded()) {

@@ -12,6 +12,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.lib.output.NullOutputFormat;
+import org.apache.hadoop.mapreduce.security.TokenCache;
 import org.yarngnn.compute.model.Json;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.InputException;
@@ -157,7 +158,22 @@ public final class PartitionJob {
     job.setReducerClass(PartitionReducer.class);
     job.setNumReduceTasks(o.partitions());
     job.setOutputFormatClass(NullOutputFormat.class);
+    if (!o.local()) {
+      obtainTokens(job, edges, nodes, work);
+    }
     return job;
+  }
+
+  /**
+   * On a secure cluster, delegation tokens for every FileSystem the tasks touch: the tables' (another namespace,
+   * too) and the work directory's. MapReduce itself only fetches tokens for its staging directory and for
+   * FileInputFormat's inputs, and this job's input format reads the tables itself.
+   */
+  private static void obtainTokens(Job job, EdgeTable edges, NodeTable nodes, Path work) throws IOException {
+    List<Path> paths = new ArrayList<>(nodes.files());
+    paths.addAll(edges.files());
+    paths.add(work);
+    TokenCache.obtainTokensForNamenodes(job.getCredentials(), paths.toArray(new Path[0]), job.getConfiguration());
   }
 
   private static InputError firstError(FileSystem fs, Path work) throws IOException {

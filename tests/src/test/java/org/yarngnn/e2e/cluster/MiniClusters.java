@@ -76,22 +76,7 @@ public final class MiniClusters implements AutoCloseable {
     MiniYARNCluster yarn = null;
     try {
       dfs.waitActive();
-      YarnConfiguration yconf = new YarnConfiguration(dfs.getConfiguration(0));
-      yconf.set("yarn.scheduler.capacity.root.queues", "default");
-      yconf.set("yarn.scheduler.capacity.root.default.capacity", "100");
-      yconf.set("yarn.scheduler.capacity.root.default.maximum-capacity", "100");
-      yconf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
-      yconf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
-      yconf.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 99f);
-      yconf.setInt(YarnConfiguration.NM_PMEM_MB, 4096);
-      // Fast stop: without these a stop waits out log retention and kill delays (~34 s).
-      yconf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 1);
-      yconf.setLong(YarnConfiguration.NM_SLEEP_DELAY_BEFORE_SIGKILL_MS, 100);
-      yconf.setLong(YarnConfiguration.NM_PROCESS_KILL_WAIT_MS, 500);
-      yconf.setLong(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, 250);
-      yconf.set(YarnConfiguration.YARN_APPLICATION_CLASSPATH, hadoopClasspath());
-      yconf.set(LaunchContexts.JAVA_HOME_KEY, System.getProperty("java.home"));
-      yconf.setLong("yarngnn.client.poll-ms", 250);
+      YarnConfiguration yconf = yarnSettings(dfs.getConfiguration(0));
       settings.accept(yconf);
       yarn = new MiniYARNCluster(baseDir.getName(), nodeManagers, 1, 1);
       yarn.init(yconf);
@@ -106,6 +91,31 @@ public final class MiniClusters implements AutoCloseable {
       dfs.shutdown();
       throw e;
     }
+  }
+
+  /**
+   * What a MiniYARNCluster here needs on top of {@code base} (the HDFS configuration): a capacity-scheduler
+   * queue, small allocations, no vmem check, a fast stop, and containers that get JAVA_HOME and Hadoop's client
+   * jars but never our classes.
+   */
+  public static YarnConfiguration yarnSettings(Configuration base) throws IOException {
+    YarnConfiguration yconf = new YarnConfiguration(base);
+    yconf.set("yarn.scheduler.capacity.root.queues", "default");
+    yconf.set("yarn.scheduler.capacity.root.default.capacity", "100");
+    yconf.set("yarn.scheduler.capacity.root.default.maximum-capacity", "100");
+    yconf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
+    yconf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
+    yconf.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 99f);
+    yconf.setInt(YarnConfiguration.NM_PMEM_MB, 4096);
+    // Fast stop: without these a stop waits out log retention and kill delays (~34 s).
+    yconf.setLong(YarnConfiguration.NM_LOG_RETAIN_SECONDS, 1);
+    yconf.setLong(YarnConfiguration.NM_SLEEP_DELAY_BEFORE_SIGKILL_MS, 100);
+    yconf.setLong(YarnConfiguration.NM_PROCESS_KILL_WAIT_MS, 500);
+    yconf.setLong(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, 250);
+    yconf.set(YarnConfiguration.YARN_APPLICATION_CLASSPATH, hadoopClasspath());
+    yconf.set(LaunchContexts.JAVA_HOME_KEY, System.getProperty("java.home"));
+    yconf.setLong("yarngnn.client.poll-ms", 250);
+    return yconf;
   }
 
   /** A fresh client configuration (HDFS default file system, the ResourceManager's addresses). */

@@ -72,6 +72,11 @@ public final class CommandLine {
     return conf;
   }
 
+  /** True when the command accepts {@code --name}. */
+  public boolean declares(String name) {
+    return spec.options().containsKey(name);
+  }
+
   public boolean has(String name) {
     return get(name) != null;
   }

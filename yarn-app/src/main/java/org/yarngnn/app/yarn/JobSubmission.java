@@ -31,6 +31,7 @@ public final class JobSubmission {
   private final List<String> amArgs;
   private final Map<String, String> environment;
   private final int maxAttempts;
+  private final List<String> accessedPaths;
 
   private JobSubmission(Builder b) {
     this.appName = b.appName;
@@ -45,6 +46,7 @@ public final class JobSubmission {
     this.amArgs = List.copyOf(b.amArgs);
     this.environment = Collections.unmodifiableMap(new LinkedHashMap<>(b.environment));
     this.maxAttempts = b.maxAttempts;
+    this.accessedPaths = List.copyOf(b.accessedPaths);
     Set<String> names = new LinkedHashSet<>();
     names.add(LaunchContexts.JAR_NAME);
     names.add(LaunchContexts.CONF_DIR);
@@ -118,6 +120,14 @@ public final class JobSubmission {
     return maxAttempts;
   }
 
+  /**
+   * The paths the job reads or writes besides the shipped ones (tables, model, output): on a secure cluster the
+   * client gets a delegation token for each one's FileSystem ({@link DelegationTokens}).
+   */
+  public List<String> accessedPaths() {
+    return accessedPaths;
+  }
+
   public static final class Builder {
     private String appName = "yarn-gnn";
     private String queue = "default";
@@ -131,6 +141,7 @@ public final class JobSubmission {
     private List<String> amArgs = List.of();
     private final Map<String, String> environment = new LinkedHashMap<>();
     private int maxAttempts = 1;
+    private final List<String> accessedPaths = new ArrayList<>();
 
     private Builder() {}
 
@@ -230,6 +241,16 @@ public final class JobSubmission {
         throw new IllegalArgumentException("max attempts must be at least 1: " + v);
       }
       this.maxAttempts = v;
+      return this;
+    }
+
+    /** Paths (or comma-separated table lists) the job touches, see {@link #accessedPaths()}; nulls are skipped. */
+    public Builder accesses(String... paths) {
+      for (String p : paths) {
+        if (p != null && !p.isEmpty()) {
+          accessedPaths.add(p);
+        }
+      }
       return this;
     }
 

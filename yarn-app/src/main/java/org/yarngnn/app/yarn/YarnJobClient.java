@@ -3,7 +3,9 @@ package org.yarngnn.app.yarn;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -12,7 +14,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.DataOutputBuffer;
 import org.apache.hadoop.security.Credentials;
-import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.ShutdownHookManager;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
@@ -78,7 +79,7 @@ public final class YarnJobClient {
         LaunchContexts.localResources(fs, staging),
         LaunchContexts.environment(conf, env),
         LaunchContexts.command(s),
-        null, tokens(fs), null);
+        null, tokens(s, staging), null);
     ApplicationSubmissionContext ctx = app.getApplicationSubmissionContext();
     ctx.setApplicationName(s.appName());
     ctx.setApplicationType(JobSubmission.APPLICATION_TYPE);
@@ -89,17 +90,20 @@ public final class YarnJobClient {
     return ctx;
   }
 
-  /** On a secure cluster the AM and workers reach HDFS with delegation tokens the RM renews. */
-  private ByteBuffer tokens(FileSystem fs) throws IOException {
-    if (!UserGroupInformation.isSecurityEnabled()) {
+  /**
+   * On a secure cluster the AM and the workers reach every FileSystem of the job with delegation tokens that the
+   * RM renews: staging, the jar and shipped files, and the paths the job names.
+   */
+  private ByteBuffer tokens(JobSubmission s, Path staging) throws IOException {
+    List<String> paths = new ArrayList<>(List.of(staging.toString(), s.jar().toString()));
+    s.files().forEach(f -> paths.add(f.toString()));
+    paths.addAll(s.accessedPaths());
+    DelegationTokens.Obtained obtained = DelegationTokens.forPaths(conf, paths);
+    Credentials creds = obtained.credentials();
+    if (creds.numberOfTokens() == 0) {
       return null;
     }
-    Credentials creds = new Credentials();
-    String renewer = conf.get(YarnConfiguration.RM_PRINCIPAL);
-    if (renewer == null || renewer.isEmpty()) {
-      throw new IOException("security is on but " + YarnConfiguration.RM_PRINCIPAL + " is not set");
-    }
-    fs.addDelegationTokens(renewer, creds);
+    out.println("yarn-gnn: " + obtained.describe());
     DataOutputBuffer buf = new DataOutputBuffer();
     creds.writeTokenStorageToStream(buf);
     return ByteBuffer.wrap(buf.getData(), 0, buf.getLength());
