@@ -12,6 +12,7 @@ import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.infer.InferenceJobDriver;
 import org.yarngnn.app.infer.ThreadWorkers;
+import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.train.Checkpoint;
 import org.yarngnn.app.train.ModelOutput;
 import org.yarngnn.app.train.TrainJobDriver;
@@ -151,9 +152,10 @@ public final class TrainCommand implements Command {
     try {
       TrainOptions job = job(conf, o, commit.workDir(), 1);
       TrainingDriver.Result r;
+      JobTransport transport = JobTransport.local(conf);
       try (ThreadWorkers launcher = new ThreadWorkers((i, host, port) -> TrainWorker.serve(conf, job, spec, i, host,
-          port, "127.0.0.1"))) {
-        r = new TrainingDriver(job, spec, "127.0.0.1", launcher, null, out, checkpoints).run();
+          port, transport))) {
+        r = new TrainingDriver(job, spec, transport, launcher, null, out, checkpoints).run();
       }
       ModelOutput.write(conf, commit.workDir(), r, r.seconds() * job.workers());
       commit.commit();

@@ -31,7 +31,7 @@ public final class TrainJobDriver implements JobDriver {
         opts.graph().workerVcores(), hosts, TrainWorkerMain.class.getName())) {
       ModelSpec spec = ModelFormat.parse(opts.specJson(), opts.modelSpec());
       Checkpoint checkpoints = Checkpoint.of(ctx.conf(), new Path(opts.output()));
-      TrainingDriver.Result r = new TrainingDriver(opts, spec, ctx.amHost(), workers, ctx::setProgress, System.out,
+      TrainingDriver.Result r = new TrainingDriver(opts, spec, ctx.transport(), workers, ctx::setProgress, System.out,
           checkpoints).run();
       ModelOutput.write(ctx.conf(), commit.workDir(), r, r.seconds() * opts.workers());
       commit.commit();

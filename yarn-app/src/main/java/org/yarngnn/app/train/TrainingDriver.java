@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.yarngnn.app.infer.InferenceDriver;
 import org.yarngnn.app.runtime.DriverSession;
+import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Phase;
 import org.yarngnn.app.runtime.PhaseCommand;
 import org.yarngnn.app.runtime.PhaseResult;
@@ -49,7 +50,7 @@ public final class TrainingDriver {
 
   private final TrainOptions opts;
   private final ModelSpec spec;
-  private final String host;
+  private final JobTransport transport;
   private final WorkerLauncher launcher;
   private final DriverSession.Progress progress;
   private final PrintStream log;
@@ -57,11 +58,11 @@ public final class TrainingDriver {
   private DriverSession session;
 
   /** {@code checkpoints}: where {@code --checkpoint-every} writes and {@code --resume} reads (null: neither). */
-  public TrainingDriver(TrainOptions opts, ModelSpec spec, String host, WorkerLauncher launcher,
+  public TrainingDriver(TrainOptions opts, ModelSpec spec, JobTransport transport, WorkerLauncher launcher,
       DriverSession.Progress progress, PrintStream log, Checkpoint checkpoints) {
     this.opts = opts;
     this.spec = spec;
-    this.host = host;
+    this.transport = transport;
     this.launcher = launcher;
     this.progress = progress;
     this.log = log;
@@ -79,7 +80,7 @@ public final class TrainingDriver {
       resumed = checkpoints.read(spec);
       checkpoints.checkOptions(resumed, opts, spec);
     }
-    try (DriverSession s = new DriverSession(TrainCodec.CODEC, host, launcher, opts.graph().roundTimeoutSeconds(),
+    try (DriverSession s = new DriverSession(TrainCodec.CODEC, transport, launcher, opts.graph().roundTimeoutSeconds(),
         progress, log)) {
       session = s;
       int p = opts.workers();

@@ -78,7 +78,7 @@ public final class YarnJobClient {
         LaunchContexts.localResources(fs, staging),
         LaunchContexts.environment(conf, env),
         LaunchContexts.command(s),
-        null, tokens(fs), null);
+        null, tokens(fs, new Credentials()), null);
     ApplicationSubmissionContext ctx = app.getApplicationSubmissionContext();
     ctx.setApplicationName(s.appName());
     ctx.setApplicationType(JobSubmission.APPLICATION_TYPE);
@@ -89,17 +89,20 @@ public final class YarnJobClient {
     return ctx;
   }
 
-  /** On a secure cluster the AM and workers reach HDFS with delegation tokens the RM renews. */
-  private ByteBuffer tokens(FileSystem fs) throws IOException {
-    if (!UserGroupInformation.isSecurityEnabled()) {
-      return null;
+  /**
+   * The AM container's credentials, {@code creds} filled: the job's fresh transport secret (see
+   * {@link JobSecretKey}), which the AM passes on to every worker; on a secure cluster also the delegation tokens
+   * with which the AM and the workers reach HDFS (renewed by the RM).
+   */
+  ByteBuffer tokens(FileSystem fs, Credentials creds) throws IOException {
+    JobSecretKey.addNew(creds);
+    if (UserGroupInformation.isSecurityEnabled()) {
+      String renewer = conf.get(YarnConfiguration.RM_PRINCIPAL);
+      if (renewer == null || renewer.isEmpty()) {
+        throw new IOException("security is on but " + YarnConfiguration.RM_PRINCIPAL + " is not set");
+      }
+      fs.addDelegationTokens(renewer, creds);
     }
-    Credentials creds = new Credentials();
-    String renewer = conf.get(YarnConfiguration.RM_PRINCIPAL);
-    if (renewer == null || renewer.isEmpty()) {
-      throw new IOException("security is on but " + YarnConfiguration.RM_PRINCIPAL + " is not set");
-    }
-    fs.addDelegationTokens(renewer, creds);
     DataOutputBuffer buf = new DataOutputBuffer();
     creds.writeTokenStorageToStream(buf);
     return ByteBuffer.wrap(buf.getData(), 0, buf.getLength());
