@@ -70,15 +70,8 @@ public final class YarnJobClient {
 
   private ApplicationSubmissionContext submissionContext(YarnClientApplication app, JobSubmission s,
       FileSystem fs, Path staging) throws IOException {
-    Map<String, String> env = new LinkedHashMap<>();
-    env.put(ContainerEnv.STAGING_DIR, staging.toString());
-    env.put(ContainerEnv.APP_ID, app.getNewApplicationResponse().getApplicationId().toString());
-    env.putAll(s.environment());
-    ContainerLaunchContext am = ContainerLaunchContext.newInstance(
-        LaunchContexts.localResources(fs, staging),
-        LaunchContexts.environment(conf, env),
-        LaunchContexts.command(s),
-        null, tokens(fs, new Credentials()), null);
+    ContainerLaunchContext am = amContainer(s, fs, staging,
+        app.getNewApplicationResponse().getApplicationId().toString(), tokens(fs, new Credentials()));
     ApplicationSubmissionContext ctx = app.getApplicationSubmissionContext();
     ctx.setApplicationName(s.appName());
     ctx.setApplicationType(JobSubmission.APPLICATION_TYPE);
@@ -87,6 +80,17 @@ public final class YarnJobClient {
     ctx.setMaxAppAttempts(s.maxAttempts());
     ctx.setAMContainerSpec(am);
     return ctx;
+  }
+
+  /** The AM container: staged resources, environment, command line, and {@code tokens} (its credentials). */
+  ContainerLaunchContext amContainer(JobSubmission s, FileSystem fs, Path staging, String appId, ByteBuffer tokens)
+      throws IOException {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put(ContainerEnv.STAGING_DIR, staging.toString());
+    env.put(ContainerEnv.APP_ID, appId);
+    env.putAll(s.environment());
+    return ContainerLaunchContext.newInstance(LaunchContexts.localResources(fs, staging),
+        LaunchContexts.environment(conf, env), LaunchContexts.command(s), null, tokens, null);
   }
 
   /**
