@@ -11,7 +11,14 @@ public final class Participants {
 
   private Participants() {}
 
+  /** The driver's pool of tensor workers (training's remote tensor backend). */
+  public static final String TENSOR_POOL = "tensor pool";
+
   public static String worker(int index) {
     return "worker " + index;
+  }
+
+  public static String tensorWorker(int id) {
+    return "tensor worker " + id;
   }
 }
