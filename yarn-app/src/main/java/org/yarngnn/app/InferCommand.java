@@ -14,6 +14,7 @@ import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.infer.InferenceDriver;
 import org.yarngnn.app.infer.InferenceJobDriver;
 import org.yarngnn.app.infer.ThreadWorkers;
+import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.local.LocalInference;
 import org.yarngnn.app.yarn.JobResult;
 import org.yarngnn.app.yarn.JobSubmission;
@@ -87,8 +88,9 @@ public final class InferCommand implements Command {
       InferOptions job = job(conf, o, model, commit.workDir(), 1);
       InferenceDriver.Result r;
       // The thread workers share this JVM's model and options: neither is read again.
-      try (ThreadWorkers launcher = new ThreadWorkers(conf, job, model)) {
-        r = new InferenceDriver(job, "127.0.0.1", launcher, new ProgressLine(out), out).run(job.layers());
+      JobTransport transport = JobTransport.local(conf);
+      try (ThreadWorkers launcher = new ThreadWorkers(conf, job, model, transport)) {
+        r = new InferenceDriver(job, transport, launcher, new ProgressLine(out), out).run(job.layers());
       }
       commit.commit();
       printStats(out, "infer", r.workers());

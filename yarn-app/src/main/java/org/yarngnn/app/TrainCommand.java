@@ -12,6 +12,7 @@ import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.infer.InferenceJobDriver;
 import org.yarngnn.app.infer.ThreadWorkers;
+import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.train.Checkpoint;
 import org.yarngnn.app.train.ModelOutput;
 import org.yarngnn.app.train.TrainJobDriver;
@@ -154,13 +155,14 @@ public final class TrainCommand implements Command {
     try {
       TrainOptions job = job(conf, o, commit.workDir(), 1);
       TrainingDriver.Result r;
+      JobTransport transport = JobTransport.local(conf);
       try (ThreadWorkers launcher = new ThreadWorkers((i, host, port) -> TrainWorker.serve(conf, job, spec, i, host,
-          port, "127.0.0.1"))) {
+          port, transport))) {
         ThreadTensorWorkers tensors = job.tensorBackend() == TrainOptions.TensorBackend.REMOTE
-            ? new ThreadTensorWorkers(spec, job.tensorWorkerVcores(), PoolMessages.CODEC,
+            ? new ThreadTensorWorkers(spec, job.tensorWorkerVcores(), transport,
                 conf.get(TensorWorkerMain.HALT_AFTER_KEY))
             : null;
-        r = new TrainingDriver(job, spec, "127.0.0.1", launcher, null, out, checkpoints, tensors).run();
+        r = new TrainingDriver(job, spec, transport, launcher, null, out, checkpoints, tensors).run();
       }
       ModelOutput.write(conf, commit.workDir(), r, r.seconds() * job.workers(), job.prices());
       commit.commit();

@@ -10,7 +10,8 @@ import org.yarngnn.app.runtime.PhaseCommand;
 import org.yarngnn.app.runtime.PhaseResult;
 import org.yarngnn.app.runtime.WorkerSession;
 import org.yarngnn.app.transport.Endpoint;
-import org.yarngnn.app.transport.TransportOptions;
+import org.yarngnn.app.runtime.JobTransport;
+import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.compute.infer.LayerwiseInference;
 import org.yarngnn.compute.infer.RowNormalization;
 import org.yarngnn.compute.model.Model;
@@ -51,22 +52,22 @@ public final class GraphWorker implements WorkerSession.Role {
    * A worker of the job {@code spec}; {@code model} is the job's model when this JVM already holds it
    * ({@code --local}), else null and the worker reads it once, in the job phase.
    */
-  GraphWorker(Configuration conf, InferOptions spec, Model model, int index) throws Exception {
+  GraphWorker(Configuration conf, InferOptions spec, Model model, int index, JobTransport transport) throws Exception {
     this.conf = conf;
     this.spec = spec;
     this.model = model;
     this.index = index;
     this.workers = spec.workers();
-    this.mesh = new WorkerMesh(index, workers, TransportOptions.builder().codec(InferenceCodec.CODEC).build());
+    this.mesh = new WorkerMesh(index, workers, transport.options(InferenceCodec.CODEC, Participants.worker(index)));
   }
 
   /** Runs a graph worker's session with the driver; returns the process exit status. */
   public static int serve(Configuration conf, InferOptions spec, Model model, int index, String driverHost,
-      int driverPort, String advertisedHost) {
+      int driverPort, JobTransport transport) {
     // --verbose reaches the workers as an option (job.xml on YARN), not as a key of the container's own conf.
-    return new WorkerSession(index, driverHost, driverPort, advertisedHost, InferenceCodec.CODEC,
+    return new WorkerSession(index, driverHost, driverPort, transport, InferenceCodec.CODEC,
         spec.verbose() || conf.getBoolean("yarngnn.verbose", false))
-        .run(() -> new GraphWorker(conf, spec, model, index));
+        .run(() -> new GraphWorker(conf, spec, model, index, transport));
   }
 
   @Override

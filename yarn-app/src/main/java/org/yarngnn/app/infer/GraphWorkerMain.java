@@ -3,6 +3,7 @@ package org.yarngnn.app.infer;
 import java.net.InetAddress;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.yarn.ContainerEnv;
 import org.yarngnn.app.yarn.LaunchContexts;
 
@@ -20,8 +21,10 @@ public final class GraphWorkerMain {
     }
     InferOptions spec = InferenceJobDriver.inStaging(InferOptions.fromConfiguration(LaunchContexts.jobConf()),
         new Path(ContainerEnv.require(ContainerEnv.STAGING_DIR)));
-    int status = GraphWorker.serve(new YarnConfiguration(), spec, null, ContainerEnv.index(), args[0],
-        Integer.parseInt(args[1]), host);
+    YarnConfiguration conf = new YarnConfiguration();
+    // The job's secret comes from the container's credentials; the worker listens on its NodeManager's host only.
+    int status = GraphWorker.serve(conf, spec, null, ContainerEnv.index(), args[0], Integer.parseInt(args[1]),
+        JobTransport.inContainer(conf, host));
     System.exit(status);
   }
 }

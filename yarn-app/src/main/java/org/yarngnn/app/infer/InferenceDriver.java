@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.yarngnn.app.runtime.DriverSession;
+import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Phase;
 import org.yarngnn.app.runtime.PhaseCommand;
 import org.yarngnn.app.runtime.PhaseResult;
@@ -27,17 +28,18 @@ public final class InferenceDriver {
   public record Result(long nodes, long edges, long halo, List<Map<String, Double>> workers, double seconds) {}
 
   private final InferOptions spec;
-  private final String host;
+  private final JobTransport transport;
   private final WorkerLauncher launcher;
   private final Progress progress;
   private final PrintStream log;
   private DriverSession session;
   private int layers;
 
-  public InferenceDriver(InferOptions spec, String host, WorkerLauncher launcher, Progress progress,
+  /** A driver listening on {@code transport}'s host, with the job's secret. */
+  public InferenceDriver(InferOptions spec, JobTransport transport, WorkerLauncher launcher, Progress progress,
       PrintStream log) {
     this.spec = spec;
-    this.host = host;
+    this.transport = transport;
     this.launcher = launcher;
     this.progress = progress;
     this.log = log;
@@ -50,7 +52,7 @@ public final class InferenceDriver {
   public Result run(int layerCount) throws Exception {
     long t0 = System.nanoTime();
     this.layers = layerCount;
-    try (DriverSession s = new DriverSession(InferenceCodec.CODEC, host, launcher, spec.roundTimeoutSeconds(),
+    try (DriverSession s = new DriverSession(InferenceCodec.CODEC, transport, launcher, spec.roundTimeoutSeconds(),
         progress, log)) {
       session = s;
       int p = spec.workers();

@@ -1,5 +1,6 @@
 package org.yarngnn.app.infer;
 
+import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.WorkerLauncher;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,9 +20,12 @@ public final class ThreadWorkers implements WorkerLauncher {
   private final List<Thread> threads = new ArrayList<>();
   private final CompletableFuture<String> failure = new CompletableFuture<>();
 
-  /** Workers of the job {@code options}, sharing this JVM's {@code model} (read-only) instead of reading it. */
-  public ThreadWorkers(Configuration conf, InferOptions options, Model model) {
-    this((index, host, port) -> GraphWorker.serve(conf, options, model, index, host, port, "127.0.0.1"));
+  /**
+   * Workers of the job {@code options}, sharing this JVM's {@code model} (read-only) instead of reading it, and the
+   * driver's {@code transport} (its in-memory secret, loopback).
+   */
+  public ThreadWorkers(Configuration conf, InferOptions options, Model model, JobTransport transport) {
+    this((index, host, port) -> GraphWorker.serve(conf, options, model, index, host, port, transport));
   }
 
   /** Workers that each run {@code serve} (a graph worker of any role) on a thread of this JVM. */

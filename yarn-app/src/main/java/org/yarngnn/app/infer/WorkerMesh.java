@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.transport.Endpoint;
 import org.yarngnn.app.transport.MalformedFrameException;
 import org.yarngnn.app.transport.Message;
@@ -25,8 +26,11 @@ import org.yarngnn.app.transport.TransportServer;
  * connects and says who it is with a {@link WorkerHello}). Inbound messages of registered peers are queued for the
  * worker's consumer thread, each with the index of its sender.
  *
- * <p>Registration: a connection counts as a peer once it is one this worker opened to a higher-numbered worker, or
- * an accepted one whose first message is a hello naming a lower-numbered worker not yet connected. Anything else
+ * <p>Registration: every connection is authenticated by the transport's handshake with the job's secret before
+ * anything is read from it, and proves a {@link Participants participant identity}. A connection counts as a peer
+ * once it is one this worker opened to a higher-numbered worker (which proved to be that worker), or an accepted
+ * one whose first message is a hello naming a lower-numbered worker not yet connected, the worker its handshake
+ * proved. Anything else
  * from an unregistered connection (a message before the hello; a hello naming an index out of range, this worker's
  * own, a higher one or one already connected; a malformed frame) is never delivered: the connection is closed with
  * a one-line reason on standard error and the job goes on. From a registered peer, a malformed frame, a second
@@ -53,12 +57,16 @@ public final class WorkerMesh implements AutoCloseable {
   private final Consumer<String> log;
   private volatile boolean closing;
 
+  /** Worker {@code self}'s mesh; {@code options} are the job's for this worker (identity {@code worker self}). */
   public WorkerMesh(int self, int workers, TransportOptions options) throws TransportException {
     this(self, workers, options, System.err::println);
   }
 
   /** With {@code log} receiving the one-line reasons for refused connections (standard error by default). */
   WorkerMesh(int self, int workers, TransportOptions options, Consumer<String> log) throws TransportException {
+    if (!Participants.worker(self).equals(options.identity())) {
+      throw new IllegalArgumentException("worker " + self + "'s mesh with the identity '" + options.identity() + "'");
+    }
     this.self = self;
     this.peers = new PeerConnection[workers];
     this.log = log;
@@ -129,6 +137,9 @@ public final class WorkerMesh implements AutoCloseable {
       if (q > self) {
         return "hello from worker " + q + ", which this worker connects to itself";
       }
+      if (!Participants.worker(q).equals(c.peerIdentity())) {
+        return "hello from worker " + q + " on a connection authenticated as '" + c.peerIdentity() + "'";
+      }
       if (peers[q] != null) {
         return "hello from worker " + q + ", which is connected already";
       }
@@ -170,7 +181,7 @@ public final class WorkerMesh implements AutoCloseable {
     for (Endpoint e : endpoints) {
       int q = e.workerIndex();
       if (q > self && q < peers.length) {
-        PeerConnection c = client.connect(e.host(), e.port());
+        PeerConnection c = client.connect(e.host(), e.port(), Participants.worker(q));
         synchronized (peers) {
           if (peers[q] != null) {
             c.close();

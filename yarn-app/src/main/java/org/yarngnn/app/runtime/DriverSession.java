@@ -11,7 +11,6 @@ import org.yarngnn.app.transport.Message;
 import org.yarngnn.app.transport.MessageCodec;
 import org.yarngnn.app.transport.PeerConnection;
 import org.yarngnn.app.transport.PeerTable;
-import org.yarngnn.app.transport.TransportOptions;
 import org.yarngnn.app.transport.TransportServer;
 import org.yarngnn.io.table.InputException;
 
@@ -42,14 +41,18 @@ public final class DriverSession implements AutoCloseable {
   private PeerConnection[] workers;
   private List<Endpoint> endpoints;
 
-  public DriverSession(MessageCodec codec, String host, WorkerLauncher launcher, long roundTimeoutSeconds,
+  /**
+   * A driver listening on {@code transport}'s host, its connections authenticated with the job's secret as
+   * {@link Participants#DRIVER}.
+   */
+  public DriverSession(MessageCodec codec, JobTransport transport, WorkerLauncher launcher, long roundTimeoutSeconds,
       Progress progress, PrintStream log) throws Exception {
-    this.host = host;
+    this.host = transport.host();
     this.launcher = launcher;
     this.roundTimeoutSeconds = roundTimeoutSeconds;
     this.progress = progress;
     this.log = log;
-    this.server = new TransportServer(TransportOptions.builder().codec(codec).build(), inbox);
+    this.server = new TransportServer(transport.options(codec, Participants.DRIVER), inbox);
     server.start();
   }
 
@@ -75,8 +78,9 @@ public final class DriverSession implements AutoCloseable {
   }
 
   /**
-   * Waits until every worker said Hello once, each from its own connection. Anything else from a connection that
-   * has not registered is refused: that connection is closed and the job goes on.
+   * Waits until every worker said Hello once, each from its own connection and with the index that connection
+   * proved in its handshake. Anything else from a connection that has not registered is refused: that connection
+   * is closed and the job goes on.
    */
   private void register(int p) throws Exception {
     workers = new PeerConnection[p];
@@ -88,7 +92,10 @@ public final class DriverSession implements AutoCloseable {
         continue;
       }
       PeerConnection c = ev.connection();
-      if (ev.message() instanceof Hello h && h.workerIndex() >= 0 && h.workerIndex() < p
+      if (ev.message() instanceof Hello h && !Participants.worker(h.workerIndex()).equals(c.peerIdentity())) {
+        refuse(c, "Hello as worker " + h.workerIndex() + " from a connection authenticated as '" + c.peerIdentity()
+            + "'");
+      } else if (ev.message() instanceof Hello h && h.workerIndex() >= 0 && h.workerIndex() < p
           && workers[h.workerIndex()] == null && indexOf(c) < 0) {
         workers[h.workerIndex()] = c;
         eps[h.workerIndex()] = h.endpoint();

@@ -49,16 +49,20 @@ public final class WorkerSession {
   private final int index;
   private final String driverHost;
   private final int driverPort;
-  private final String advertisedHost;
+  private final JobTransport transport;
   private final MessageCodec codec;
   private final boolean verbose;
 
-  public WorkerSession(int index, String driverHost, int driverPort, String advertisedHost, MessageCodec codec,
+  /**
+   * Worker {@code index} of the driver at {@code driverHost:driverPort}; it advertises {@code transport}'s host
+   * and authenticates to the driver as {@link Participants#worker}.
+   */
+  public WorkerSession(int index, String driverHost, int driverPort, JobTransport transport, MessageCodec codec,
       boolean verbose) {
     this.index = index;
     this.driverHost = driverHost;
     this.driverPort = driverPort;
-    this.advertisedHost = advertisedHost;
+    this.transport = transport;
     this.codec = codec;
     this.verbose = verbose;
   }
@@ -76,12 +80,12 @@ public final class WorkerSession {
    */
   public int run(RoleFactory roles) {
     InboundQueue control = new InboundQueue();
-    TransportOptions options = TransportOptions.builder().codec(codec).build();
+    TransportOptions options = transport.options(codec, Participants.worker(index));
     try (TransportClient client = new TransportClient(options, control)) {
       client.start();
       PeerConnection driver;
       try {
-        driver = client.connect(driverHost, driverPort);
+        driver = client.connect(driverHost, driverPort, Participants.DRIVER);
       } catch (Exception e) {
         System.err.println("yarn-gnn worker " + index + ": cannot reach the driver at " + driverHost + ":"
             + driverPort + ": " + Failures.describe(e));
@@ -91,7 +95,7 @@ public final class WorkerSession {
       Role role = null;
       try {
         role = roles.create();
-        driver.sendBlocking(new Hello(index, advertisedHost, role.peerPort()));
+        driver.sendBlocking(new Hello(index, transport.host(), role.peerPort()));
         while (true) {
           InboundQueue.Event ev = control.take();
           if (ev.isClose()) {

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.yarngnn.app.transport.Endpoint;
 import org.yarngnn.app.transport.InboundQueue;
 import org.yarngnn.app.transport.Message;
-import org.yarngnn.app.transport.MessageCodec;
+import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.transport.PeerConnection;
 import org.yarngnn.app.transport.TransportClient;
 import org.yarngnn.app.transport.TransportOptions;
@@ -88,19 +88,21 @@ public final class TensorClient implements AutoCloseable {
   private long duplicates;
   private String failure;
 
-  public TensorClient(int graphWorker, Endpoint pool, MessageCodec codec, long minTimeoutMs, double timeoutFactor) {
+  /** {@code transport}: the job's authenticated transport as graph worker {@code graphWorker}. */
+  public TensorClient(int graphWorker, Endpoint pool, TransportOptions transport, long minTimeoutMs,
+      double timeoutFactor) {
     this.graphWorker = graphWorker;
     this.pool = pool;
     this.minTimeoutMs = minTimeoutMs;
     this.timeoutFactor = timeoutFactor;
-    this.options = TransportOptions.builder().codec(codec).build();
+    this.options = transport;
   }
 
   /** Connects to the pool and subscribes to its members. */
   public void start() throws Exception {
     client = new TransportClient(options, inbox);
     client.start();
-    poolConnection = client.connect(pool.host(), pool.port());
+    poolConnection = client.connect(pool.host(), pool.port(), Participants.TENSOR_POOL);
     poolConnection.sendBlocking(new PoolMessages.Subscribe(graphWorker));
     dispatcher = new Thread(this::dispatch, "tensor-client-" + graphWorker);
     dispatcher.setDaemon(true);
@@ -203,7 +205,8 @@ public final class TensorClient implements AutoCloseable {
 
   private void connect(Member m) {
     try {
-      PeerConnection c = client.connect(m.endpoint.host(), m.endpoint.port());
+      PeerConnection c = client.connect(m.endpoint.host(), m.endpoint.port(),
+          Participants.tensorWorker(m.endpoint.workerIndex()));
       synchronized (this) {
         m.connection = c;
         if (!m.active) {

@@ -10,11 +10,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
+import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.runtime.Weights;
 import org.yarngnn.app.transport.Endpoint;
 import org.yarngnn.app.transport.Failure;
 import org.yarngnn.app.transport.InboundQueue;
-import org.yarngnn.app.transport.MessageCodec;
 import org.yarngnn.app.transport.PeerConnection;
 import org.yarngnn.app.transport.TransportOptions;
 import org.yarngnn.app.transport.TransportServer;
@@ -72,14 +72,18 @@ public final class TensorPool implements AutoCloseable {
   private long windowMaxWait;
 
   /** {@code weights}: the parameter server's live version, or null when it holds no such version. */
-  public TensorPool(PoolOptions options, TensorLauncher launcher, LongFunction<Weights> weights, MessageCodec codec,
-      String host, PrintStream log) throws Exception {
+  /**
+   * {@code transport}: the job's authenticated transport as the pool ({@code Participants.TENSOR_POOL});
+   * {@code host}: where it listens, as workers reach it.
+   */
+  public TensorPool(PoolOptions options, TensorLauncher launcher, LongFunction<Weights> weights,
+      TransportOptions transport, String host, PrintStream log) throws Exception {
     this.options = options;
     this.launcher = launcher;
     this.weights = weights;
     this.host = host;
     this.log = log;
-    this.server = new TransportServer(TransportOptions.builder().codec(codec).build(), inbox);
+    this.server = new TransportServer(transport, inbox);
   }
 
   /** Binds, launches the initial workers and starts serving. */
@@ -153,7 +157,8 @@ public final class TensorPool implements AutoCloseable {
     }
     if (ev.message() instanceof PoolMessages.Join j) {
       Worker w = workers.get(j.endpoint().workerIndex());
-      if (w == null || w.connection != null || w.endedNanos != 0) {
+      if (w == null || w.connection != null || w.endedNanos != 0
+          || !Participants.tensorWorker(w.id).equals(c.peerIdentity())) {
         log.println("yarn-gnn: closed connection " + c.remoteAddress() + ": unexpected tensor worker " + j);
         c.close();
         return;
@@ -161,7 +166,8 @@ public final class TensorPool implements AutoCloseable {
       w.connection = c;
       w.endpoint = j.endpoint();
       changed();
-    } else if (ev.message() instanceof PoolMessages.Subscribe) {
+    } else if (ev.message() instanceof PoolMessages.Subscribe sub
+        && Participants.worker(sub.graphWorker()).equals(c.peerIdentity())) {
       subscribers.add(c);
       c.send(members());
     } else if (ev.message() instanceof PoolMessages.WeightRequest r && workerOf(c) != null) {

@@ -10,12 +10,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.yarngnn.app.runtime.Failures;
+import org.yarngnn.app.runtime.JobTransport;
+import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.runtime.Weights;
 import org.yarngnn.app.transport.Endpoint;
 import org.yarngnn.app.transport.Failure;
 import org.yarngnn.app.transport.InboundQueue;
 import org.yarngnn.app.transport.Message;
-import org.yarngnn.app.transport.MessageCodec;
 import org.yarngnn.app.transport.PeerConnection;
 import org.yarngnn.app.transport.TransportClient;
 import org.yarngnn.app.transport.TransportListener;
@@ -73,16 +74,16 @@ public final class TensorWorker implements AutoCloseable {
    * {@code haltAfter}: a test hook, "N" to die abruptly on taking task N + 1 (a container halts, a thread
    * drops its connections), or null.
    */
-  public TensorWorker(ModelSpec spec, int id, String poolHost, int poolPort, String advertisedHost, int threads,
-      MessageCodec codec, String haltAfter) {
+  public TensorWorker(ModelSpec spec, int id, String poolHost, int poolPort, JobTransport transport, int threads,
+      String haltAfter) {
     this.spec = spec;
     this.layout = new Parameters(spec);
     this.id = id;
     this.poolHost = poolHost;
     this.poolPort = poolPort;
-    this.advertisedHost = advertisedHost;
+    this.advertisedHost = transport.host();
     this.threads = Math.max(1, threads);
-    this.options = TransportOptions.builder().codec(codec).build();
+    this.options = transport.options(PoolMessages.CODEC, Participants.tensorWorker(id));
     this.haltAfter = haltAfter;
   }
 
@@ -93,7 +94,7 @@ public final class TensorWorker implements AutoCloseable {
       server.start();
       client = new TransportClient(options, poolInbox);
       client.start();
-      pool = client.connect(poolHost, poolPort);
+      pool = client.connect(poolHost, poolPort, Participants.TENSOR_POOL);
       pool.sendBlocking(new PoolMessages.Join(new Endpoint(id, advertisedHost, server.port())));
     } catch (Exception e) {
       System.err.println("yarn-gnn tensor worker " + id + ": cannot join the pool at " + poolHost + ":" + poolPort
@@ -320,11 +321,11 @@ public final class TensorWorker implements AutoCloseable {
     }
   }
 
-  /** Tasks from graph workers go to the queue; anything else on a task connection closes it. */
+  /** Tasks from proven graph workers go to the queue; anything else on a task connection closes it. */
   private final class TaskListener implements TransportListener {
     @Override
     public void onMessage(PeerConnection connection, Message message) {
-      if (message instanceof TensorTask t) {
+      if (message instanceof TensorTask t && Participants.isWorker(connection.peerIdentity())) {
         queue.add(new Queued(connection, t, System.nanoTime()));
       } else {
         connection.close();

@@ -2,7 +2,7 @@ package org.yarngnn.app.train;
 
 import java.net.InetAddress;
 import org.apache.hadoop.conf.Configuration;
-import org.yarngnn.app.tensor.PoolMessages;
+import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.tensor.TensorWorker;
 import org.yarngnn.app.yarn.LaunchContexts;
 import org.yarngnn.compute.model.ModelFormat;
@@ -27,8 +27,8 @@ public final class TensorWorkerMain {
     ModelSpec spec = ModelFormat.parse(conf.get(TrainOptions.SPEC_JSON_KEY), "job.xml");
     int id = Integer.parseInt(args[2]);
     int threads = Integer.getInteger("java.util.concurrent.ForkJoinPool.common.parallelism", 1);
-    int status = new TensorWorker(spec, id, args[0], Integer.parseInt(args[1]), host, threads,
-        PoolMessages.CODEC, id == 0 ? conf.get(HALT_AFTER_KEY) : null).run();
+    int status = new TensorWorker(spec, id, args[0], Integer.parseInt(args[1]),
+        JobTransport.inContainer(conf, host), threads, id == 0 ? conf.get(HALT_AFTER_KEY) : null).run();
     System.exit(status);
   }
 }

@@ -36,8 +36,8 @@ public final class TrainJobDriver implements JobDriver {
           ? new ContainerTensorWorkers(ctx.containers(), opts.tensorWorkerMemoryMb(), opts.tensorWorkerVcores(),
               TensorWorkerMain.class.getName())
           : null;
-      TrainingDriver.Result r = new TrainingDriver(opts, spec, ctx.amHost(), workers, ctx::setProgress, System.out,
-          checkpoints, tensors).run();
+      TrainingDriver.Result r = new TrainingDriver(opts, spec, ctx.transport(), workers, ctx::setProgress,
+          System.out, checkpoints, tensors).run();
       ModelOutput.write(ctx.conf(), commit.workDir(), r, r.seconds() * opts.workers(), opts.prices());
       commit.commit();
       try {

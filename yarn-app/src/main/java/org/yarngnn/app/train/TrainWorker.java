@@ -12,6 +12,8 @@ import org.yarngnn.app.infer.ConstructionPhases;
 import org.yarngnn.app.infer.WorkerFigures;
 import org.yarngnn.app.infer.WorkerMesh;
 import org.yarngnn.app.infer.WorkerPartition;
+import org.yarngnn.app.runtime.JobTransport;
+import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.runtime.Phase;
 import org.yarngnn.app.runtime.PhaseCommand;
 import org.yarngnn.app.runtime.PhaseResult;
@@ -23,7 +25,6 @@ import org.yarngnn.app.tensor.TensorClient;
 import org.yarngnn.app.transport.Command;
 import org.yarngnn.app.transport.Endpoint;
 import org.yarngnn.app.transport.Message;
-import org.yarngnn.app.transport.TransportOptions;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.model.LayerSpec;
 import org.yarngnn.compute.model.LayerType;
@@ -71,6 +72,7 @@ public final class TrainWorker implements WorkerSession.Role {
   private final int index;
   private final int workers;
   private final WorkerMesh mesh;
+  private final JobTransport transport;
   private final WorkerFigures figures = new WorkerFigures();
   private final Parameters layout;
   private List<Endpoint> endpoints;
@@ -97,7 +99,7 @@ public final class TrainWorker implements WorkerSession.Role {
   private int backwardNext;
   private long epoch;
 
-  TrainWorker(Configuration conf, TrainOptions opts, ModelSpec spec, int index) throws Exception {
+  TrainWorker(Configuration conf, TrainOptions opts, ModelSpec spec, int index, JobTransport transport) throws Exception {
     this.conf = conf;
     this.opts = opts;
     this.graphSpec = opts.graph();
@@ -105,15 +107,16 @@ public final class TrainWorker implements WorkerSession.Role {
     this.index = index;
     this.workers = opts.workers();
     this.layout = new Parameters(spec);
-    this.mesh = new WorkerMesh(index, workers, TransportOptions.builder().codec(TrainCodec.CODEC).build());
+    this.transport = transport;
+    this.mesh = new WorkerMesh(index, workers, transport.options(TrainCodec.CODEC, Participants.worker(index)));
   }
 
   /** Runs a training worker's session with the driver; returns the process exit status. */
   public static int serve(Configuration conf, TrainOptions opts, ModelSpec spec, int index, String driverHost,
-      int driverPort, String advertisedHost) {
-    return new WorkerSession(index, driverHost, driverPort, advertisedHost, TrainCodec.CODEC,
+      int driverPort, JobTransport transport) {
+    return new WorkerSession(index, driverHost, driverPort, transport, TrainCodec.CODEC,
         conf.getBoolean("yarngnn.verbose", false))
-        .run(() -> new TrainWorker(conf, opts, spec, index));
+        .run(() -> new TrainWorker(conf, opts, spec, index, transport));
   }
 
   @Override
@@ -278,7 +281,8 @@ public final class TrainWorker implements WorkerSession.Role {
       if (tensorPool == null) {
         throw new IllegalStateException("the remote tensor backend without the pool's address");
       }
-      tensorClient = new TensorClient(index, tensorPool, TrainCodec.CODEC, TASK_TIMEOUT_MIN_MS, TASK_TIMEOUT_FACTOR);
+      tensorClient = new TensorClient(index, tensorPool, transport.options(TrainCodec.CODEC, Participants.worker(index)),
+          TASK_TIMEOUT_MIN_MS, TASK_TIMEOUT_FACTOR);
       tensorClient.start();
       int widest = spec.outputWidth();
       for (TrainLayer l : layers) {

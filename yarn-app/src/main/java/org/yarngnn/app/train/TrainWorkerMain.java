@@ -2,6 +2,7 @@ package org.yarngnn.app.train;
 
 import java.net.InetAddress;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.yarn.ContainerEnv;
 import org.yarngnn.app.yarn.LaunchContexts;
 import org.yarngnn.compute.model.ModelFormat;
@@ -19,8 +20,9 @@ public final class TrainWorkerMain {
       host = InetAddress.getLocalHost().getHostName();
     }
     TrainOptions opts = TrainOptions.fromConfiguration(LaunchContexts.jobConf());
-    int status = TrainWorker.serve(new YarnConfiguration(), opts, ModelFormat.parse(opts.specJson(),
-        opts.modelSpec()), ContainerEnv.index(), args[0], Integer.parseInt(args[1]), host);
+    YarnConfiguration conf = new YarnConfiguration();
+    int status = TrainWorker.serve(conf, opts, ModelFormat.parse(opts.specJson(), opts.modelSpec()),
+        ContainerEnv.index(), args[0], Integer.parseInt(args[1]), JobTransport.inContainer(conf, host));
     System.exit(status);
   }
 }

@@ -8,6 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 import org.yarngnn.app.infer.InferenceDriver;
 import org.yarngnn.app.runtime.DriverSession;
+import org.yarngnn.app.runtime.JobTransport;
+import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.runtime.Phase;
 import org.yarngnn.app.runtime.PhaseCommand;
 import org.yarngnn.app.runtime.PhaseResult;
@@ -60,7 +62,7 @@ public final class TrainingDriver {
 
   private final TrainOptions opts;
   private final ModelSpec spec;
-  private final String host;
+  private final JobTransport transport;
   private final WorkerLauncher launcher;
   private final DriverSession.Progress progress;
   private final PrintStream log;
@@ -69,13 +71,13 @@ public final class TrainingDriver {
   private DriverSession session;
 
   /** {@code checkpoints}: where {@code --checkpoint-every} writes and {@code --resume} reads (null: neither). */
-  public TrainingDriver(TrainOptions opts, ModelSpec spec, String host, WorkerLauncher launcher,
+  public TrainingDriver(TrainOptions opts, ModelSpec spec, JobTransport transport, WorkerLauncher launcher,
       DriverSession.Progress progress, PrintStream log, Checkpoint checkpoints) {
-    this(opts, spec, host, launcher, progress, log, checkpoints, null);
+    this(opts, spec, transport, launcher, progress, log, checkpoints, null);
   }
 
   /** {@code tensors}: where the remote backend's tensor workers come from (null: the local backend). */
-  public TrainingDriver(TrainOptions opts, ModelSpec spec, String host, WorkerLauncher launcher,
+  public TrainingDriver(TrainOptions opts, ModelSpec spec, JobTransport transport, WorkerLauncher launcher,
       DriverSession.Progress progress, PrintStream log, Checkpoint checkpoints, TensorLauncher tensors) {
     this.tensors = tensors;
     if ((tensors != null) != (opts.tensorBackend() == TrainOptions.TensorBackend.REMOTE)) {
@@ -83,7 +85,7 @@ public final class TrainingDriver {
     }
     this.opts = opts;
     this.spec = spec;
-    this.host = host;
+    this.transport = transport;
     this.launcher = launcher;
     this.progress = progress;
     this.log = log;
@@ -103,7 +105,7 @@ public final class TrainingDriver {
     }
     ParameterServer ps = new ParameterServer(spec, opts.seed(), opts.lr(), opts.weightDecay());
     TensorPool pool = null;
-    try (DriverSession s = new DriverSession(TrainCodec.CODEC, host, launcher, opts.graph().roundTimeoutSeconds(),
+    try (DriverSession s = new DriverSession(TrainCodec.CODEC, transport, launcher, opts.graph().roundTimeoutSeconds(),
         progress, log)) {
       session = s;
       int p = opts.workers();
@@ -111,7 +113,8 @@ public final class TrainingDriver {
       if (tensors != null) {
         pool = new TensorPool(new PoolOptions(opts.tensorWorkers(), opts.tensorWorkersMin(), opts.tensorWorkersMax(),
             opts.growAfterMs(), opts.idleMs()),
-            tensors, ps::weights, TrainCodec.CODEC, host, log);
+            tensors, ps::weights, transport.options(TrainCodec.CODEC, Participants.TENSOR_POOL), transport.host(),
+            log);
         pool.start();
         s.broadcast(new PoolMessages.PoolAddress(pool.address()));
         log.printf(Locale.ROOT, "yarn-gnn train: remote tensor backend: %d tensor workers (%d..%d), %d intervals "

@@ -4,9 +4,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
 /**
- * Maps type bytes to decoders and turns messages into frames. Type bytes: 1-6 the built-in messages below, 32-125
- * free for applications ({@link Builder#register}), 126-127 transport-internal (heartbeat, credit), others
- * reserved. A codec is immutable and shared by all connections of a transport.
+ * Maps type bytes to decoders and turns messages into frames. Type bytes: 1-6 the built-in messages below, 8-9 the
+ * handshake's (read by {@link Handshake} only, refused afterwards), 32-125 free for applications
+ * ({@link Builder#register}), 126-127 transport-internal (heartbeat, credit), others reserved. A codec is immutable and shared by all connections of a transport.
  */
 public final class MessageCodec {
   public static final byte HELLO = 1;

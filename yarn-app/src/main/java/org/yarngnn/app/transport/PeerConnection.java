@@ -42,7 +42,10 @@ public final class PeerConnection implements AutoCloseable {
   /** Why the connection ends: a Throwable, LOCAL_CLOSE, or null while open. First writer wins. */
   private final AtomicReference<Object> ending = new AtomicReference<>();
   private final CompletableFuture<Void> closed = new CompletableFuture<>();
+  /** Completes with the peer's proven identity once the connection is open, or fails with why it never was. */
+  private final CompletableFuture<String> handshake = new CompletableFuture<>();
   private volatile boolean opened;
+  private volatile String peerIdentity;
   private final String description;
 
   PeerConnection(Channel channel, TransportOptions options, TransportListener listener,
@@ -69,7 +72,32 @@ public final class PeerConnection implements AutoCloseable {
   }
 
   public boolean isOpen() {
-    return channel.isActive() && ending.get() == null;
+    return opened && channel.isActive() && ending.get() == null;
+  }
+
+  /**
+   * Who the peer proved to be in the handshake ({@link TransportOptions#identity()} of its end, e.g.
+   * {@code worker 3}); set before the listener hears of the connection.
+   */
+  public String peerIdentity() {
+    return peerIdentity;
+  }
+
+  /** The handshake's outcome: the peer's identity once the connection is open. */
+  CompletableFuture<String> handshake() {
+    return handshake;
+  }
+
+  /** The handshake proved the peer: the connection opens next (the Handler's channelActive). */
+  void authenticated(String identity) {
+    peerIdentity = identity;
+  }
+
+  /** The handshake failed: the connection closes without the listener ever hearing of it. */
+  void handshakeFailed(Throwable why) {
+    ending.compareAndSet(null, why);
+    handshake.completeExceptionally(why);
+    channel.close();
   }
 
   public ConnectionStats stats() {
@@ -161,7 +189,7 @@ public final class PeerConnection implements AutoCloseable {
 
   /**
    * Closes the connection; idempotent. Waits briefly for the close to finish unless called on an event-loop
-   * thread. The listener gets {@code onClosed(this, null)}.
+   * thread. The listener gets {@code onClosed(this, null)} (if it heard of the connection).
    */
   @Override
   public void close() {
@@ -239,7 +267,8 @@ public final class PeerConnection implements AutoCloseable {
   @Override
   public String toString() {
     SocketAddress remote = channel.remoteAddress();
-    return description + (remote == null ? "" : " to " + remote);
+    return description + (remote == null ? "" : " to " + remote) + (peerIdentity == null ? "" : " (" + peerIdentity
+        + ")");
   }
 
   /** Pipeline end: decodes frames, runs credit and heartbeats, and tells the listener. */
@@ -250,6 +279,7 @@ public final class PeerConnection implements AutoCloseable {
       writeFrame(MessageCodec.encode(new CreditGrant(CreditGrant.EVERY_STREAM, options.creditsPerStream()),
           ctx.alloc()), new CompletableFuture<>(), true);
       listener.onOpened(PeerConnection.this);
+      handshake.complete(peerIdentity);
       ctx.fireChannelActive();
     }
 
@@ -324,6 +354,14 @@ public final class PeerConnection implements AutoCloseable {
       Throwable cause = why instanceof Throwable t ? t : null;
       sendQueue.failAll(cause != null ? cause : new TransportException(PeerConnection.this + " closed locally"));
       onClosed.accept(PeerConnection.this); // gone from connections() before the listener hears of it
+      if (!opened) {
+        // Never authenticated: the listener never heard of it, so it hears nothing of its end either.
+        handshake.completeExceptionally(cause != null ? cause
+            : new TransportException(PeerConnection.this + " closed during the handshake"));
+        closed.complete(null);
+        ctx.fireChannelInactive();
+        return;
+      }
       try {
         listener.onClosed(PeerConnection.this, cause);
       } finally {

@@ -1,8 +1,10 @@
 package org.yarngnn.app.transport;
 
 /**
- * Settings of a transport, immutable; {@link #defaults()} suits a container with 1-2 vcores. Times in
- * milliseconds, sizes in bytes.
+ * Settings of a transport, immutable; the defaults suit a container with 1-2 vcores. Times in milliseconds, sizes
+ * in bytes. Every transport authenticates: {@link #secret()} and {@link #identity()} are required, so a participant
+ * that builds its transport from the job's options (see {@code runtime.JobTransport}) proves it belongs to the job
+ * on every connection without code of its own, and one that forgets them cannot start.
  */
 public final class TransportOptions {
   private final String bindHost;
@@ -19,6 +21,10 @@ public final class TransportOptions {
   private final int heartbeatTimeoutMillis;
   private final long sendTimeoutMillis;
   private final MessageCodec codec;
+  private final TransportSecret secret;
+  private final String identity;
+  private final boolean encrypt;
+  private final int handshakeTimeoutMillis;
 
   private TransportOptions(Builder b) {
     this.bindHost = b.bindHost;
@@ -35,10 +41,10 @@ public final class TransportOptions {
     this.heartbeatTimeoutMillis = b.heartbeatTimeoutMillis;
     this.sendTimeoutMillis = b.sendTimeoutMillis;
     this.codec = b.codec;
-  }
-
-  public static TransportOptions defaults() {
-    return builder().build();
+    this.secret = b.secret;
+    this.identity = b.identity;
+    this.encrypt = b.encrypt;
+    this.handshakeTimeoutMillis = b.handshakeTimeoutMillis;
   }
 
   public static Builder builder() {
@@ -61,10 +67,17 @@ public final class TransportOptions {
     b.heartbeatTimeoutMillis = heartbeatTimeoutMillis;
     b.sendTimeoutMillis = sendTimeoutMillis;
     b.codec = codec;
+    b.secret = secret;
+    b.identity = identity;
+    b.encrypt = encrypt;
+    b.handshakeTimeoutMillis = handshakeTimeoutMillis;
     return b;
   }
 
-  /** Address the server binds; default 0.0.0.0 (all interfaces). */
+  /**
+   * Address the server binds; default 127.0.0.1 (loopback). A container binds the host it advertises (its
+   * NodeManager's), never all interfaces.
+   */
   public String bindHost() {
     return bindHost;
   }
@@ -133,8 +146,46 @@ public final class TransportOptions {
     return codec;
   }
 
+  /** The job's key, proven by both ends of every connection before any message is read. */
+  public TransportSecret secret() {
+    return secret;
+  }
+
+  /**
+   * Who this participant is ({@code driver}, {@code worker 3}): claimed in the handshake and bound to the proof of
+   * the key, so the other end learns it from {@link PeerConnection#peerIdentity()}. At most
+   * {@value #MAX_IDENTITY_BYTES} bytes of UTF-8.
+   */
+  public String identity() {
+    return identity;
+  }
+
+  /**
+   * Whether frames after the handshake are encrypted and authenticated (AES-GCM, per-direction keys derived from
+   * the secret and both handshake nonces); both ends must agree. Default off.
+   */
+  public boolean encrypt() {
+    return encrypt;
+  }
+
+  /** A connection that has not completed the handshake this long after it opened is closed; default 5 s. */
+  public int handshakeTimeoutMillis() {
+    return handshakeTimeoutMillis;
+  }
+
+  /** Longest identity a handshake carries. */
+  public static final int MAX_IDENTITY_BYTES = 64;
+
+  /** 1..{@value #MAX_IDENTITY_BYTES} bytes of UTF-8 without control characters (it is logged). */
+  static boolean validIdentity(String id) {
+    if (id == null || id.isEmpty() || id.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_IDENTITY_BYTES) {
+      return false;
+    }
+    return id.chars().noneMatch(Character::isISOControl);
+  }
+
   public static final class Builder {
-    private String bindHost = "0.0.0.0";
+    private String bindHost = "127.0.0.1";
     private int port = 0;
     private int ioThreads = Math.min(2, Runtime.getRuntime().availableProcessors());
     private int creditsPerStream = 4;
@@ -148,6 +199,10 @@ public final class TransportOptions {
     private int heartbeatTimeoutMillis = 15_000;
     private long sendTimeoutMillis = 600_000;
     private MessageCodec codec = MessageCodec.standard();
+    private TransportSecret secret;
+    private String identity;
+    private boolean encrypt;
+    private int handshakeTimeoutMillis = 5_000;
 
     private Builder() {}
 
@@ -214,6 +269,26 @@ public final class TransportOptions {
       return this;
     }
 
+    public Builder secret(TransportSecret v) {
+      secret = v;
+      return this;
+    }
+
+    public Builder identity(String v) {
+      identity = v;
+      return this;
+    }
+
+    public Builder encrypt(boolean v) {
+      encrypt = v;
+      return this;
+    }
+
+    public Builder handshakeTimeoutMillis(int v) {
+      handshakeTimeoutMillis = v;
+      return this;
+    }
+
     public TransportOptions build() {
       require(bindHost != null && !bindHost.isEmpty(), "bindHost is empty");
       require(port >= 0 && port <= 0xFFFF, "port " + port);
@@ -230,6 +305,11 @@ public final class TransportOptions {
           "heartbeat every " + heartbeatIntervalMillis + " ms with timeout " + heartbeatTimeoutMillis + " ms");
       require(sendTimeoutMillis > 0, "sendTimeoutMillis " + sendTimeoutMillis);
       require(codec != null, "codec is null");
+      require(secret != null, "no secret (every connection authenticates: build the options from the job's"
+          + " JobTransport, or give a test its own TransportSecret)");
+      require(validIdentity(identity), "identity '" + identity + "' (1.." + MAX_IDENTITY_BYTES
+          + " bytes of UTF-8, no control characters)");
+      require(handshakeTimeoutMillis > 0, "handshakeTimeoutMillis " + handshakeTimeoutMillis);
       return new TransportOptions(this);
     }
 

@@ -12,10 +12,12 @@ import java.net.InetSocketAddress;
 /**
  * Accepts connections on {@link TransportOptions#bindHost()}:{@link TransportOptions#port()} (port 0 by default:
  * read the bound one from {@link #port()} and publish it, e.g. in a {@link Hello}). Its event loop also serves
- * the connections it opens with {@link #connect}, so a worker needs one server and nothing else.
+ * the connections it opens with {@link #connect}, so a worker needs one server and nothing else. An accepted
+ * connection reaches the listener only once its {@link Handshake} proved the peer.
  *
  * <pre>{@code
- * try (TransportServer server = new TransportServer(TransportOptions.defaults(), listener)) {
+ * TransportOptions options = TransportOptions.builder().secret(jobSecret).identity("worker 3").build();
+ * try (TransportServer server = new TransportServer(options, listener)) {
  *   server.start();
  *   PeerConnection driver = server.connect(driverHost, driverPort);
  *   driver.send(new Hello(index, myHost, server.port()));
@@ -34,7 +36,7 @@ public final class TransportServer extends TransportService {
   void doStart(EventLoopGroup group) throws TransportException {
     ServerBootstrap b = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
         .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-        .childHandler(initializer());
+        .childHandler(initializer(false));
     ChannelFuture f = b.bind(options.bindHost(), options.port()).awaitUninterruptibly();
     if (!f.isSuccess()) {
       throw new TransportException("cannot listen on " + options.bindHost() + ":" + options.port() + ": "
@@ -48,7 +50,7 @@ public final class TransportServer extends TransportService {
     serverChannel.close().awaitUninterruptibly();
   }
 
-  /** The bound address (the wildcard address unless a bind host was given). */
+  /** The bound address. */
   public InetSocketAddress address() {
     requireStarted();
     return (InetSocketAddress) serverChannel.localAddress();

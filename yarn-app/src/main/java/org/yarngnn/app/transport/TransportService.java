@@ -32,6 +32,8 @@ public abstract class TransportService implements Closeable {
   public enum State { NEW, STARTED, STOPPED }
 
   private static final AttributeKey<PeerConnection> CONNECTION = AttributeKey.valueOf("yarngnn.connection");
+  /** The frame decoder's name in every pipeline (the handshake puts the decryption after it). */
+  static final String DECODER = "frames";
   private static final int MAX_BACKOFF_MILLIS = 2_000;
 
   final TransportOptions options;
@@ -99,22 +101,39 @@ public abstract class TransportService implements Closeable {
     return state;
   }
 
-  /** The open connections, inbound and outbound. */
+  /** The open (authenticated) connections, inbound and outbound. */
   public final List<PeerConnection> connections() {
-    return List.copyOf(connections);
+    return connections.stream().filter(PeerConnection::isOpen).toList();
+  }
+
+  /**
+   * Connects to {@code host:port} and runs the handshake, which must prove the peer to be {@code expectedPeer}
+   * (its {@link TransportOptions#identity()}); the returned connection is open.
+   *
+   * @throws TransportException as {@link #connect(String, int)}, or when the peer proved another identity
+   */
+  public final PeerConnection connect(String host, int port, String expectedPeer) throws TransportException {
+    PeerConnection c = connect(host, port);
+    if (!expectedPeer.equals(c.peerIdentity())) {
+      c.close();
+      throw new TransportException(host + ":" + port + " is '" + c.peerIdentity() + "', not '" + expectedPeer + "'");
+    }
+    return c;
   }
 
   /**
    * Connects to {@code host:port}, retrying up to {@link TransportOptions#connectAttempts()} times with growing
-   * pauses (the peer may still be starting).
+   * pauses (the peer may still be starting), and runs the handshake; the returned connection is open, its
+   * {@link PeerConnection#peerIdentity()} proven. A failed handshake is not retried.
    *
-   * @throws TransportException naming the address, the attempts and the last error, once the budget is spent
+   * @throws TransportException naming the address, the attempts and the last error, once the budget is spent, or
+   *     why the handshake failed
    */
   public final PeerConnection connect(String host, int port) throws TransportException {
     EventLoopGroup g = requireStarted();
     Bootstrap b = new Bootstrap().group(g).channel(NioSocketChannel.class)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, options.connectTimeoutMillis());
-    b.handler(initializer());
+    b.handler(initializer(true));
     long start = System.nanoTime();
     long backoff = options.connectBackoffMillis();
     Throwable last = null;
@@ -122,7 +141,7 @@ public abstract class TransportService implements Closeable {
       try {
         ChannelFuture f = b.connect(new InetSocketAddress(host, port)).await();
         if (f.isSuccess()) {
-          return connectionOf(f.channel());
+          return opened(connectionOf(f.channel()), host, port);
         }
         last = f.cause();
         connections.remove(connectionOf(f.channel())); // never opened: no close callback will remove it
@@ -143,6 +162,23 @@ public abstract class TransportService implements Closeable {
         + options.connectAttempts() + " attempts in " + millis + " ms: " + last, last);
   }
 
+  /** Waits for the handshake of a connected channel (bounded by its own timer, plus a margin). */
+  private PeerConnection opened(PeerConnection c, String host, int port) throws TransportException,
+      InterruptedException {
+    try {
+      c.handshake().get(options.handshakeTimeoutMillis() + 2_000L, TimeUnit.MILLISECONDS);
+      return c;
+    } catch (java.util.concurrent.ExecutionException e) {
+      c.close();
+      Throwable why = e.getCause();
+      throw new TransportException("cannot open a connection to " + host + ":" + port + ": " + why.getMessage(), why);
+    } catch (java.util.concurrent.TimeoutException e) {
+      c.close();
+      throw new TransportException("no handshake with " + host + ":" + port + " within "
+          + options.handshakeTimeoutMillis() + " ms");
+    }
+  }
+
   void doStart(EventLoopGroup group) throws TransportException {}
 
   void doStop() {}
@@ -154,8 +190,11 @@ public abstract class TransportService implements Closeable {
     return group;
   }
 
-  /** Per connection: pooled direct buffers, no Nagle delay, bounded write buffer, heartbeats, framing. */
-  final ChannelInitializer<SocketChannel> initializer() {
+  /**
+   * Per connection: pooled direct buffers, no Nagle delay, bounded write buffer, heartbeats, framing, and the
+   * handshake in front of the connection ({@code connector}: this end opened it).
+   */
+  final ChannelInitializer<SocketChannel> initializer(boolean connector) {
     return new ChannelInitializer<>() {
       @Override
       protected void initChannel(SocketChannel ch) {
@@ -171,7 +210,9 @@ public abstract class TransportService implements Closeable {
           ch.pipeline().addLast(new IdleStateHandler(options.heartbeatTimeoutMillis(),
               options.heartbeatIntervalMillis(), 0, TimeUnit.MILLISECONDS));
         }
-        ch.pipeline().addLast(new FrameDecoder(options.maxFrameBytes()), c.handler());
+        FrameDecoder decoder = new FrameDecoder(options.maxFrameBytes());
+        ch.pipeline().addLast(DECODER, decoder);
+        ch.pipeline().addLast(new Handshake(options, c, decoder, connector), c.handler());
       }
     };
   }

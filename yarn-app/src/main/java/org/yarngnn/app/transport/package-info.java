@@ -1,7 +1,7 @@
 /**
  * Streaming transport between the driver and graph workers, and between workers: length-prefixed frames over
- * TCP (Netty 4.1, NIO, pooled direct buffers), a handful of message types, and credit-based flow control for bulk
- * row data.
+ * TCP (Netty 4.1, NIO, pooled direct buffers), a mutual handshake over the job's secret before anything else, a
+ * handful of message types, credit-based flow control for bulk row data, and optional AES-GCM on every frame.
  *
  * <h2>Use</h2>
  * Every participant runs one {@link org.yarngnn.app.transport.TransportServer} (port 0 by default: publish
@@ -13,6 +13,16 @@
  * {@link org.yarngnn.app.transport.StreamedMessage} (row blocks, application block types) once consumed. A lost peer is reported through
  * {@code onClosed(connection, cause)}: at once when its process dies (the socket closes), after the heartbeat
  * timeout when it goes silent.
+ *
+ * <h2>Authentication</h2>
+ * Every transport has the job's {@link org.yarngnn.app.transport.TransportSecret} and the identity of its
+ * participant ({@link org.yarngnn.app.transport.TransportOptions#secret()}, {@code identity()}; both required). A
+ * connection reaches the listener only after the {@link org.yarngnn.app.transport.Handshake} proved the peer, and
+ * {@link org.yarngnn.app.transport.PeerConnection#peerIdentity()} then says who it is; a connection that fails it
+ * (wrong key, another protocol, garbage, a frame over the handshake bound, no handshake within
+ * {@code handshakeTimeoutMillis}, default 5 s) is closed with a warning in the log (log4j: the yarn-gnn log file,
+ * {@code yarn-gnn.log} beside a container's stdout) and never delivered. Servers bind one address
+ * ({@code bindHost}, default 127.0.0.1), never all interfaces.
  *
  * <h2>Wire format</h2>
  * All fixed-width numbers are little-endian. vInt/vLong: 7 bits per byte, least significant group first, high bit
@@ -37,12 +47,36 @@
  *   <tr><td>6</td><td>{@link org.yarngnn.app.transport.RowBlock}</td>
  *       <td>int32 stream, int32 layer, int32 chunk, byte flags (1 = last), int32 width, int32 count,
  *       int32[count] rows, float32[count * width] values (row-major)</td></tr>
+ *   <tr><td>8, 9</td><td>handshake challenge, proof</td><td>below; refused after the handshake</td></tr>
  *   <tr><td>32-125</td><td>application types</td>
  *       <td>registered with {@link org.yarngnn.app.transport.MessageCodec.Builder#register}</td></tr>
  *   <tr><td>126</td><td>heartbeat (internal)</td><td>empty</td></tr>
  *   <tr><td>127</td><td>credit grant (internal)</td><td>int32 stream (-1 = every stream), vInt credits</td></tr>
  * </table>
  * Integers in the row block are fixed-width so its arrays are single bulk copies on both ends.
+ *
+ * <h2>Handshake frames</h2>
+ * Both ends send at once, as their first frame, a challenge; on the peer's challenge each answers with its proof;
+ * each checks the peer's proof (constant time). Until then frames are at most 100 bytes (type byte included).
+ * <pre>
+ *   type 8  challenge   byte version (1), byte flags (1 = encrypt frames), byte[32] nonce (SecureRandom),
+ *                       string identity (1..64 bytes of UTF-8, no control characters)
+ *   type 9  proof       byte[32] HMAC-SHA256(secret, "yarn-gnn transport proof 1" || dir ||
+ *                         len(cA) || cA || len(cC) || cC)
+ * </pre>
+ * {@code cA}, {@code cC}: the challenge bodies of the accepting and the connecting end, as sent; {@code len}: one
+ * byte; {@code dir}: {@code 'A'} in the acceptor's proof, {@code 'C'} in the connector's. So a proof binds the
+ * direction, both fresh nonces and both claimed identities: it cannot be replayed on another connection or
+ * reflected back, and an identity cannot be swapped. Both ends must have the same flags (a mismatch closes).
+ *
+ * <h2>Encryption</h2>
+ * With {@code encrypt} (the job's {@code -D yarngnn.transport.encrypt=true}), every frame after the proofs is
+ * {@code int32 length + 16, AES-256-GCM(type, body), 16-byte tag} under the key of its direction:
+ * {@code HKDF-SHA256(ikm = secret, salt = nonceA || nonceC, info = "yarn-gnn transport frames 1 from acceptor"}
+ * (or {@code "... from connector"}){@code )}, 32 bytes, with a 96-bit nonce: 4 zero bytes and the frame's 64-bit
+ * big-endian counter in that direction, from 0. A frame that does not authenticate (altered, dropped, replayed,
+ * reordered) closes the connection as a malformed frame. Without encryption the handshake keeps out every process
+ * without the secret, but not an attacker on the path who can rewrite TCP streams after it.
  *
  * <h2>Flow control</h2>
  * Each side's first frame is a credit grant on stream -1: the number of credited messages ({@code creditsPerStream})

@@ -303,11 +303,18 @@ public final class ContainerPool {
         tokens == null ? null : tokens.duplicate(), null);
   }
 
-  /** The AM's own tokens (HDFS delegation tokens on a secure cluster) minus the AM-RM token, for the workers. */
+  /**
+   * The AM's own credentials minus the AM-RM token, for the workers: the job's transport secret
+   * ({@link JobSecretKey}) and, on a secure cluster, the HDFS delegation tokens.
+   */
   private static ByteBuffer containerTokens() throws IOException {
-    Credentials creds = UserGroupInformation.getCurrentUser().getCredentials();
+    return workerTokens(UserGroupInformation.getCurrentUser().getCredentials());
+  }
+
+  /** {@code creds} (a copy the caller owns) without the AM-RM token, serialized; null when nothing is left. */
+  static ByteBuffer workerTokens(Credentials creds) throws IOException {
     creds.getAllTokens().removeIf(t -> AMRMTokenIdentifier.KIND_NAME.equals(t.getKind()));
-    if (creds.numberOfTokens() == 0) {
+    if (creds.numberOfTokens() == 0 && creds.numberOfSecretKeys() == 0) {
       return null;
     }
     DataOutputBuffer buf = new DataOutputBuffer();

@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.runtime.JobTransport;
 
 /** What a {@link JobDriver} gets from the ApplicationMaster. */
 public final class DriverContext {
@@ -54,6 +55,15 @@ public final class DriverContext {
   /** The host this AM runs on: where a driver's own server listens for its workers. */
   public String amHost() {
     return amHost;
+  }
+
+  /**
+   * The job's transport for a driver in this AM: the secret from the AM's credentials (see {@link JobSecretKey}),
+   * listening on {@link #amHost()}, encrypted when the client's configuration says
+   * {@value JobTransport#ENCRYPT_KEY}.
+   */
+  public JobTransport transport() throws IOException {
+    return JobTransport.inContainer(conf, amHost);
   }
 
   public float progress() {

@@ -71,15 +71,8 @@ public final class YarnJobClient {
 
   private ApplicationSubmissionContext submissionContext(YarnClientApplication app, JobSubmission s,
       FileSystem fs, Path staging) throws IOException {
-    Map<String, String> env = new LinkedHashMap<>();
-    env.put(ContainerEnv.STAGING_DIR, staging.toString());
-    env.put(ContainerEnv.APP_ID, app.getNewApplicationResponse().getApplicationId().toString());
-    env.putAll(s.environment());
-    ContainerLaunchContext am = ContainerLaunchContext.newInstance(
-        LaunchContexts.localResources(fs, staging),
-        LaunchContexts.environment(conf, env),
-        LaunchContexts.command(s),
-        null, tokens(s, staging), null);
+    ContainerLaunchContext am = amContainer(s, fs, staging,
+        app.getNewApplicationResponse().getApplicationId().toString(), tokens(s, staging, new Credentials()));
     ApplicationSubmissionContext ctx = app.getApplicationSubmissionContext();
     ctx.setApplicationName(s.appName());
     ctx.setApplicationType(JobSubmission.APPLICATION_TYPE);
@@ -90,20 +83,33 @@ public final class YarnJobClient {
     return ctx;
   }
 
+  /** The AM container: staged resources, environment, command line, and {@code tokens} (its credentials). */
+  ContainerLaunchContext amContainer(JobSubmission s, FileSystem fs, Path staging, String appId, ByteBuffer tokens)
+      throws IOException {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put(ContainerEnv.STAGING_DIR, staging.toString());
+    env.put(ContainerEnv.APP_ID, appId);
+    env.putAll(s.environment());
+    return ContainerLaunchContext.newInstance(LaunchContexts.localResources(fs, staging),
+        LaunchContexts.environment(conf, env), LaunchContexts.command(s), null, tokens, null);
+  }
+
   /**
-   * On a secure cluster the AM and the workers reach every FileSystem of the job with delegation tokens that the
-   * RM renews: staging, the jar and shipped files, and the paths the job names.
+   * The AM container's credentials, {@code creds} filled: the job's fresh transport secret (see
+   * {@link JobSecretKey}), which the AM passes on to every worker; on a secure cluster also the delegation tokens
+   * with which the AM and the workers reach every FileSystem of the job (renewed by the RM): staging, the jar and
+   * shipped files, and the paths the job names.
    */
-  private ByteBuffer tokens(JobSubmission s, Path staging) throws IOException {
+  ByteBuffer tokens(JobSubmission s, Path staging, Credentials creds) throws IOException {
+    JobSecretKey.addNew(creds);
     List<String> paths = new ArrayList<>(List.of(staging.toString(), s.jar().toString()));
     s.files().forEach(f -> paths.add(f.toString()));
     paths.addAll(s.accessedPaths());
     DelegationTokens.Obtained obtained = DelegationTokens.forPaths(conf, paths);
-    Credentials creds = obtained.credentials();
-    if (creds.numberOfTokens() == 0) {
-      return null;
+    if (obtained.credentials().numberOfTokens() > 0) {
+      creds.addAll(obtained.credentials());
+      out.println("yarn-gnn: " + obtained.describe());
     }
-    out.println("yarn-gnn: " + obtained.describe());
     DataOutputBuffer buf = new DataOutputBuffer();
     creds.writeTokenStorageToStream(buf);
     return ByteBuffer.wrap(buf.getData(), 0, buf.getLength());

@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.app.runtime.JobTransport;
+import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.runtime.Phase;
 import org.yarngnn.app.runtime.PhaseDone;
 import org.yarngnn.app.runtime.PhaseResult;
@@ -50,10 +52,12 @@ class DriverRefusesStrangersTest {
     Configuration conf = new Configuration();
     CompletableFuture<PeerConnection> stranger = new CompletableFuture<>();
     InboundQueue strangerInbox = new InboundQueue();
-    TransportOptions options = TransportOptions.builder().codec(InferenceCodec.CODEC).build();
+    JobTransport transport = JobTransport.local(conf);
+    // An insider: it holds the job's secret and proves worker 0, but answers before it registered.
+    TransportOptions options = transport.options(InferenceCodec.CODEC, Participants.worker(0));
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     try (TransportClient intruder = new TransportClient(options, strangerInbox);
-        ThreadWorkers real = new ThreadWorkers(conf, job, model)) {
+        ThreadWorkers real = new ThreadWorkers(conf, job, model, transport)) {
       intruder.start();
       WorkerLauncher launcher = new WorkerLauncher() {
         @Override
@@ -75,7 +79,7 @@ class DriverRefusesStrangersTest {
           real.close();
         }
       };
-      InferenceDriver.Result r = new InferenceDriver(job, "127.0.0.1", launcher, null,
+      InferenceDriver.Result r = new InferenceDriver(job, transport, launcher, null,
           new PrintStream(log, true, StandardCharsets.UTF_8)).run(1);
       assertEquals(4, r.nodes());
       assertEquals(2, r.workers().size());

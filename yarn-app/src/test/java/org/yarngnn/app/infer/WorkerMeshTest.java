@@ -9,8 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -26,22 +24,31 @@ import org.yarngnn.app.transport.PeerConnection;
 import org.yarngnn.app.transport.ProtocolException;
 import org.yarngnn.app.transport.TransportClient;
 import org.yarngnn.app.transport.TransportException;
+import org.yarngnn.app.runtime.JobTransport;
+import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.transport.TransportOptions;
+import org.yarngnn.app.transport.RawPeer;
+import org.yarngnn.app.transport.TransportSecret;
 
 /** WorkerMesh over loopback sockets: registration, refusals that leave the job going, failures naming the peer. */
 @Timeout(60)
 class WorkerMeshTest {
   private static final String LOOPBACK = "127.0.0.1";
-  private static final TransportOptions OPTIONS = TransportOptions.builder().codec(InferenceCodec.CODEC)
-      .bindHost(LOOPBACK).ioThreads(1).heartbeat(200, 3_000).connectBackoffMillis(20).connectAttempts(3)
-      .connectTimeoutMillis(2_000).build();
+  static final TransportSecret SECRET = TransportSecret.generate();
+  static final JobTransport JOB = new JobTransport(SECRET, false, LOOPBACK);
+
+  /** Worker {@code i}'s options: the job's secret, quick retries. */
+  static TransportOptions options(int i) {
+    return JOB.builder(InferenceCodec.CODEC, Participants.worker(i)).ioThreads(1).heartbeat(200, 3_000)
+        .connectBackoffMillis(20).connectAttempts(3).connectTimeoutMillis(2_000).build();
+  }
 
   /** {@code n} meshes connected to each other; {@code logs} collects what each logs. */
   private static WorkerMesh[] meshes(int n, List<String> logs) throws Exception {
     WorkerMesh[] m = new WorkerMesh[n];
     List<Endpoint> endpoints = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      m[i] = new WorkerMesh(i, n, OPTIONS, logs::add);
+      m[i] = new WorkerMesh(i, n, options(i), logs::add);
       endpoints.add(new Endpoint(i, LOOPBACK, m[i].port()));
     }
     List<Background> connecting = new ArrayList<>();
@@ -69,9 +76,12 @@ class WorkerMeshTest {
     return java.nio.ByteBuffer.wrap(b.bytes()).getLong();
   }
 
-  /** Sends {@code messages} from a connection that is not a registered peer and waits until the mesh closes it. */
-  private static void intrude(int port, Message... messages) throws Exception {
-    try (TransportClient intruder = new TransportClient(OPTIONS, new InboundQueue())) {
+  /**
+   * Sends {@code messages} from a connection that holds the job's secret and proves {@code worker as}, but is not a
+   * registered peer, and waits until the mesh closes it.
+   */
+  private static void intrude(int port, int as, Message... messages) throws Exception {
+    try (TransportClient intruder = new TransportClient(options(as), new InboundQueue())) {
       intruder.start();
       PeerConnection c = intruder.connect(LOOPBACK, port);
       for (Message m : messages) {
@@ -95,21 +105,29 @@ class WorkerMeshTest {
     WorkerMesh[] m = meshes(3, logs);
     try {
       int port = m[1].port();
-      intrude(port, block(99));
-      intrude(port, new WorkerHello(7)); // out of range
-      intrude(port, new WorkerHello(1)); // the mesh's own index
-      intrude(port, new WorkerHello(0)); // connected already
-      intrude(port, new WorkerHello(2)); // a higher worker: worker 1 connects to it itself
+      intrude(port, 0, block(99));
+      intrude(port, 7, new WorkerHello(7)); // out of range
+      intrude(port, 1, new WorkerHello(1)); // the mesh's own index
+      intrude(port, 0, new WorkerHello(0)); // connected already: it cannot replace worker 0's connection
+      intrude(port, 2, new WorkerHello(2)); // a higher worker: worker 1 connects to it itself
       // A malformed frame before any hello: a 10-byte halo request claiming 2^28 ids.
-      try (Socket raw = new Socket(LOOPBACK, port)) {
-        OutputStream out = raw.getOutputStream();
-        out.write(new byte[] {10, 0, 0, 0, HaloRequest.TYPE, 0, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80,
+      try (RawPeer raw = RawPeer.authenticated(LOOPBACK, port, SECRET, Participants.worker(0), false)) {
+        raw.write(new byte[] {10, 0, 0, 0, HaloRequest.TYPE, 0, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80,
             1, 0, 0, 0});
-        out.flush();
-        drain(raw); // returns once the mesh has closed the connection
+        assertTrue(raw.closedWithin(10_000)); // once the mesh has closed the connection
+      }
+      intrude(port, 2, new WorkerHello(0)); // a hello naming another worker than the connection proved
+      // Without the secret: refused by the handshake before the mesh sees anything.
+      try (RawPeer raw = RawPeer.connect(LOOPBACK, port)) {
+        assertThrows(java.io.IOException.class,
+            () -> raw.handshake(TransportSecret.generate(), Participants.worker(0), false));
+      }
+      try (RawPeer raw = RawPeer.connect(LOOPBACK, port)) {
+        raw.write(frame(new WorkerHello(0)));
+        assertEquals(1, raw.framesUntilClosed(10_000), "nothing but the mesh's handshake challenge");
       }
       assertNull(m[1].poll(300), "nothing of an unregistered connection is delivered, and no failure either");
-      assertEquals(6, waitForLines(logs, 6).size(), () -> String.join("\n", logs));
+      assertEquals(7, waitForLines(logs, 7).size(), () -> String.join("\n", logs));
       assertTrue(logs.get(0).startsWith("yarn-gnn worker 1: closing unregistered connection from /127.0.0.1:"),
           logs.get(0));
       assertTrue(logs.get(0).contains("message before its hello: ConstructionBlock(kind " + PartitionKey.NODE + ", 8 bytes)"), logs.get(0));
@@ -118,6 +136,8 @@ class WorkerMeshTest {
       assertTrue(logs.get(3).contains("hello from worker 0, which is connected already"), logs.get(3));
       assertTrue(logs.get(4).contains("hello from worker 2, which this worker connects to itself"), logs.get(4));
       assertTrue(logs.get(5).contains("malformed frame") && logs.get(5).contains("halo request ids"), logs.get(5));
+      assertTrue(logs.get(6).contains("hello from worker 0 on a connection authenticated as 'worker 2'"),
+          logs.get(6));
       for (String line : logs) {
         assertTrue(!line.contains("\n") && !line.contains("\tat "), "one line, no stack trace: " + line);
       }
@@ -159,12 +179,6 @@ class WorkerMeshTest {
     }
   }
 
-  private static void drain(Socket s) throws Exception {
-    while (s.getInputStream().read(new byte[4096]) >= 0) {
-      // the credit grant and heartbeats, until the mesh closes the connection
-    }
-  }
-
   private static List<String> waitForLines(List<String> logs, int n) throws InterruptedException {
     long deadline = System.currentTimeMillis() + 10_000;
     while (logs.size() < n && System.currentTimeMillis() < deadline) {
@@ -177,13 +191,12 @@ class WorkerMeshTest {
   void aMalformedFrameFromARegisteredPeerFailsTheWorkerNamingThePeer() throws Exception {
     List<String> logs = new CopyOnWriteArrayList<>();
     // Worker 2 of 3 (never connected as such): a raw socket registers as worker 0, then sends a bad frame.
-    try (WorkerMesh two = new WorkerMesh(2, 3, OPTIONS, logs::add); Socket raw = new Socket(LOOPBACK, two.port())) {
-      OutputStream out = raw.getOutputStream();
-      out.write(frame(new WorkerHello(0)));
-      out.write(frame(block(5)));
-      out.write(new byte[] {6, 0, 0, 0, ConstructionBlock.TYPE, PartitionKey.NODE, (byte) 0x80, (byte) 0x80, (byte) 0x80,
+    try (WorkerMesh two = new WorkerMesh(2, 3, options(2), logs::add);
+        RawPeer raw = RawPeer.authenticated(LOOPBACK, two.port(), SECRET, Participants.worker(0), false)) {
+      raw.write(frame(new WorkerHello(0)));
+      raw.write(frame(block(5)));
+      raw.write(new byte[] {6, 0, 0, 0, ConstructionBlock.TYPE, PartitionKey.NODE, (byte) 0x80, (byte) 0x80, (byte) 0x80,
           1});
-      out.flush();
       assertDeliveredFrom(two, 0, 5);
       TransportException e = assertThrows(TransportException.class, () -> two.take(10_000));
       assertTrue(e.getMessage().startsWith("worker 2: malformed frame from worker 0: "), e.getMessage());
@@ -193,11 +206,10 @@ class WorkerMeshTest {
 
   @Test
   void aSecondHelloFromARegisteredPeerFailsTheWorker() throws Exception {
-    try (WorkerMesh two = new WorkerMesh(2, 3, OPTIONS, line -> {}); Socket raw = new Socket(LOOPBACK, two.port())) {
-      OutputStream out = raw.getOutputStream();
-      out.write(frame(new WorkerHello(1)));
-      out.write(frame(new WorkerHello(0)));
-      out.flush();
+    try (WorkerMesh two = new WorkerMesh(2, 3, options(2), line -> {});
+        RawPeer raw = RawPeer.authenticated(LOOPBACK, two.port(), SECRET, Participants.worker(1), false)) {
+      raw.write(frame(new WorkerHello(1)));
+      raw.write(frame(new WorkerHello(0)));
       TransportException e = assertThrows(TransportException.class, () -> two.take(10_000));
       assertTrue(e.getMessage().contains("worker 1 sent a second hello"), e.getMessage());
     }

@@ -12,10 +12,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.io.File;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -57,16 +54,16 @@ class FailureDetectionTest {
   @Test
   void aSilentPeerIsDeclaredDeadAfterTheHeartbeatTimeout() throws Exception {
     InboundQueue inbound = new InboundQueue();
-    try (TransportServer server = new TransportServer(TransportTesting.quick().heartbeat(100, 500).build(), inbound);
-        Socket hung = new Socket()) {
+    try (TransportServer server = new TransportServer(TransportTesting.quick().heartbeat(100, 500).build(), inbound)) {
       server.start();
       // A peer whose process hangs (or whose host vanished) keeps the socket open and sends nothing.
-      hung.connect(new InetSocketAddress(LOOPBACK, server.port()));
+      RawPeer hung = RawPeer.authenticated(LOOPBACK, server.port(), TransportTesting.SECRET, "worker 0", false);
       long start = System.nanoTime();
       InboundQueue.Event closed = nextClose(inbound);
       long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
       assertTrue(closed.cause().getMessage().contains("peer presumed dead"), closed.cause().getMessage());
       assertTrue(millis >= 400 && millis < 5_000, "declared dead after " + millis + " ms");
+      hung.close();
     }
   }
 
@@ -109,15 +106,13 @@ class FailureDetectionTest {
     }
   }
 
-  /** Writes raw bytes from a plain socket and returns the cause of the close the server reports. */
+  /** Writes raw bytes after the handshake and returns the cause of the close the server reports. */
   private static Throwable closeReason(TransportServer server, InboundQueue inbound, ByteBuf bytes)
       throws Exception {
-    try (Socket s = new Socket(LOOPBACK, server.port())) {
-      OutputStream out = s.getOutputStream();
+    try (RawPeer s = RawPeer.authenticated(LOOPBACK, server.port(), TransportTesting.SECRET, "worker 0", false)) {
       byte[] b = new byte[bytes.readableBytes()];
       bytes.readBytes(b);
-      out.write(b);
-      out.flush();
+      s.write(b);
       InboundQueue.Event e;
       do {
         e = TransportTesting.next(inbound);

@@ -364,8 +364,9 @@ class FlowControlTest {
     InboundQueue inbound = new InboundQueue();
     try (TransportServer receiver = new TransportServer(options, inbound)) {
       receiver.start();
-      try (java.net.Socket raw = new java.net.Socket(LOOPBACK, receiver.port())) {
-        java.io.OutputStream os = raw.getOutputStream();
+      try (RawPeer raw = RawPeer.authenticated(LOOPBACK, receiver.port(), TransportTesting.SECRET, "worker 0",
+          false)) {
+        java.io.ByteArrayOutputStream os = new java.io.ByteArrayOutputStream();
         for (int i = 0; i < 3; i++) {
           io.netty.buffer.ByteBuf f = MessageCodec.encode(new Chunk(4, i, new byte[] {(byte) i}),
               io.netty.buffer.UnpooledByteBufAllocator.DEFAULT);
@@ -374,7 +375,7 @@ class FlowControlTest {
           f.release();
           os.write(bytes);
         }
-        os.flush();
+        raw.write(os.toByteArray());
         // The two within credit arrive (held, never released); the third closes the connection.
         Chunk first = (Chunk) nextMessage(inbound);
         Chunk second = (Chunk) nextMessage(inbound);

@@ -74,6 +74,6 @@ class SocketRoundTripTest {
     assertThrows(IllegalStateException.class, server::port);
     assertThrows(IllegalStateException.class, () -> server.connect(LOOPBACK, 1));
     peer.close();
-    new TransportClient(TransportOptions.defaults(), clientSide).close(); // never started: nothing to release
+    new TransportClient(TransportTesting.quick().build(), clientSide).close(); // never started: nothing to release
   }
 }

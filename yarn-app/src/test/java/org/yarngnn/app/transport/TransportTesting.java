@@ -8,12 +8,16 @@ import java.util.concurrent.TimeUnit;
 /** Shared bits of the transport tests: quick options and event waiting. */
 final class TransportTesting {
   static final String LOOPBACK = "127.0.0.1";
+  /** The secret of the tests' transports, fixed so a peer in another JVM holds it too (a job makes its own). */
+  static final TransportSecret SECRET = TransportSecret.of("yarn-gnn transport tests' secret".getBytes(
+      java.nio.charset.StandardCharsets.US_ASCII));
 
   private TransportTesting() {}
 
-  /** Loopback-only server, one I/O thread, quick heartbeats and retries. */
+  /** Loopback-only server, one I/O thread, quick heartbeats and retries, the tests' secret. */
   static TransportOptions.Builder quick() {
-    return TransportOptions.builder().bindHost(LOOPBACK).ioThreads(1).heartbeat(200, 3_000)
+    return TransportOptions.builder().secret(SECRET).identity("test").bindHost(LOOPBACK).ioThreads(1)
+        .heartbeat(200, 3_000)
         .connectBackoffMillis(20).connectAttempts(3).connectTimeoutMillis(2_000);
   }
 
