@@ -204,7 +204,7 @@ class TrainLocalTest {
         {"weights-inside", new String[] {"--model-spec", withWeights.toString()}, "weights"},
         {"no-train", new String[] {"--edges", tinyEdges.toString(), "--nodes", tinyNodes.toString(), "--model-spec",
             tinySpec.toString()}, "train"},
-        {"remote", new String[] {"--tensor-backend", "remote"}, "not implemented yet"},
+        {"two-servers", new String[] {"--tensor-backend", "remote", "--parameter-servers", "2"}, "only 1"},
         {"stale", new String[] {"--staleness", "2"}, "only 0"},
         {"resume-nothing", new String[] {"--resume", work.resolve("bad-out-resume-nothing").toString()},
             "no checkpoint"},

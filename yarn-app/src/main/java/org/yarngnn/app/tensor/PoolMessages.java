@@ -126,7 +126,8 @@ public final class PoolMessages {
   }
 
   /**
-   * Tensor worker to the pool, a few times a second: tasks waiting and running, how long the oldest has waited,
+   * Tensor worker to the pool, a few times a second: tasks waiting and running, the longest a task waited since
+   * the last report (or the oldest waiting now, if longer),
    * the tasks it finished so far and the milliseconds it spent running them (what the pool grows and shrinks on).
    */
   public record Load(int queued, int running, long oldestWaitMillis, long done, long busyMillis) implements Message {

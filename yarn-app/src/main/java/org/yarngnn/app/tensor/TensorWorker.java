@@ -63,6 +63,8 @@ public final class TensorWorker implements AutoCloseable {
   private final AtomicLong done = new AtomicLong();
   private final AtomicLong taken = new AtomicLong();
   private final AtomicLong busyNanos = new AtomicLong();
+  /** The longest a task waited in the queue since the last load report (bursts shorter than a report too). */
+  private final AtomicLong maxWaitNanos = new AtomicLong();
   private final List<Thread> executors = new ArrayList<>();
   private volatile boolean retiring;
   private volatile boolean stopped;
@@ -201,7 +203,8 @@ public final class TensorWorker implements AutoCloseable {
 
   private void sendLoad() {
     Queued head = queue.peekFirst();
-    long wait = head == null ? 0 : (System.nanoTime() - head.arrivedNanos()) / 1_000_000;
+    long waiting = head == null ? 0 : System.nanoTime() - head.arrivedNanos();
+    long wait = Math.max(waiting, maxWaitNanos.getAndSet(0)) / 1_000_000;
     pool.send(new PoolMessages.Load(queue.size(), running.get(), wait, done.get(), busyNanos.get() / 1_000_000));
   }
 
@@ -221,6 +224,7 @@ public final class TensorWorker implements AutoCloseable {
         return;
       }
       long t0 = System.nanoTime();
+      maxWaitNanos.accumulateAndGet(t0 - q.arrivedNanos(), Math::max);
       running.incrementAndGet();
       TensorResult r;
       try {
