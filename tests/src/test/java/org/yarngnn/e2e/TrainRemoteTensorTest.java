@@ -139,6 +139,7 @@ class TrainRemoteTensorTest {
     }
     assertTrue(max > 1, "the pool never grew: " + sizes);
     assertTrue(afterMax < max, "the pool never shrank after growing: " + sizes);
+    assertTrue(number(pool(m), "retired") >= 1, pool(m).toString());
     assertTrue(run.out().contains("retiring tensor worker") && run.out().contains("adding tensor worker"), run.out());
   }
 

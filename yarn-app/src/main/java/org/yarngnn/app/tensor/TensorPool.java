@@ -67,6 +67,7 @@ public final class TensorPool implements AutoCloseable {
   private int nextId;
   private int lost;
   private int launches;
+  private int retired;
   private String failure;
   private long windowStart = System.nanoTime();
   private long windowMaxWait;
@@ -258,6 +259,7 @@ public final class TensorPool implements AutoCloseable {
       log.printf(java.util.Locale.ROOT, "yarn-gnn train: tensor workers %.0f%% busy over %.0f ms: retiring tensor "
           + "worker %d%n", 100 * busy / measured, windowMs, idlest.id);
       idlest.retiring = true;
+      retired++;
       changed();
       idlest.connection.send(new PoolMessages.Retire());
     }
@@ -289,6 +291,11 @@ public final class TensorPool implements AutoCloseable {
 
   public synchronized int launches() {
     return launches;
+  }
+
+  /** Tensor workers retired because the pool was mostly idle. */
+  public synchronized int retired() {
+    return retired;
   }
 
   /** Seconds every tensor worker ran so far, from its launch to its end (or now). */

@@ -58,7 +58,7 @@ public final class TrainingDriver {
    * workers' seconds, the workers lost and replaced, the parameter server's most and final live weight versions.
    */
   public record Pool(List<TensorPool.SizeAt> sizes, double tensorWorkerSeconds, int lostWorkers, int launches,
-      int maxLiveVersions, int liveVersionsAtEnd) {}
+      int retired, int maxLiveVersions, int liveVersionsAtEnd) {}
 
   private final TrainOptions opts;
   private final ModelSpec spec;
@@ -250,7 +250,7 @@ public final class TrainingDriver {
           throw new IllegalStateException(pool.failure());
         }
         pool.close();
-        figures = new Pool(pool.timeline(), pool.workerSeconds(), pool.lost(), pool.launches(),
+        figures = new Pool(pool.timeline(), pool.workerSeconds(), pool.lost(), pool.launches(), pool.retired(),
             ps.maxLiveVersions(), ps.liveVersions());
       }
       return new Result(Parameters.toModel(spec, best), bestEpoch, bestVal, bestTest, List.copyOf(epochs), stats,
@@ -362,6 +362,7 @@ public final class TrainingDriver {
       p.put("sizes", sizes);
       p.put("launched", (long) pool.launches());
       p.put("lost", (long) pool.lostWorkers());
+      p.put("retired", (long) pool.retired());
       p.put("max_live_weight_versions", (long) pool.maxLiveVersions());
       p.put("live_weight_versions_at_end", (long) pool.liveVersionsAtEnd());
       m.put("tensor_pool", p);
