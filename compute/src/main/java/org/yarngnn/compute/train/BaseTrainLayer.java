@@ -71,6 +71,12 @@ abstract class BaseTrainLayer<L extends Layer> implements TrainLayer {
     layer.transform(g, hDrop, from, to, msg, self);
   }
 
+  @Override
+  public final void transformRows(GraphBlock g, DenseMatrix h, int[] nodes, int count, DenseMatrix msg,
+      DenseMatrix self) {
+    layer.transformRows(g, h, nodes, count, msg, self);
+  }
+
   /** The inference layer's aggregate (gat overrides it: it keeps the attention coefficients). */
   @Override
   public void aggregate(GraphBlock edges, LayerCache c, int from, int to) {

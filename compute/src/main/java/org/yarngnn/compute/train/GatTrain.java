@@ -73,7 +73,7 @@ final class GatTrain extends BaseTrainLayer<GatLayer> {
 
   @Override
   public LayerCache newCache(GraphBlock g) {
-    return new LayerCache(g.numNodes(), spec.outputWidth());
+    return new LayerCache(in);
   }
 
   /** The attention-dropout factor of entry k (position; -1 the added self-loop) of destination i, head h. */
@@ -273,12 +273,13 @@ final class GatTrain extends BaseTrainLayer<GatLayer> {
   public void transformBackward(GraphBlock g, LayerCache c, DenseMatrix dMsg, DenseMatrix dSelf, int from, int to,
       DenseMatrix dH, float[] grads, int gBase) {
     float[] dz = GradOps.scratch(0, GradOps.BLOCK * hw);
-    float[] h = c.hDrop.data();
+    float[] h = GradOps.scratch(1, GradOps.BLOCK * in);
     float[] md = c.msg.data();
     int srcOff = gBase + in * hw;
     int dstOff = srcOff + hw;
     for (int b = from; b < to; b += GradOps.BLOCK) {
       int m = Math.min(GradOps.BLOCK, to - b);
+      c.input.rows(b, m, h);
       for (int r = 0; r < m; r++) {
         int row = b + r;
         int dm = dMsg.offset(row);
@@ -293,7 +294,7 @@ final class GatTrain extends BaseTrainLayer<GatLayer> {
           SparseRows.axpy(dsrc, md, mo + hd * out, grads, srcOff + hd * out, out);
           SparseRows.axpy(ddst, md, mo + hd * out, grads, dstOff + hd * out, out);
         }
-        GradOps.outer(h, c.hDrop.offset(row), in, dz, zo, hw, grads, gBase);
+        GradOps.outer(h, r * in, in, dz, zo, hw, grads, gBase);
       }
       if (dH != null) {
         Gemm.multiply(dz, 0, hw, m, weightT, dH.data(), dH.offset(b), dH.cols());

@@ -52,7 +52,7 @@ final class GcnTrain extends BaseTrainLayer<GcnLayer> {
 
   @Override
   public LayerCache newCache(GraphBlock g) {
-    LayerCache c = new LayerCache(g.numNodes(), out);
+    LayerCache c = new LayerCache(in);
     c.invSqrtDegree = new float[g.numNodes()];
     for (int v = 0; v < g.numNodes(); v++) {
       c.invSqrtDegree[v] = GcnLayer.invSqrtDegree(g, v);
@@ -102,14 +102,15 @@ final class GcnTrain extends BaseTrainLayer<GcnLayer> {
   public void transformBackward(GraphBlock g, LayerCache c, DenseMatrix dMsg, DenseMatrix dSelf, int from, int to,
       DenseMatrix dH, float[] grads, int gBase) {
     float[] dz = GradOps.scratch(0, GradOps.BLOCK * out);
-    float[] h = c.hDrop.data();
+    float[] h = GradOps.scratch(1, GradOps.BLOCK * in);
     for (int b = from; b < to; b += GradOps.BLOCK) {
       int m = Math.min(GradOps.BLOCK, to - b);
+      c.input.rows(b, m, h);
       for (int r = 0; r < m; r++) {
         int row = b + r;
         System.arraycopy(dMsg.data(), dMsg.offset(row), dz, r * out, out);
         SparseRows.scale(c.invSqrtDegree[row], dz, r * out, out);
-        GradOps.outer(h, c.hDrop.offset(row), in, dz, r * out, out, grads, gBase);
+        GradOps.outer(h, r * in, in, dz, r * out, out, grads, gBase);
       }
       if (dH != null) {
         Gemm.multiply(dz, 0, out, m, weightT, dH.data(), dH.offset(b), dH.cols());
