@@ -124,11 +124,13 @@ abstract class BaseTrainLayer<L extends Layer> implements TrainLayer {
       int to, DenseMatrix dH, float[] grads, int gBase) {
     int lw = linearWidth();
     float[] dz = GradOps.scratch(0, GradOps.BLOCK * lw);
+    float[] h = GradOps.scratch(1, GradOps.BLOCK * in);
     for (int b = from; b < to; b += GradOps.BLOCK) {
       int m = Math.min(GradOps.BLOCK, to - b);
+      c.input.rows(b, m, h); // the dropped-out rows, regenerated
       linearGradient(g, c, dMsg, dSelf, b, b + m, dz, 0, grads, gBase);
-      linearBackward(c.hDrop.data(), c.hDrop.offset(b), dz, 0, m, dH == null ? null : dH.data(),
-          dH == null ? 0 : dH.offset(b), dH == null ? 0 : dH.cols(), grads, gBase);
+      linearBackward(h, 0, dz, 0, m, dH == null ? null : dH.data(), dH == null ? 0 : dH.offset(b),
+          dH == null ? 0 : dH.cols(), grads, gBase);
     }
   }
 
@@ -141,6 +143,12 @@ abstract class BaseTrainLayer<L extends Layer> implements TrainLayer {
   public final void transform(GraphBlock g, DenseMatrix hDrop, int from, int to, DenseMatrix msg,
       DenseMatrix self) {
     layer.transform(g, hDrop, from, to, msg, self);
+  }
+
+  @Override
+  public final void transformRows(GraphBlock g, DenseMatrix h, int[] nodes, int count, DenseMatrix msg,
+      DenseMatrix self) {
+    layer.transformRows(g, h, nodes, count, msg, self);
   }
 
   /** The inference layer's aggregate (gat overrides it: it keeps the attention coefficients). */

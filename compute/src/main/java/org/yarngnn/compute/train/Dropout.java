@@ -96,6 +96,39 @@ public final class Dropout {
   }
 
   /**
+   * The mask of rows {@code [from, to)} of {@code in} as bits: bit {@code c % 64} of
+   * {@code mask[r * words + c / 64]} set iff element (r, c) is kept, {@code words = ceil(in.cols() / 64)}. With
+   * {@code zerosMatter} false a zero input gets bit 0 without its hash (for a consumer that multiplies by the
+   * input, as {@link DroppedInput#rows} does); the gradient's mask needs every bit.
+   */
+  static void mask(DenseMatrix in, long[] mask, long[] ids, long seed, long epoch, int layer, double p, int from,
+      int to, boolean zerosMatter) {
+    int w = in.cols();
+    int words = words(w);
+    float[] x = in.data();
+    for (int r = from; r < to; r++) {
+      long row = rowState(FEATURE, seed, epoch, layer, ids[r]);
+      int xi = in.offset(r);
+      int mi = r * words;
+      for (int q = 0; q < words; q++) {
+        long bits = 0;
+        int end = Math.min(w, (q + 1) * 64);
+        for (int c = q * 64; c < end; c++) {
+          if ((zerosMatter || x[xi + c] != 0f) && featureKept(row, c, p)) {
+            bits |= 1L << (c & 63);
+          }
+        }
+        mask[mi + q] = bits;
+      }
+    }
+  }
+
+  /** Longs per row of a {@link #mask} of {@code width} columns. */
+  static int words(int width) {
+    return (width + 63) >>> 6;
+  }
+
+  /**
    * Backward of {@link #apply}: rows {@code [from, to)} of {@code dIn} = {@code dOut} times the same mask and
    * scale (the mask is recomputed from its keys, not stored). {@code dIn} may be {@code dOut}.
    */

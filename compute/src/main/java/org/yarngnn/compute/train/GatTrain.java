@@ -70,7 +70,7 @@ final class GatTrain extends BaseTrainLayer<GatLayer> {
 
   @Override
   public LayerCache newCache(GraphBlock g) {
-    return new LayerCache(g.numNodes(), spec.outputWidth());
+    return new LayerCache(in);
   }
 
   /** The attention-dropout factor of entry k (position; -1 the added self-loop) of destination i, head h. */

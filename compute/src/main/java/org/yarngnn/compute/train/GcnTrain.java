@@ -48,7 +48,7 @@ final class GcnTrain extends BaseTrainLayer<GcnLayer> {
 
   @Override
   public LayerCache newCache(GraphBlock g) {
-    LayerCache c = new LayerCache(g.numNodes(), out);
+    LayerCache c = new LayerCache(in);
     c.invSqrtDegree = new float[g.numNodes()];
     for (int v = 0; v < g.numNodes(); v++) {
       c.invSqrtDegree[v] = GcnLayer.invSqrtDegree(g, v);

@@ -10,9 +10,23 @@ final class GradOps {
 
   private static final ThreadLocal<float[][]> SCRATCH = ThreadLocal.withInitial(() -> new float[2][0]);
 
+  private static final ThreadLocal<int[]> ROWS = ThreadLocal.withInitial(() -> new int[BLOCK]);
+
   private GradOps() {}
 
-  /** A per-thread buffer of at least {@code size} floats for {@code slot} (0 or 1), contents arbitrary. */
+  /** A per-thread array holding {@code from, from + 1, .., from + m - 1} ({@code m <= BLOCK}). */
+  static int[] consecutive(int from, int m) {
+    int[] r = ROWS.get();
+    for (int i = 0; i < m; i++) {
+      r[i] = from + i;
+    }
+    return r;
+  }
+
+  /**
+   * A per-thread buffer of at least {@code size} floats for {@code slot}, contents arbitrary: slot 0 the backward's
+   * output-side rows, slot 1 a block of dropped-out input rows ({@link DroppedInput#rows}).
+   */
   static float[] scratch(int slot, int size) {
     float[][] b = SCRATCH.get();
     if (b[slot].length < size) {

@@ -3,24 +3,25 @@ package org.yarngnn.compute.train;
 import org.yarngnn.compute.tensor.DenseMatrix;
 
 /**
- * What a layer's forward keeps for its backward, for one block: the dropped-out input the transform read, the
- * message and self rows, the output rows (post-activation: every activation's derivative is taken from its
- * output, see {@link org.yarngnn.compute.kernel.Activation#derivativeFromOutput}), a per-destination work row
- * {@code dAux} of the backward, and for gat the attention coefficients and their score gradients. Dropout masks
- * are not stored: they are pure functions of their keys ({@link Dropout}) and are recomputed.
+ * What a layer's forward keeps for its backward, for one block: the transform's input and its dropout mask
+ * ({@link DroppedInput}: the dropped-out rows are regenerated, not stored), the message and self rows, the output
+ * rows (post-activation: every activation's derivative is taken from its output, see
+ * {@link org.yarngnn.compute.kernel.Activation#derivativeFromOutput}), the per-destination work rows {@code dAux}
+ * of the backward, and for gat the attention coefficients and their score gradients. The matrices are set by
+ * {@link LayerStep}, which may share their arrays with other layers' buffers of other lifetimes.
  */
 public final class LayerCache {
-  /** The transform's input (after dropout), own rows. */
-  public DenseMatrix hDrop;
+  /** The transform's input (own rows) and its dropout. */
+  final DroppedInput input;
   /** Message rows of every slot (own rows from the transform, halo rows from peers). */
   public DenseMatrix msg;
   /** Self rows of own nodes, or null. */
   public DenseMatrix self;
   /** Output rows of own nodes (post-activation). */
   public DenseMatrix out;
-  /** Backward work rows, one per own node, output width: gcn {@code dPre / sqrt(d_i)}, sage
-   * {@code dPre / |S(i)|}, gat {@code dPre}. */
-  public final DenseMatrix dAux;
+  /** Backward work rows, one per own node, output width: gcn {@code dPre / sqrt(d_i)}, sage and gat
+   * {@code dPre} (for sage also the gradient of the self rows). */
+  public DenseMatrix dAux;
   /** gcn: {@code 1/sqrt(d_v)} of own nodes. */
   public float[] invSqrtDegree;
   /**
@@ -36,8 +37,8 @@ public final class LayerCache {
   public long seed;
   public long epoch;
 
-  LayerCache(int rows, int outWidth) {
-    this.dAux = new DenseMatrix(rows, outWidth);
+  LayerCache(int inWidth) {
+    this.input = new DroppedInput(inWidth);
   }
 
   /** gat buffers for {@code entries} (edges + nodes) x heads values, reused when large enough. */

@@ -38,12 +38,11 @@ public final class Network {
     List<LayerSpec> specs = spec.layers();
     evalEdges = new GraphBlock[specs.size()];
     for (int k = 0; k < specs.size(); k++) {
-      TrainLayer l = TrainLayer.create(specs.get(k), k, inputDropout[k], attentionDropout[k]);
-      layers.add(l);
-      steps.add(new LayerStep(l, g, seed, k > 0));
+      layers.add(TrainLayer.create(specs.get(k), k, inputDropout[k], attentionDropout[k]));
       int fanout = specs.get(k).fanout();
       evalEdges[k] = fanout < 0 ? g : NeighbourSampler.sample(g, fanout, seed, k);
     }
+    steps.addAll(List.of(LayerStep.chain(layers, g, seed)));
     load();
   }
 

@@ -26,29 +26,40 @@ public final class OutEdges {
   }
 
   public static OutEdges of(Csr in) {
+    return of(in, null);
+  }
+
+  /**
+   * As {@link #of(Csr)}, in the arrays of {@code reuse} when it has the same slots and room for the edges (a
+   * per-epoch sample then allocates nothing); {@code reuse} is not valid afterwards.
+   */
+  public static OutEdges of(Csr in, OutEdges reuse) {
     int slots = in.numCols();
     int rows = in.numRows();
     int[] rowPtr = in.rowPtr();
     int[] col = in.colIdx();
     int nnz = rowPtr[rows];
-    int[] ptr = new int[slots + 1];
+    boolean fits = reuse != null && reuse.numSlots == slots && reuse.dst.length >= nnz;
+    int[] ptr = fits ? reuse.ptr : new int[slots + 1];
+    int[] dst = fits ? reuse.dst : new int[nnz];
+    int[] pos = fits ? reuse.pos : new int[nnz];
+    java.util.Arrays.fill(ptr, 0);
     for (int e = 0; e < nnz; e++) {
       ptr[col[e] + 1]++;
     }
     for (int s = 0; s < slots; s++) {
       ptr[s + 1] += ptr[s];
     }
-    int[] fill = new int[slots];
-    System.arraycopy(ptr, 0, fill, 0, slots);
-    int[] dst = new int[nnz];
-    int[] pos = new int[nnz];
+    // ptr[s] serves as slot s's fill position, ending at slot s+1's start; shifted back below.
     for (int i = 0; i < rows; i++) {
       for (int e = rowPtr[i]; e < rowPtr[i + 1]; e++) {
-        int k = fill[col[e]]++;
+        int k = ptr[col[e]]++;
         dst[k] = i;
         pos[k] = e;
       }
     }
+    System.arraycopy(ptr, 0, ptr, 1, slots);
+    ptr[0] = 0;
     return new OutEdges(slots, ptr, dst, pos);
   }
 

@@ -41,7 +41,8 @@ public interface TrainLayer {
 
   int selfWidth();
 
-  /** Width of the rows of {@code dSelf}: gcn 0, sage out (self row {@code H W_self}), gat heads (the
+  /** Width of the rows of {@code dSelf}: gcn 0, sage 0 (the self rows' gradient is {@code dPre}, kept in
+   * {@code c.dAux}), gat heads (the
    * gradient of the node's destination scores {@code a_dst_h . Z_i,h}, which it computes from its own row). */
   int selfGradWidth();
 
@@ -61,6 +62,10 @@ public interface TrainLayer {
   LayerCache newCache(GraphBlock g);
 
   void transform(GraphBlock g, DenseMatrix hDrop, int from, int to, DenseMatrix msg, DenseMatrix self);
+
+  /** As {@link #transform} for the nodes {@code nodes[r]} whose (dropped-out) input rows are rows r of {@code h},
+   * {@code r < count}. */
+  void transformRows(GraphBlock g, DenseMatrix h, int[] nodes, int count, DenseMatrix msg, DenseMatrix self);
 
   /**
    * Output rows {@code [from, to)} into {@code c.out} from {@code c.msg} (all slots filled) and {@code c.self},
@@ -82,7 +87,7 @@ public interface TrainLayer {
   /**
    * Own rows {@code [from, to)}: from {@code dMsg} (own rows, after the halo gradients of peers were added) and
    * {@code dSelf}, accumulates the weight gradients and writes rows of {@code dH}, the gradient of the layer's
-   * dropped-out input {@code c.hDrop} ({@code dH} null: not needed, e.g. the first layer).
+   * dropped-out input ({@code c.input}; {@code dH} null: not needed, e.g. the first layer).
    */
   void transformBackward(GraphBlock g, LayerCache c, DenseMatrix dMsg, DenseMatrix dSelf, int from, int to,
       DenseMatrix dH, float[] grads, int gBase);

@@ -51,7 +51,7 @@ class SplitStepTest {
     for (int c = 0; c + 1 < cuts.length; c++) {
       int a = cuts[c];
       int m = cuts[c + 1] - a;
-      DenseMatrix rows = copyRows(split.droppedInput(), a, m);
+      DenseMatrix rows = split.droppedRows(a, a + m);
       DenseMatrix lin = new DenseMatrix(m, lw);
       layer.layer().linear(rows, 0, m, lin);
       System.arraycopy(lin.data(), 0, split.linearRows().data(), a * lw, m * lw);
@@ -84,7 +84,7 @@ class SplitStepTest {
       int a = cuts[c];
       int m = cuts[c + 1] - a;
       // what a tensor worker gets: copies of the interval's rows; what it returns: dH rows and its own gradients
-      DenseMatrix hRows = copyRows(s.droppedInput(), a, m);
+      DenseMatrix hRows = s.droppedRows(a, a + m);
       DenseMatrix dLin = copyRows(s.linearRows(), a, m);
       float[] dH = new float[m * in];
       float[] part = new float[pc];

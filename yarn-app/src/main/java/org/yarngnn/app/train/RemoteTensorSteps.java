@@ -57,10 +57,9 @@ final class RemoteTensorSteps {
 
   /** Apply-vertex of layer {@code k} on version {@code version}: linear rows, then message and self rows. */
   void forward(LayerStep s, int k, long version) throws Exception {
-    DenseMatrix h = s.droppedInput();
     List<CompletableFuture<TensorResult>> answers = new ArrayList<>();
     for (int i = 0; i + 1 < cuts.length; i++) {
-      answers.add(submit(TensorTask.forward(0, k, version, rows(h, cuts[i], cuts[i + 1]))));
+      answers.add(submit(TensorTask.forward(0, k, version, s.droppedRows(cuts[i], cuts[i + 1]))));
     }
     DenseMatrix lin = s.linearRows();
     for (int i = 0; i < answers.size(); i++) {
@@ -134,11 +133,10 @@ final class RemoteTensorSteps {
   void backward(LayerStep s, int k, long version, boolean inputGradient, float[] grads, int base)
       throws Exception {
     s.linearGradients(grads, base);
-    DenseMatrix h = s.droppedInput();
     DenseMatrix dLin = s.linearRows();
     List<CompletableFuture<TensorResult>> answers = new ArrayList<>();
     for (int i = 0; i + 1 < cuts.length; i++) {
-      answers.add(submit(TensorTask.backward(0, k, version, rows(h, cuts[i], cuts[i + 1]),
+      answers.add(submit(TensorTask.backward(0, k, version, s.droppedRows(cuts[i], cuts[i + 1]),
           rows(dLin, cuts[i], cuts[i + 1]), inputGradient)));
     }
     int pc = s.layer().paramCount();

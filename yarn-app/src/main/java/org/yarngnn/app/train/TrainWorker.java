@@ -266,15 +266,15 @@ public final class TrainWorker implements WorkerSession.Role {
     x = part.rows();
     partition = part.withoutRows();
     layers = new TrainLayer[depth];
-    steps = new LayerStep[depth];
     evalEdges = new GraphBlock[depth];
     for (int k = 0; k < depth; k++) {
       LayerSpec l = spec.layers().get(k);
       double p = l.hasDropout() ? l.dropout() : opts.dropout();
       layers[k] = TrainLayer.create(l, k, p, l.type() == LayerType.GAT ? p : 0);
-      steps[k] = new LayerStep(layers[k], g, opts.seed(), k > 0);
       evalEdges[k] = l.fanout() < 0 ? g : NeighbourSampler.sample(g, l.fanout(), opts.seed(), k);
     }
+    // One set of buffers shared by the layers where their lifetimes allow (LayerStep.chain).
+    steps = LayerStep.chain(List.of(layers), g, opts.seed());
     grads = new float[layout.size()];
     dLogits = new DenseMatrix(g.numNodes(), spec.outputWidth());
     if (opts.tensorBackend() == TrainOptions.TensorBackend.REMOTE) {

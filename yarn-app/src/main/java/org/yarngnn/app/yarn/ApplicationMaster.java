@@ -76,6 +76,7 @@ public final class ApplicationMaster {
       context = new DriverContext(conf, args, pool, fs, staging, appId, host);
 
       Outcome outcome = runDriver();
+      context.close();
       pool.stopAll();
       if (!pool.awaitAllExited(conf.getLong(STOP_WAIT_KEY, 10_000))) {
         log("some containers did not report their exit in time; the ResourceManager stops them at unregister");

@@ -16,6 +16,7 @@ public final class DriverContext {
   private final Path stagingDir;
   private final String appId;
   private final String amHost;
+  private final StatusWriter status;
   private volatile float progress;
 
   DriverContext(Configuration conf, List<String> args, ContainerPool containers, FileSystem fs, Path stagingDir,
@@ -27,7 +28,11 @@ public final class DriverContext {
     this.stagingDir = stagingDir;
     this.appId = appId;
     this.amHost = amHost;
+    this.status = new StatusWriter(fs, stagingDir, STATUS_GAP_MS);
   }
+
+  /** The shortest time between two writes of the status file. */
+  static final long STATUS_GAP_MS = 500;
 
   /** The client's configuration (shipped with the job), on the AM's classpath. */
   public Configuration conf() {
@@ -72,15 +77,15 @@ public final class DriverContext {
 
   /**
    * Publishes progress (0..1, sent to the ResourceManager on the next heartbeat) and a short status text (shown by
-   * the client's progress line, through {@link StatusFile}).
+   * the client's progress line, through {@link StatusFile}, written in the background: returns at once).
    */
   public void setProgress(float progress, String status) {
     this.progress = Math.max(0f, Math.min(1f, progress));
-    try {
-      StatusFile.write(fs, stagingDir, this.progress, status);
-    } catch (IOException e) {
-      // Progress is informational; the job goes on without the text.
-      System.err.println("yarn-gnn AM: could not write the status file: " + e.getMessage());
-    }
+    this.status.publish(this.progress, status);
+  }
+
+  /** Writes the latest status if it is not written yet and stops the status writer. */
+  void close() throws InterruptedException {
+    status.close();
   }
 }
