@@ -119,14 +119,15 @@ class TrainOnYarnTest {
 
   /**
    * Computation separation on the cluster: two graph-worker containers and an elastic pool of tensor-worker
-   * containers (1 to 3): it grows while the cold containers' first tasks queue (over 200 ms) and shrinks when its
-   * workers sit mostly idle (1.5 s windows); one tensor-worker container is killed (SIGKILL of its JVM) while
+   * containers (1 to 3): it grows while the first tasks queue over 200 ms (each worker's first 30 take 100 ms
+   * longer, the test hook of a cold container) and shrinks when its workers sit mostly idle (1.5 s windows); one
+   * tensor-worker container is killed (SIGKILL of its JVM) while
    * epochs run. The pool replaces it, its tasks are sent again, and the run ends with the single-JVM trainer's
    * losses and a lost-and-relaunched worker in metrics.json.
    */
   @Test
   void aKilledTensorWorkerContainerIsReplacedAndTrainingFinishes() throws Exception {
-    int epochs = 12;
+    int epochs = 40;
     java.nio.file.Path spec = Files.writeString(local.resolve("remote-spec.json"), TrainLocalTest.SPEC);
     java.util.concurrent.atomic.AtomicLong killed = new java.util.concurrent.atomic.AtomicLong(-1);
     Thread killer = new Thread(() -> {
@@ -156,7 +157,7 @@ class TrainOnYarnTest {
           "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1", "--tensor-backend",
           "remote", "--tensor-workers", "1", "--tensor-workers-max", "3", "--tensor-worker-memory", "384",
           "--intervals", "8", "-D", "yarngnn.tensor-pool.grow-after-ms=200", "-D",
-          "yarngnn.tensor-pool.idle-ms=1500");
+          "yarngnn.tensor-pool.idle-ms=1500", "-D", "yarngnn.test.slow-tensor-tasks=30:100");
     } finally {
       killer.interrupt();
     }

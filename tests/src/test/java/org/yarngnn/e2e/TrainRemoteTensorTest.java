@@ -116,10 +116,11 @@ class TrainRemoteTensorTest {
   @Test
   void thePoolGrowsUnderLoadAndShrinksWhenIdle() throws Exception {
     Path out = work.resolve("elastic");
-    // Grow when a task waits 20 ms; every 300 ms window, retire one when the pool was mostly idle (Cora's tasks are small).
+    // Every worker's first 40 tasks take 40 ms more (as cold containers do): queues wait, the pool grows past
+    // 100 ms of waiting; then Cora's small tasks leave it mostly idle: a 300 ms window retires one.
     CliRun run = TrainLocalTest.train(out, 2, 40, "--tensor-backend", "remote", "--tensor-workers", "1",
-        "--tensor-workers-max", "3", "--intervals", "8", "-D", "yarngnn.tensor-pool.grow-after-ms=20", "-D",
-        "yarngnn.tensor-pool.idle-ms=300");
+        "--tensor-workers-max", "3", "--intervals", "8", "-D", "yarngnn.tensor-pool.grow-after-ms=100", "-D",
+        "yarngnn.tensor-pool.idle-ms=300", "-D", "yarngnn.test.slow-tensor-tasks=40:40");
     assertEquals(0, run.status(), run.toString());
     Map<?, ?> m = TrainLocalTest.metrics(out);
     TrainLocalTest.assertSameLosses(want, java.util.Arrays.copyOf(TrainLocalTest.losses(m), EPOCHS),

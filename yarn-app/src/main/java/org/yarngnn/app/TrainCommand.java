@@ -19,7 +19,6 @@ import org.yarngnn.app.train.TrainJobDriver;
 import org.yarngnn.app.train.TrainOptions;
 import org.yarngnn.app.train.TrainWorker;
 import org.yarngnn.app.train.TrainingDriver;
-import org.yarngnn.app.train.TensorWorkerMain;
 import org.yarngnn.app.tensor.PoolMessages;
 import org.yarngnn.app.tensor.ThreadTensorWorkers;
 import org.yarngnn.app.yarn.JobResult;
@@ -159,8 +158,7 @@ public final class TrainCommand implements Command {
       try (ThreadWorkers launcher = new ThreadWorkers((i, host, port) -> TrainWorker.serve(conf, job, spec, i, host,
           port, transport))) {
         ThreadTensorWorkers tensors = job.tensorBackend() == TrainOptions.TensorBackend.REMOTE
-            ? new ThreadTensorWorkers(spec, job.tensorWorkerVcores(), transport,
-                conf.get(TensorWorkerMain.HALT_AFTER_KEY))
+            ? new ThreadTensorWorkers(spec, job.tensorWorkerVcores(), transport, conf)
             : null;
         r = new TrainingDriver(job, spec, transport, launcher, null, out, checkpoints, tensors).run();
       }

@@ -27,12 +27,12 @@ public final class ContainerTensorWorkers implements TensorLauncher {
   }
 
   @Override
-  public void launch(int id, String host, int port) {
+  public java.util.concurrent.CompletableFuture<?> launch(int id, String host, int port) {
     String opts = LaunchContexts.defaultJavaOpts(memoryMb)
         + " -Djava.util.concurrent.ForkJoinPool.common.parallelism=" + Math.max(1, vcores);
-    pool.launch(ContainerSpec.builder(ROLE, 1, mainClass)
+    return pool.launch(ContainerSpec.builder(ROLE, 1, mainClass)
         .memoryMb(memoryMb).vcores(vcores).javaOpts(opts).expendable(true)
-        .args(List.of(host, Integer.toString(port), Integer.toString(id))).build());
+        .args(List.of(host, Integer.toString(port), Integer.toString(id))).build()).get(0).exit();
   }
 
   @Override

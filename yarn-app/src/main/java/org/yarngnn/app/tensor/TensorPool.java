@@ -60,6 +60,8 @@ public final class TensorPool implements AutoCloseable {
   private final TransportServer server;
   private final Map<Integer, Worker> workers = new LinkedHashMap<>();
   private final Set<PeerConnection> subscribers = new HashSet<>();
+  /** Workers whose process or thread ended (from the launcher), handled on the pool's thread. */
+  private final java.util.Queue<Integer> exited = new java.util.concurrent.ConcurrentLinkedQueue<>();
   private final List<SizeAt> timeline = new ArrayList<>();
   private final long startNanos = System.nanoTime();
   private Thread thread;
@@ -107,7 +109,7 @@ public final class TensorPool implements AutoCloseable {
     Worker w = new Worker(nextId++);
     workers.put(w.id, w);
     launches++;
-    launcher.launch(w.id, host, server.port());
+    launcher.launch(w.id, host, server.port()).whenComplete((v, t) -> exited.add(w.id));
   }
 
   private void serve() {
@@ -117,6 +119,9 @@ public final class TensorPool implements AutoCloseable {
         synchronized (this) {
           if (ev != null) {
             handle(ev);
+          }
+          for (Integer id; (id = exited.poll()) != null; ) {
+            ended(workers.get(id), "its process ended");
           }
           resize();
         }
@@ -144,15 +149,8 @@ public final class TensorPool implements AutoCloseable {
     if (ev.isClose()) {
       subscribers.remove(c);
       Worker w = workerOf(c);
-      if (w != null && w.endedNanos == 0) {
-        w.endedNanos = System.nanoTime();
-        if (!w.retiring && !closed) {
-          lost++;
-          log.println("yarn-gnn train: lost tensor worker " + w.id + (ev.cause() == null ? ""
-              : " (" + ev.cause().getMessage() + ")") + "; launching a replacement");
-          launch();
-        }
-        changed();
+      if (w != null) {
+        ended(w, ev.cause() == null ? "its connection closed" : ev.cause().getMessage());
       }
       return;
     }
@@ -180,6 +178,20 @@ public final class TensorPool implements AutoCloseable {
       log.println("yarn-gnn: closed connection " + c.remoteAddress() + ": unexpected " + ev.message());
       c.close();
     }
+  }
+
+  /** Worker {@code w} is gone (connection closed or process ended): unless it was retired, it is replaced. */
+  private void ended(Worker w, String why) throws Exception {
+    if (w == null || w.endedNanos != 0) {
+      return;
+    }
+    w.endedNanos = System.nanoTime();
+    if (!w.retiring && !closed) {
+      lost++;
+      log.println("yarn-gnn train: lost tensor worker " + w.id + " (" + why + "); launching a replacement");
+      launch();
+    }
+    changed();
   }
 
   /** Workers that take tasks: joined, not retiring, not ended. */

@@ -55,7 +55,7 @@ public final class TensorWorker implements AutoCloseable {
   private final String advertisedHost;
   private final int threads;
   private final TransportOptions options;
-  private final String haltAfter;
+  private final TensorWorkerHooks hooks;
   private final LinkedBlockingDeque<Queued> queue = new LinkedBlockingDeque<>();
   private final InboundQueue poolInbox = new InboundQueue();
   private final Map<Long, CompletableFuture<TrainLayer[]>> versions = new HashMap<>();
@@ -73,11 +73,10 @@ public final class TensorWorker implements AutoCloseable {
   private PeerConnection pool;
 
   /**
-   * {@code haltAfter}: a test hook, "N" to die abruptly on taking task N + 1 (a container halts, a thread
-   * drops its connections), or null.
+   * {@code hooks}: the test hooks ({@link TensorWorkerHooks#NONE} in a real run).
    */
   public TensorWorker(ModelSpec spec, int id, String poolHost, int poolPort, JobTransport transport, int threads,
-      String haltAfter) {
+      TensorWorkerHooks hooks) {
     this.spec = spec;
     this.layout = new Parameters(spec);
     this.id = id;
@@ -86,7 +85,7 @@ public final class TensorWorker implements AutoCloseable {
     this.advertisedHost = transport.host();
     this.threads = Math.max(1, threads);
     this.options = transport.options(PoolMessages.CODEC, Participants.tensorWorker(id));
-    this.haltAfter = haltAfter;
+    this.hooks = hooks;
   }
 
   /** Serves until retired or the pool is gone; returns the exit status (0, or 1 when it could not start). */
@@ -219,9 +218,17 @@ public final class TensorWorker implements AutoCloseable {
       if (q == null) {
         continue;
       }
-      if (haltAfter != null && taken.incrementAndGet() > Long.parseLong(haltAfter)) {
+      long nth = taken.incrementAndGet();
+      if (hooks.haltAfter() >= 0 && nth > hooks.haltAfter()) {
         halt(); // with this task (and any queued) unanswered, as a kill would leave them
         return;
+      }
+      if (nth <= hooks.slowTasks()) {
+        try {
+          Thread.sleep(hooks.slowMillis());
+        } catch (InterruptedException e) {
+          return;
+        }
       }
       long t0 = System.nanoTime();
       maxWaitNanos.accumulateAndGet(t0 - q.arrivedNanos(), Math::max);

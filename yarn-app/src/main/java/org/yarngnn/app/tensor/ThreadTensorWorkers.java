@@ -10,24 +10,33 @@ public final class ThreadTensorWorkers implements TensorLauncher {
   private final ModelSpec spec;
   private final int threads;
   private final JobTransport transport;
-  private final String haltAfter;
+  private final org.apache.hadoop.conf.Configuration conf;
   private final List<Thread> started = new ArrayList<>();
 
-  /** {@code haltAfter}: the test hook of {@link TensorWorker} for the first worker only, or null. */
-  public ThreadTensorWorkers(ModelSpec spec, int threads, JobTransport transport, String haltAfter) {
+  /** {@code conf}: the job's configuration, for the workers' {@link TensorWorkerHooks}. */
+  public ThreadTensorWorkers(ModelSpec spec, int threads, JobTransport transport,
+      org.apache.hadoop.conf.Configuration conf) {
     this.spec = spec;
     this.threads = threads;
     this.transport = transport;
-    this.haltAfter = haltAfter;
+    this.conf = conf;
   }
 
   @Override
-  public synchronized void launch(int id, String host, int port) {
-    Thread t = new Thread(() -> new TensorWorker(spec, id, host, port, transport, threads,
-        id == 0 ? haltAfter : null).run(), "tensor-worker-" + id);
+  public synchronized java.util.concurrent.CompletableFuture<?> launch(int id, String host, int port) {
+    java.util.concurrent.CompletableFuture<Integer> ended = new java.util.concurrent.CompletableFuture<>();
+    Thread t = new Thread(() -> {
+      try {
+        ended.complete(new TensorWorker(spec, id, host, port, transport, threads,
+            TensorWorkerHooks.of(conf, id)).run());
+      } catch (RuntimeException | Error e) {
+        ended.completeExceptionally(e);
+      }
+    }, "tensor-worker-" + id);
     t.setDaemon(true);
     started.add(t);
     t.start();
+    return ended;
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import org.apache.hadoop.conf.Configuration;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.tensor.TensorWorker;
+import org.yarngnn.app.tensor.TensorWorkerHooks;
 import org.yarngnn.app.yarn.LaunchContexts;
 import org.yarngnn.compute.model.ModelFormat;
 import org.yarngnn.compute.model.ModelSpec;
@@ -13,8 +14,6 @@ import org.yarngnn.compute.model.ModelSpec;
  * comes from the localized {@value LaunchContexts#JOB_XML} (the spec's JSON), never from a graph.
  */
 public final class TensorWorkerMain {
-  /** Test hook (job.xml): tensor worker 0 halts (exit 137) after this many tasks. */
-  public static final String HALT_AFTER_KEY = "yarngnn.test.halt-tensor-worker-after";
 
   private TensorWorkerMain() {}
 
@@ -28,7 +27,7 @@ public final class TensorWorkerMain {
     int id = Integer.parseInt(args[2]);
     int threads = Integer.getInteger("java.util.concurrent.ForkJoinPool.common.parallelism", 1);
     int status = new TensorWorker(spec, id, args[0], Integer.parseInt(args[1]),
-        JobTransport.inContainer(conf, host), threads, id == 0 ? conf.get(HALT_AFTER_KEY) : null).run();
+        JobTransport.inContainer(conf, host), threads, TensorWorkerHooks.of(conf, id)).run();
     System.exit(status);
   }
 }
