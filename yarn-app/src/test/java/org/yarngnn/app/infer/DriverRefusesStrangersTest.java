@@ -59,26 +59,12 @@ class DriverRefusesStrangersTest {
     try (TransportClient intruder = new TransportClient(options, strangerInbox);
         ThreadWorkers real = new ThreadWorkers(conf, job, model, transport)) {
       intruder.start();
-      WorkerLauncher launcher = new WorkerLauncher() {
-        @Override
-        public void launch(String host, int port, int workers) throws Exception {
-          // Before the real workers: a stranger answers the first phase without registering.
-          PeerConnection c = intruder.connect(host, port);
-          c.sendBlocking(new PhaseDone(Phase.JOB, 0, PhaseResult.EMPTY));
-          stranger.complete(c);
-          real.launch(host, port, workers);
-        }
-
-        @Override
-        public CompletableFuture<String> failure() {
-          return real.failure();
-        }
-
-        @Override
-        public void close() {
-          real.close();
-        }
-      };
+      WorkerLauncher launcher = new StrangerFirstLauncher((host, port) -> {
+        // Before the real workers: a stranger answers the first phase without registering.
+        PeerConnection c = intruder.connect(host, port);
+        c.sendBlocking(new PhaseDone(Phase.JOB, 0, PhaseResult.EMPTY));
+        stranger.complete(c);
+      }, real);
       InferenceDriver.Result r = new InferenceDriver(job, transport, launcher, null,
           new PrintStream(log, true, StandardCharsets.UTF_8)).run(1);
       assertEquals(4, r.nodes());

@@ -72,36 +72,22 @@ class IntrudersTest {
         ThreadWorkers real = new ThreadWorkers(conf, job, model, transport)) {
       wrongKey.start();
       claimsAnother.start();
-      WorkerLauncher launcher = new WorkerLauncher() {
-        @Override
-        public void launch(String host, int port, int workers) throws Exception {
-          TransportException e = assertThrows(TransportException.class, () -> wrongKey.connect(host, port));
-          refusals.add(e.getMessage());
-          RawPeer rawHello = RawPeer.connect(host, port);
-          rawHello.send(new Hello(0, host, 1));
-          raws.add(rawHello);
-          RawPeer garbage = RawPeer.connect(host, port);
-          garbage.write(new byte[] {5, 0, 0, 0, 99, 1, 2, 3, 4});
-          raws.add(garbage);
-          raws.add(RawPeer.connect(host, port)); // connects and stalls
-          // With the secret, proven as worker 1, but registering as worker 0 and answering a phase.
-          PeerConnection c = claimsAnother.connect(host, port, Participants.DRIVER);
-          c.sendBlocking(new Hello(0, host, 1));
-          c.sendBlocking(new PhaseDone(Phase.JOB, 0, PhaseResult.EMPTY));
-          insider.complete(c);
-          real.launch(host, port, workers);
-        }
-
-        @Override
-        public CompletableFuture<String> failure() {
-          return real.failure();
-        }
-
-        @Override
-        public void close() {
-          real.close();
-        }
-      };
+      WorkerLauncher launcher = new StrangerFirstLauncher((host, port) -> {
+        TransportException e = assertThrows(TransportException.class, () -> wrongKey.connect(host, port));
+        refusals.add(e.getMessage());
+        RawPeer rawHello = RawPeer.connect(host, port);
+        rawHello.send(new Hello(0, host, 1));
+        raws.add(rawHello);
+        RawPeer garbage = RawPeer.connect(host, port);
+        garbage.write(new byte[] {5, 0, 0, 0, 99, 1, 2, 3, 4});
+        raws.add(garbage);
+        raws.add(RawPeer.connect(host, port)); // connects and stalls
+        // With the secret, proven as worker 1, but registering as worker 0 and answering a phase.
+        PeerConnection c = claimsAnother.connect(host, port, Participants.DRIVER);
+        c.sendBlocking(new Hello(0, host, 1));
+        c.sendBlocking(new PhaseDone(Phase.JOB, 0, PhaseResult.EMPTY));
+        insider.complete(c);
+      }, real);
       InferenceDriver.Result r = new InferenceDriver(job, transport, launcher, null,
           new PrintStream(log, true, StandardCharsets.UTF_8)).run(1);
       assertEquals(4, r.nodes());
