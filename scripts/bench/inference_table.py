@@ -9,12 +9,15 @@ import re
 import statistics
 import sys
 
-CONFIGS = ["nodewise", "layerwise", "pipe-off", "fusion-off"]
+import json
+
+CONFIGS = ["nodewise", "layerwise", "pipe-off", "fusion-off", "pytorch"]
 LABELS = {
     "nodewise": "nodewise baseline (1 JVM)",
     "layerwise": "layer-wise, all ideas on",
     "pipe-off": "layer-wise, pipelining off",
     "fusion-off": "layer-wise, fusion off",
+    "pytorch": "PyTorch peer (inference_torch.py)",
 }
 CONSTRUCTION = ("t.job", "t.read-nodes", "t.route-nodes", "t.edges", "t.plan")
 
@@ -23,7 +26,7 @@ def parse(log):
     """The figures of one run: job seconds, phase seconds, bytes sent, peak heap and peak RSS (None if absent)."""
     text = open(log, errors="replace").read()
     f = {"job": None, "construct": None, "layers": None, "write": None, "sent": None, "heap": None, "rss": None,
-         "cpu": None}
+         "cpu": None, "load": None, "build": None}
     m = re.search(r"wrote [\d,]+ embeddings .* in ([\d.]+) s", text)
     if m:
         f["job"] = float(m.group(1))
@@ -46,6 +49,13 @@ def parse(log):
     m = re.search(r"read ([\d.]+)s, build ([\d.]+)s", text)
     if m:
         f["construct"] = float(m.group(1)) + float(m.group(2))
+    m = re.search(r"^result (\{.*\})$", text, re.M)
+    if m:
+        # The PyTorch peer: loading the arrays and building the CSR are its construction; nothing is written.
+        r = json.loads(m.group(1))
+        f["load"], f["build"], f["layers"] = r["load_s"], r["build_s"], r["layers_s"]
+        f["construct"] = r["load_s"] + r["build_s"]
+        f["job"] = r["total_s"]
     m = re.search(r"nodewise inference computed [\d,]+ layer rows in ([\d.]+) s", text)
     if m:
         f["layers"] = float(m.group(1))
@@ -82,7 +92,7 @@ def main():
                 continue
             ok = [r for r in runs if r[1] == "ok"]
             timed_out = any(r[1] == "timeout" for r in runs)
-            figs = {k: median([r[2][k] for r in ok]) for k in ("job", "construct", "layers", "write", "sent",
+            figs = {k: median([r[2][k] for r in ok]) for k in ("job", "construct", "layers", "write", "sent", "load", "build",
                                                                 "heap", "rss", "cpu")}
             if not ok and timed_out:
                 # What a killed run used until the limit: lower bounds, like its time.
@@ -135,13 +145,23 @@ def main():
               f" CPU seconds {ratio('fusion-off', 'layerwise', 'cpu')},"
               f" construct+layers {ratio_sum(summary, model)}, bytes sent off/on"
               f" {ratio('fusion-off', 'layerwise', 'sent')}")
+        torch = summary.get((model, "pytorch"))
+        ours = summary.get((model, "layerwise"))
+        if torch and ours and ours[0] and torch[2]["job"]:
+            t = torch[2]
+            print(f"  {model}: yarn-gnn end to end (Parquet in and out, JVM start) vs the PyTorch peer's loading +"
+                  f" CSR + layers: {t['job'] / ours[0]:.2f}x; vs its CSR + layers (arrays already in memory):"
+                  f" {(t['build'] + t['layers']) / ours[0]:.2f}x (goal >= 2x); the peer's split: loading"
+                  f" {t['load']:.1f} s, CSR {t['build']:.1f} s, layers {t['layers']:.1f} s")
 
     print()
     print(f"wall s: the command's wall time (JVM start to exit); CPU s: the process's user + system CPU seconds"
           f" (GNU time; less sensitive than wall time to other processes' load, and a killed run's figure is"
           f" what it used until then); job s: the job's own time; construct: reading the"
           f" tables to the CSR and exchange plan (nodewise: read + build); layers: all layers (nodewise: the"
-          f" mini-batch computation); write: output (nodewise: the rest of the job). Layer-wise phases are the"
+          f" mini-batch computation; PyTorch: construct = loading the arrays + building the CSR, layers include"
+          f" sage's sampling); write: output (nodewise: the rest of the job; PyTorch writes nothing). Layer-wise"
+          f" phases are the"
           f" slowest worker's. sent: bytes sent between workers, all workers summed. heap: peak heap of the JVM"
           f" (--local runs every worker as a thread of one JVM, so this is the workers' heap together, summed over"
           f" G1's pools' peaks, an upper bound); RSS: the process's peak resident set (GNU time -v).")

@@ -79,6 +79,20 @@ def prepare(tsv_dir, npy_dir):
     print("prepared %d nodes, %d edges, %d features in %s" % (len(ids), len(src), feats[0].shape[1], npy_dir))
 
 
+def gcn_adjacency(torch, src, dst, n):
+    """A_hat as a CSR tensor (rows: destinations): 1 / sqrt(d_i d_j) over in-edges j -> i without input
+    self-loops, plus one self-loop per node; d = 1 + in-degree."""
+    keep = src != dst
+    src, dst = src[keep], dst[keep]
+    deg = torch.bincount(dst, minlength=n).float() + 1
+    loops = torch.arange(n)
+    rows = torch.cat([dst, loops])
+    cols = torch.cat([src, loops])
+    inv = deg.rsqrt()
+    return torch.sparse_coo_tensor(torch.stack([rows, cols]), inv[rows] * inv[cols], (n, n)).coalesce() \
+        .to_sparse_csr()
+
+
 def peak_rss_kb():
     with open("/proc/self/status") as f:
         for line in f:
@@ -106,20 +120,14 @@ def train(npy_dir, model_type, epochs, hidden, lr, weight_decay, dropout, seed):
     # The normalised sparse adjacency, built once (rows: destinations, columns: sources).
     t0 = time.time()
     if model_type == "gcn":
-        keep = src != dst
-        src, dst = src[keep], dst[keep]
-        deg = torch.bincount(dst, minlength=n).float() + 1
-        loops = torch.arange(n)
-        rows = torch.cat([dst, loops])
-        cols = torch.cat([src, loops])
-        inv = deg.rsqrt()
-        vals = inv[rows] * inv[cols]
+        adj = gcn_adjacency(torch, src, dst, n)
     else:
         deg = torch.bincount(dst, minlength=n).float()
         rows, cols = dst, src
         vals = 1.0 / deg[rows]
-    adj = torch.sparse_coo_tensor(torch.stack([rows, cols]), vals, (n, n)).coalesce().to_sparse_csr()
-    del rows, cols, vals, src, dst
+        adj = torch.sparse_coo_tensor(torch.stack([rows, cols]), vals, (n, n)).coalesce().to_sparse_csr()
+        del rows, cols, vals
+    del src, dst
     build_s = time.time() - t0
 
     class Gcn(torch.nn.Module):

@@ -28,18 +28,49 @@ final class VectorSparseRowKernel implements SparseRowKernel {
   @Override
   public void gather(int[] col, int start, int end, float[] w, int wOff, float[] colScale, int skipCol,
       float[] x, int xOff, int ldx, float[] out, int outOff, int n) {
+    if (skipCol < 0) {
+      gatherRun(col, start, end, w, wOff, colScale, x, xOff, ldx, out, outOff, n);
+      return;
+    }
+    // The skipped column is cut out here, so the strip loops have no branch on the data: a taken branch inside
+    // them made C2 recompile the shared kernel into a several times slower version (vectors boxed at the merge)
+    // for every caller. The runs accumulate into out in edge order, so the sums are the same, bit for bit.
+    int run = start;
+    for (int e = start; e < end; e++) {
+      if (col[e] == skipCol) {
+        if (e > run) {
+          gatherRun(col, run, e, w, wOff, colScale, x, xOff, ldx, out, outOff, n);
+        }
+        run = e + 1;
+      }
+    }
+    if (end > run) {
+      gatherRun(col, run, end, w, wOff, colScale, x, xOff, ldx, out, outOff, n);
+    }
+  }
+
+  /** {@link #gather} over edges {@code [start, end)}, all kept. */
+  private static void gatherRun(int[] col, int start, int end, float[] w, int wOff, float[] colScale, float[] x,
+      int xOff, int ldx, float[] out, int outOff, int n) {
     int c = 0;
-    for (; c + 8 * L <= n; c += 8 * L) {
-      gather8(col, start, end, w, wOff, colScale, skipCol, x, xOff + c, ldx, out, outOff + c);
+    if (w == null && colScale == null) {
+      // Unit weights (fma by 1 is the plain sum): a loop of its own, so weighted callers' profiles stay apart.
+      for (; c + 8 * L <= n; c += 8 * L) {
+        sum8(col, start, end, x, xOff + c, ldx, out, outOff + c);
+      }
+    } else {
+      for (; c + 8 * L <= n; c += 8 * L) {
+        gather8(col, start, end, w, wOff, colScale, x, xOff + c, ldx, out, outOff + c);
+      }
     }
     for (; c + 4 * L <= n; c += 4 * L) {
-      gather4(col, start, end, w, wOff, colScale, skipCol, x, xOff + c, ldx, out, outOff + c);
+      gather4(col, start, end, w, wOff, colScale, x, xOff + c, ldx, out, outOff + c);
     }
     for (; c + L <= n; c += L) {
-      gather1(col, start, end, w, wOff, colScale, skipCol, x, xOff + c, ldx, out, outOff + c);
+      gather1(col, start, end, w, wOff, colScale, x, xOff + c, ldx, out, outOff + c);
     }
     if (c < n) {
-      ScalarSparseRowKernel.INSTANCE.gather(col, start, end, w, wOff, colScale, skipCol, x, xOff + c, ldx, out,
+      ScalarSparseRowKernel.INSTANCE.gather(col, start, end, w, wOff, colScale, -1, x, xOff + c, ldx, out,
           outOff + c, n - c);
     }
   }
@@ -48,7 +79,37 @@ final class VectorSparseRowKernel implements SparseRowKernel {
     return (w == null ? 1f : w[wOff + e]) * (colScale == null ? 1f : colScale[j]);
   }
 
-  private static void gather8(int[] col, int start, int end, float[] w, int wOff, float[] colScale, int skipCol,
+  private static void sum8(int[] col, int start, int end, float[] x, int xOff, int ldx, float[] out, int o) {
+    FloatVector a0 = FloatVector.fromArray(S, out, o);
+    FloatVector a1 = FloatVector.fromArray(S, out, o + L);
+    FloatVector a2 = FloatVector.fromArray(S, out, o + 2 * L);
+    FloatVector a3 = FloatVector.fromArray(S, out, o + 3 * L);
+    FloatVector a4 = FloatVector.fromArray(S, out, o + 4 * L);
+    FloatVector a5 = FloatVector.fromArray(S, out, o + 5 * L);
+    FloatVector a6 = FloatVector.fromArray(S, out, o + 6 * L);
+    FloatVector a7 = FloatVector.fromArray(S, out, o + 7 * L);
+    for (int e = start; e < end; e++) {
+      int xo = col[e] * ldx + xOff;
+      a0 = a0.add(FloatVector.fromArray(S, x, xo));
+      a1 = a1.add(FloatVector.fromArray(S, x, xo + L));
+      a2 = a2.add(FloatVector.fromArray(S, x, xo + 2 * L));
+      a3 = a3.add(FloatVector.fromArray(S, x, xo + 3 * L));
+      a4 = a4.add(FloatVector.fromArray(S, x, xo + 4 * L));
+      a5 = a5.add(FloatVector.fromArray(S, x, xo + 5 * L));
+      a6 = a6.add(FloatVector.fromArray(S, x, xo + 6 * L));
+      a7 = a7.add(FloatVector.fromArray(S, x, xo + 7 * L));
+    }
+    a0.intoArray(out, o);
+    a1.intoArray(out, o + L);
+    a2.intoArray(out, o + 2 * L);
+    a3.intoArray(out, o + 3 * L);
+    a4.intoArray(out, o + 4 * L);
+    a5.intoArray(out, o + 5 * L);
+    a6.intoArray(out, o + 6 * L);
+    a7.intoArray(out, o + 7 * L);
+  }
+
+  private static void gather8(int[] col, int start, int end, float[] w, int wOff, float[] colScale,
       float[] x, int xOff, int ldx, float[] out, int o) {
     FloatVector a0 = FloatVector.fromArray(S, out, o);
     FloatVector a1 = FloatVector.fromArray(S, out, o + L);
@@ -60,9 +121,6 @@ final class VectorSparseRowKernel implements SparseRowKernel {
     FloatVector a7 = FloatVector.fromArray(S, out, o + 7 * L);
     for (int e = start; e < end; e++) {
       int j = col[e];
-      if (j == skipCol) {
-        continue;
-      }
       FloatVector wv = FloatVector.broadcast(S, weight(e, j, w, wOff, colScale));
       int xo = j * ldx + xOff;
       a0 = FloatVector.fromArray(S, x, xo).fma(wv, a0);
@@ -84,7 +142,7 @@ final class VectorSparseRowKernel implements SparseRowKernel {
     a7.intoArray(out, o + 7 * L);
   }
 
-  private static void gather4(int[] col, int start, int end, float[] w, int wOff, float[] colScale, int skipCol,
+  private static void gather4(int[] col, int start, int end, float[] w, int wOff, float[] colScale,
       float[] x, int xOff, int ldx, float[] out, int o) {
     FloatVector a0 = FloatVector.fromArray(S, out, o);
     FloatVector a1 = FloatVector.fromArray(S, out, o + L);
@@ -92,9 +150,6 @@ final class VectorSparseRowKernel implements SparseRowKernel {
     FloatVector a3 = FloatVector.fromArray(S, out, o + 3 * L);
     for (int e = start; e < end; e++) {
       int j = col[e];
-      if (j == skipCol) {
-        continue;
-      }
       FloatVector wv = FloatVector.broadcast(S, weight(e, j, w, wOff, colScale));
       int xo = j * ldx + xOff;
       a0 = FloatVector.fromArray(S, x, xo).fma(wv, a0);
@@ -108,14 +163,11 @@ final class VectorSparseRowKernel implements SparseRowKernel {
     a3.intoArray(out, o + 3 * L);
   }
 
-  private static void gather1(int[] col, int start, int end, float[] w, int wOff, float[] colScale, int skipCol,
+  private static void gather1(int[] col, int start, int end, float[] w, int wOff, float[] colScale,
       float[] x, int xOff, int ldx, float[] out, int o) {
     FloatVector a0 = FloatVector.fromArray(S, out, o);
     for (int e = start; e < end; e++) {
       int j = col[e];
-      if (j == skipCol) {
-        continue;
-      }
       FloatVector wv = FloatVector.broadcast(S, weight(e, j, w, wOff, colScale));
       a0 = FloatVector.fromArray(S, x, j * ldx + xOff).fma(wv, a0);
     }

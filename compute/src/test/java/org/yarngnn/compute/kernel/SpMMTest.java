@@ -1,9 +1,11 @@
 package org.yarngnn.compute.kernel;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.yarngnn.compute.kernel.SparseTestGraphs.assertClose;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.yarngnn.compute.graph.Csr;
@@ -134,5 +136,40 @@ class SpMMTest {
         assertEquals(y1[c], y2[c], 1e-5f, "axpy/scale");
       }
     }
+  }
+
+  /**
+   * Skipping a column (GCN's input self-loops) splits the row into runs accumulated in edge order: with unit
+   * weights the vector kernel's sums are the plain sums in edge order, bit for bit, wherever the skipped column
+   * sits (first, between, last, repeated, every edge).
+   */
+  @Test
+  void skippedColumnsGiveThePlainSumInEdgeOrderBitForBit() {
+    SplittableRandom r = new SplittableRandom(29);
+    int[][] rows = {{3, 0, 1}, {0, 3, 2, 3, 1}, {1, 2, 3}, {3, 3}, {3}, {}, {2, 0, 1, 2, 0}};
+    for (int width : WIDTHS) {
+      DenseMatrix x = SparseTestGraphs.randomMatrix(r, 4, width);
+      for (int[] cols : rows) {
+        float[] expected = new float[width];
+        for (int j : cols) {
+          if (j != 3) {
+            for (int c = 0; c < width; c++) {
+              expected[c] += x.get(j, c);
+            }
+          }
+        }
+        float[] actual = new float[width];
+        SparseRows.gather(cols, 0, cols.length, null, 0, null, 3, x.data(), 0, width, actual, 0, width);
+        assertArrayEquals(bits(expected), bits(actual), "width " + width + ", columns " + Arrays.toString(cols));
+      }
+    }
+  }
+
+  private static int[] bits(float[] v) {
+    int[] b = new int[v.length];
+    for (int i = 0; i < v.length; i++) {
+      b[i] = Float.floatToRawIntBits(v[i]);
+    }
+    return b;
   }
 }

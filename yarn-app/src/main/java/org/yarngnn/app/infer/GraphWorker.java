@@ -2,6 +2,7 @@ package org.yarngnn.app.infer;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.io.model.ModelFiles;
@@ -12,6 +13,7 @@ import org.yarngnn.app.runtime.WorkerSession;
 import org.yarngnn.app.transport.Endpoint;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Participants;
+import org.yarngnn.compute.infer.KernelWarmup;
 import org.yarngnn.compute.infer.LayerwiseInference;
 import org.yarngnn.compute.infer.RowNormalization;
 import org.yarngnn.compute.model.Model;
@@ -30,6 +32,8 @@ public final class GraphWorker implements WorkerSession.Role {
   public static final long PEER_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(10);
   /** Part files one worker may write in parallel; also the stride of part numbers between workers. */
   static final int PARTS_PER_WORKER = 8;
+  private static final long WARM_UP_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(3);
+  private static final AtomicBoolean WARMED_UP = new AtomicBoolean();
 
   private final Configuration conf;
   private final InferOptions spec;
@@ -137,12 +141,33 @@ public final class GraphWorker implements WorkerSession.Role {
       model = ModelFiles.read(conf, new Path(spec.model()));
     }
     engine = new LayerwiseInference(model, spec.seed());
+    warmUp(engine);
     construction = new ConstructionPhases(conf, spec, model,
         new FeatureLoader(model, engine.layers().get(0), spec.fusion()), index, mesh, figures);
     if (endpoints == null) {
       throw new IllegalStateException("job before the peer table");
     }
     mesh.connect(endpoints, PEER_TIMEOUT_MS);
+  }
+
+  /**
+   * Compiles the layers' kernels on a thread of their own while the reading phases leave cores idle, once per
+   * JVM (the --local workers share one); the first layer then runs compiled code from its first row.
+   */
+  private static void warmUp(LayerwiseInference engine) {
+    if (!WARMED_UP.compareAndSet(false, true)) {
+      return;
+    }
+    Thread t = new Thread(() -> {
+      try {
+        KernelWarmup.run(engine.layers(), WARM_UP_LIMIT_NANOS);
+      } catch (RuntimeException e) {
+        // Only a head start is lost: the real layers run the same code and report what goes wrong there.
+      }
+    }, "kernel-warm-up");
+    t.setDaemon(true);
+    t.setPriority(Thread.MIN_PRIORITY);
+    t.start();
   }
 
   private void layer(int k, HaloPlan plan) throws Exception {
