@@ -46,9 +46,9 @@ def read_tsv(path, columns):
 
 
 def training(results, warmup, out, title):
-    """Medians per (model, run name): epoch seconds after warm-up, peak RSS in GB."""
+    """Medians per (model, run name): epoch seconds after warm-up, peak RSS in GB (the 9th column, peak heap, unused)."""
     figures = {}
-    for model, name, _, secs, _, rss, status, _ in read_tsv(results, 8):
+    for model, name, _, secs, _, rss, status, _, _ in read_tsv(results, 9):
         f = figures.setdefault(model, {}).setdefault(name, {"epoch": [], "rss": []})
         if status == "ok":
             f["epoch"].append(statistics.median([float(x) for x in secs.split(",")][warmup:]))
