@@ -115,7 +115,9 @@ class KerberizedClusterTest {
    * code extensions"). Without it the maps still run, reading both namespaces with the job's tokens, and every
    * reducer fails at the shuffle.
    */
+  /** Needs libhadoop (MapReduce's shuffle under Kerberos): only with -Pnative-hadoop. */
   @Test
+  @Tag("native-hadoop")
   void partitionOnYarnWritesToTheSecondNamespace() throws Exception {
     assumeTrue(NativeCodeLoader.isNativeCodeLoaded(), "no native Hadoop library (libhadoop) in the NodeManagers'"
         + " JVM: a Kerberized MapReduce shuffle needs it (SecureIOUtils)");
