@@ -300,7 +300,8 @@ public final class TrainingDriver {
    * metrics.json (CONTRACT.md "Training"): every epoch, the best one, tasks sent again, the containers' seconds
    * and their cost at {@code prices} (USD per hour: graph worker, tensor worker, parameter server); with the
    * remote backend also the pool size over time and the parameter server's live weight versions. The parameter
-   * server runs in the ApplicationMaster (or the --local JVM): its seconds are the run's.
+   * server runs in the ApplicationMaster (or the --local JVM) with either backend: its seconds are the run's, so
+   * the backends' costs compare like for like.
    */
   public static Map<String, Object> metrics(Result r, double graphWorkerSeconds, double[] prices) {
     Map<String, Object> m = new LinkedHashMap<>();
@@ -330,7 +331,7 @@ public final class TrainingDriver {
     m.put("relaunched_tasks", resent);
     Pool pool = r.pool();
     double tensorSeconds = pool == null ? 0 : pool.tensorWorkerSeconds();
-    double psSeconds = pool == null ? 0 : r.seconds();
+    double psSeconds = r.seconds(); // the parameter server lives in the AM (or the --local JVM), either backend
     Map<String, Object> cs = new LinkedHashMap<>();
     cs.put("graph_workers", graphWorkerSeconds);
     cs.put("tensor_workers", tensorSeconds);
