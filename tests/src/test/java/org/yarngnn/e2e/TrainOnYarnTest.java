@@ -54,7 +54,8 @@ class TrainOnYarnTest {
     java.nio.file.Path spec = Files.writeString(local.resolve("spec.json"), TrainLocalTest.SPEC);
     CliRun run = cli("train", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz",
         "--model-spec", spec.toUri().toString(), "--output", "/out/train3", "--workers", "3", "--worker-memory",
-        "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1");
+        "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1", "--metrics",
+        "/summaries/train3.json");
     assertEquals(0, run.status(), run.toString());
     assertTrue(run.out().contains("application_") && run.out().contains("yarn-gnn train: epoch 5 loss "),
         run.out());
@@ -66,6 +67,13 @@ class TrainOnYarnTest {
     }
     TrainLocalTest.assertSameLosses(TrainLocalTest.referenceLosses(epochs),
         TrainLocalTest.losses((Map<?, ?>) Json.parse(text)), "3 containers");
+    // --metrics: the ApplicationMaster wrote the run's summary on HDFS, outside the output.
+    try (java.io.InputStream in = fs.open(new Path("/summaries/train3.json"))) {
+      Map<?, ?> summary = (Map<?, ?>) Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      assertEquals(3, ((java.util.List<?>) summary.get("per_worker")).size(), summary.toString());
+      assertEquals(epochs, ((java.util.List<?>) ((Map<?, ?>) summary.get("training")).get("epochs")).size());
+    }
+    assertFalse(fs.exists(new Path("/out/train3/train3.json")));
   }
 
   /**

@@ -15,6 +15,7 @@ import org.yarngnn.app.infer.InferenceDriver;
 import org.yarngnn.app.infer.InferenceJobDriver;
 import org.yarngnn.app.infer.ThreadWorkers;
 import org.yarngnn.app.runtime.JobTransport;
+import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.app.local.LocalInference;
 import org.yarngnn.app.yarn.JobResult;
 import org.yarngnn.app.yarn.JobSubmission;
@@ -42,10 +43,16 @@ public final class InferCommand implements Command {
     InferOptions options = InferOptions.fromCommandLine(cl);
     PathOverlap.check(cl.conf(), "--output", options.output(), "--edges", options.edges(), "--nodes",
         options.nodes(), "--graph", options.graph(), "--model", options.model());
+    RunMetrics.check(cl.conf(), options.metrics(), options.output(), "--edges", options.edges(), "--nodes",
+        options.nodes(), "--graph", options.graph(), "--model", options.model());
     if (options.strategy() == InferOptions.Strategy.NODEWISE) {
       LocalInference.Result r = new LocalInference(cl.conf(), options, out).run();
       out.printf("yarn-gnn infer: wrote %,d embeddings of width %d to %s (%d part files) in %.1f s%n",
           r.nodes(), r.width(), new Path(options.output()), r.parts(), r.seconds());
+      if (options.metrics() != null) {
+        RunMetrics.writeOrWarn(cl.conf(), options.metrics(), RunMetrics.summary("infer", r.seconds(), List.of()),
+            out, "infer");
+      }
       return Main.OK;
     }
     return options.local() ? runLocal(cl.conf(), options, out) : runOnYarn(cl.conf(), options, out);
@@ -93,6 +100,10 @@ public final class InferCommand implements Command {
         r = new InferenceDriver(job, transport, launcher, new ProgressLine(out), out).run(job.layers());
       }
       commit.commit();
+      if (o.metrics() != null) {
+        RunMetrics.writeOrWarn(conf, o.metrics(), RunMetrics.summary("infer", r.seconds(), r.workers()), out,
+            "infer");
+      }
       printStats(out, "infer", r.workers());
       out.printf("yarn-gnn infer: wrote %,d embeddings of width %d to %s (%d part files) in %.1f s%n",
           r.nodes(), model.spec().outputWidth(), commit.outputDir(), job.workers(), r.seconds());
@@ -174,7 +185,7 @@ public final class InferCommand implements Command {
 
   /** The tables, graph, output and work directory a graph job reads or writes (its model aside). */
   static String[] accessedPaths(InferOptions job) {
-    return new String[] {job.edges(), job.nodes(), job.graph(), job.output(), job.workDir()};
+    return new String[] {job.edges(), job.nodes(), job.graph(), job.output(), job.workDir(), job.metrics()};
   }
 
   private static int graphParts(Configuration conf, InferOptions o) {

@@ -13,6 +13,7 @@ import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.infer.InferenceJobDriver;
 import org.yarngnn.app.infer.ThreadWorkers;
 import org.yarngnn.app.runtime.JobTransport;
+import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.app.train.Checkpoint;
 import org.yarngnn.app.train.ModelOutput;
 import org.yarngnn.app.train.TrainJobDriver;
@@ -50,6 +51,8 @@ public final class TrainCommand implements Command {
     TrainOptions o = TrainOptions.fromCommandLine(cl);
     InferOptions g = o.graph();
     PathOverlap.check(cl.conf(), "--output", g.output(), "--edges", g.edges(), "--nodes", g.nodes(), "--graph",
+        g.graph(), "--model-spec", o.modelSpec());
+    RunMetrics.check(cl.conf(), g.metrics(), g.output(), "--edges", g.edges(), "--nodes", g.nodes(), "--graph",
         g.graph(), "--model-spec", o.modelSpec());
     return o.local() ? runLocal(cl.conf(), o, out) : runOnYarn(cl.conf(), o, out);
   }
@@ -164,6 +167,9 @@ public final class TrainCommand implements Command {
       }
       ModelOutput.write(conf, commit.workDir(), r, r.seconds() * job.workers(), job.prices());
       commit.commit();
+      if (job.graph().metrics() != null) {
+        RunMetrics.writeOrWarn(conf, job.graph().metrics(), ModelOutput.summary(r, job), out, "train");
+      }
       InferCommand.printStats(out, "train", r.workers());
       discard(checkpoints, out);
       summary(out, r.bestEpoch(), r.bestValAccuracy(), r.bestTestAccuracy(), r.epochs().size(), commit.outputDir());

@@ -72,6 +72,7 @@ public final class InferOptions {
   private final String model;
   private final String output;
   private final TableFormat outputFormat;
+  private final String metrics;
   private final boolean undirected;
   private final MissingFeatures missingFeatures;
   private final boolean overwrite;
@@ -104,6 +105,7 @@ public final class InferOptions {
     this.model = b.model;
     this.output = b.output;
     this.outputFormat = b.outputFormat;
+    this.metrics = b.metrics;
     this.undirected = b.undirected;
     this.missingFeatures = b.missingFeatures;
     this.overwrite = b.overwrite;
@@ -154,6 +156,7 @@ public final class InferOptions {
     b.model = model;
     b.output = output;
     b.outputFormat = outputFormat;
+    b.metrics = metrics;
     b.undirected = undirected;
     b.missingFeatures = missingFeatures;
     b.overwrite = overwrite;
@@ -200,6 +203,8 @@ public final class InferOptions {
   public static OptionSpec graphOptions(OptionSpec spec) {
     return JobOptions.common(spec)
         .value("edges", "PATH", "edges table: a file or directory (Parquet, ORC, TSV, CSV, optionally .gz)")
+        .value("metrics", "FILE", "also write a JSON summary of the run (phase seconds, bytes exchanged, per-worker "
+            + "peaks, partitions) to FILE, on any FileSystem")
         .value("graph", "DIR", "a partitioned graph written by partition, instead of --edges and --nodes")
         .value("nodes", "PATH", "nodes table: id, features[, label, split]")
         .value("edges-format", "FORMAT", "parquet|orc|tsv|csv when the file names do not say")
@@ -248,6 +253,7 @@ public final class InferOptions {
         .edgesFormat(format(cl, "edges-format"))
         .nodesFormat(format(cl, "nodes-format"))
         .output(text(cl, "output"))
+        .metrics(text(cl, "metrics"))
         .undirected(cl.flag("undirected"))
         .overwrite(cl.flag("overwrite"))
         .verbose(cl.flag("verbose"))
@@ -316,6 +322,7 @@ public final class InferOptions {
     set(c, "nodes-format", nodesFormat == null ? null : nodesFormat.extension());
     set(c, "model", model);
     set(c, "output", output);
+    set(c, "metrics", metrics);
     set(c, "output-format", outputFormat.extension());
     set(c, "undirected", Boolean.toString(undirected));
     set(c, "missing-features", missingFeatures.name().toLowerCase(Locale.ROOT));
@@ -410,6 +417,11 @@ public final class InferOptions {
 
   public TableFormat outputFormat() {
     return outputFormat;
+  }
+
+  /** {@code --metrics FILE}: where the run's JSON summary goes (any FileSystem), or null. */
+  public String metrics() {
+    return metrics;
   }
 
   public boolean undirected() {
@@ -522,7 +534,7 @@ public final class InferOptions {
   }
 
   private List<Object> fields() {
-    return Arrays.asList(edges, nodes, edgesFormat, nodesFormat, graph, model, output, outputFormat, undirected,
+    return Arrays.asList(edges, nodes, edgesFormat, nodesFormat, graph, model, output, outputFormat, metrics, undirected,
         missingFeatures, overwrite, seed, threads, workers, workerMemoryMb, workerVcores, queue, name, fusion,
         pipelining, chunkRows, roundTimeoutSeconds, strategy, batchSize, ownership, local, verbose, workDir, layers, haltAt);
   }
@@ -554,6 +566,7 @@ public final class InferOptions {
     private String model;
     private String output;
     private TableFormat outputFormat = TableFormat.PARQUET;
+    private String metrics;
     private boolean undirected;
     private MissingFeatures missingFeatures = MissingFeatures.ERROR;
     private boolean overwrite;
@@ -611,6 +624,11 @@ public final class InferOptions {
 
     public Builder output(String v) {
       output = v;
+      return this;
+    }
+
+    public Builder metrics(String v) {
+      metrics = v == null || v.isEmpty() ? null : v;
       return this;
     }
 

@@ -2,6 +2,7 @@ package org.yarngnn.app.infer;
 
 import java.util.List;
 import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.app.yarn.DriverContext;
 import org.yarngnn.app.yarn.JobDriver;
 import org.yarngnn.app.yarn.LaunchContexts;
@@ -33,6 +34,10 @@ public final class InferenceJobDriver implements JobDriver {
       InferenceDriver.Result r = new InferenceDriver(spec, ctx.transport(), workers, ctx::setProgress, System.out)
           .run(spec.layers());
       commit.commit();
+      if (spec.metrics() != null) {
+        RunMetrics.writeOrWarn(ctx.conf(), spec.metrics(), RunMetrics.summary("infer", r.seconds(), r.workers()),
+            System.out, "infer");
+      }
       ctx.setProgress(1f, String.format("wrote %,d embeddings", r.nodes()));
       System.out.println("yarn-gnn infer: " + r);
       return 0;

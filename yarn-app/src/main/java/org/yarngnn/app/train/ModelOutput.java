@@ -20,6 +20,13 @@ public final class ModelOutput {
    * The files of {@code r} in {@code dir}; {@code graphWorkerSeconds} is what metrics.json reports for them,
    * {@code prices} the USD per container hour of graph workers, tensor workers and parameter servers.
    */
+  /** {@code --metrics}' summary of a training run: the run's figures and, under "training", its metrics.json. */
+  public static java.util.Map<String, Object> summary(TrainingDriver.Result r, TrainOptions job) {
+    java.util.Map<String, Object> m = org.yarngnn.app.runtime.RunMetrics.summary("train", r.seconds(), r.workers());
+    m.put("training", TrainingDriver.metrics(r, r.seconds() * job.workers(), job.prices()));
+    return m;
+  }
+
   public static void write(Configuration conf, Path dir, TrainingDriver.Result r, double graphWorkerSeconds,
       double[] prices) throws IOException {
     FileSystem fs = dir.getFileSystem(conf);

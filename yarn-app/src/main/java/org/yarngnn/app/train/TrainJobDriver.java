@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.infer.ContainerWorkers;
 import org.yarngnn.app.infer.InferenceJobDriver;
+import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.app.tensor.ContainerTensorWorkers;
 import org.yarngnn.app.yarn.DriverContext;
 import org.yarngnn.app.yarn.JobDriver;
@@ -40,6 +41,10 @@ public final class TrainJobDriver implements JobDriver {
           System.out, checkpoints, tensors).run();
       ModelOutput.write(ctx.conf(), commit.workDir(), r, r.seconds() * opts.workers(), opts.prices());
       commit.commit();
+      if (opts.graph().metrics() != null) {
+        RunMetrics.writeOrWarn(ctx.conf(), opts.graph().metrics(), ModelOutput.summary(r, opts), System.out,
+            "train");
+      }
       try {
         checkpoints.discard();
       } catch (java.io.IOException e) {
