@@ -45,6 +45,10 @@ public final class InferCommand implements Command {
         options.nodes(), "--graph", options.graph(), "--model", options.model());
     RunMetrics.check(cl.conf(), options.metrics(), options.output(), "--edges", options.edges(), "--nodes",
         options.nodes(), "--graph", options.graph(), "--model", options.model());
+    if (cl.flag("dry-run")) {
+      DryRun.print(cl.conf(), "infer", options, validate(cl.conf(), options).spec(), out, null);
+      return Main.OK;
+    }
     if (options.strategy() == InferOptions.Strategy.NODEWISE) {
       LocalInference.Result r = new LocalInference(cl.conf(), options, out).run();
       out.printf("yarn-gnn infer: wrote %,d embeddings of width %d to %s (%d part files) in %.1f s%n",

@@ -54,6 +54,12 @@ public final class TrainCommand implements Command {
         g.graph(), "--model-spec", o.modelSpec());
     RunMetrics.check(cl.conf(), g.metrics(), g.output(), "--edges", g.edges(), "--nodes", g.nodes(), "--graph",
         g.graph(), "--model-spec", o.modelSpec());
+    if (cl.flag("dry-run")) {
+      TrainOptions checked = validate(cl.conf(), o);
+      DryRun.print(cl.conf(), "train", g, ModelFormat.parse(checked.specJson(), o.modelSpec()), out,
+          DryRun.trainPlan(o));
+      return Main.OK;
+    }
     return o.local() ? runLocal(cl.conf(), o, out) : runOnYarn(cl.conf(), o, out);
   }
 

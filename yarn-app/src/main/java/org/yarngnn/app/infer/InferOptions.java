@@ -203,6 +203,7 @@ public final class InferOptions {
   public static OptionSpec graphOptions(OptionSpec spec) {
     return JobOptions.common(spec)
         .value("edges", "PATH", "edges table: a file or directory (Parquet, ORC, TSV, CSV, optionally .gz)")
+        .flag("dry-run", "check the tables and the model, print the plan, run nothing, write nothing")
         .value("metrics", "FILE", "also write a JSON summary of the run (phase seconds, bytes exchanged, per-worker "
             + "peaks, partitions) to FILE, on any FileSystem")
         .value("graph", "DIR", "a partitioned graph written by partition, instead of --edges and --nodes")
