@@ -110,7 +110,8 @@ public final class InferCommand implements Command {
       }
       printStats(out, "infer", r.workers());
       out.printf("yarn-gnn infer: wrote %,d embeddings of width %d to %s (%d part files) in %.1f s%n",
-          r.nodes(), model.spec().outputWidth(), commit.outputDir(), job.workers(), r.seconds());
+          r.nodes(), model.spec().outputWidth(), commit.outputDir(), partFiles(conf, commit.outputDir()),
+          r.seconds());
       return Main.OK;
     } catch (Exception | Error e) {
       commit.abort();
@@ -194,6 +195,11 @@ public final class InferCommand implements Command {
 
   private static int graphParts(Configuration conf, InferOptions o) {
     return PartitionedGraph.open(conf, new Path(o.graph())).parts();
+  }
+
+  /** The part files of a committed output (a worker writes one per writer thread that had rows). */
+  private static int partFiles(Configuration conf, Path output) throws java.io.IOException {
+    return output.getFileSystem(conf).listStatus(output, p -> p.getName().startsWith("part-")).length;
   }
 
   /** Rows of the committed output, from the part files' footers (no data is read). */
