@@ -18,6 +18,7 @@ public final class InferenceCodec {
         .register(ConstructionFinding.TYPE, ConstructionFinding::read)
         .register(HaloRequest.TYPE, HaloRequest::read)
         .register(WorkerHello.TYPE, WorkerHello::read)
+        .register(PhaseEnd.TYPE, PhaseEnd::read)
         .register(PhaseCommand.TYPE, PhaseCommand::read)
         .register(PhaseDone.TYPE, PhaseDone::read)
         .register(WorkerFailure.TYPE, WorkerFailure::read);

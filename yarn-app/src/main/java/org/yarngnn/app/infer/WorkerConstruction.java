@@ -12,7 +12,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.io.model.ModelFiles;
-import org.yarngnn.app.transport.Command;
 import org.yarngnn.app.transport.ProtocolException;
 import org.yarngnn.app.transport.Message;
 import org.yarngnn.compute.graph.GraphBlock;
@@ -50,7 +49,6 @@ public final class WorkerConstruction {
   /** A split's row-group count meaning the whole file ({@link EdgeTable#readSplit} reads it as a file). */
   private static final int WHOLE_FILE = -1;
   /** The command a worker sends each peer after its last construction block of a phase. */
-  private static final String END = "end";
 
   /** Node rows routed to this worker and assembled: the input of edge routing. */
   public record NodesRouted(PartitionAssembler assembler, EdgeTable edges, Ownership ownership, List<Path> nodeFiles,
@@ -132,7 +130,7 @@ public final class WorkerConstruction {
   private void endMarkers(int phase) throws Exception {
     for (int q = 0; q < workers; q++) {
       if (q != index) {
-        mesh.send(q, new Command(END, phase));
+        mesh.send(q, new PhaseEnd(phase));
       }
     }
   }
@@ -161,7 +159,7 @@ public final class WorkerConstruction {
         sender.check();
         continue;
       }
-      if (in.message() instanceof Command c && c.name().equals(END)) {
+      if (in.message() instanceof PhaseEnd) {
         ends.end(in.from());
         continue;
       }
@@ -235,7 +233,7 @@ public final class WorkerConstruction {
           readers.check();
           continue;
         }
-        if (m.message() instanceof Command c && c.name().equals(END)) {
+        if (m.message() instanceof PhaseEnd) {
           ends.end(m.from());
           continue;
         }

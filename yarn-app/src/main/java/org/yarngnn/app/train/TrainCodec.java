@@ -10,7 +10,8 @@ import org.yarngnn.app.transport.MessageCodec;
 final class TrainCodec {
   static final MessageCodec CODEC = PoolMessages.register(InferenceCodec.builder()
       .register(Weights.TYPE, Weights::read)
-      .register(WeightGradients.TYPE, WeightGradients::read))
+      .register(WeightGradients.TYPE, WeightGradients::read)
+      .register(TrainRows.TYPE, TrainRows::read))
       .build();
 
   private TrainCodec() {}

@@ -22,7 +22,6 @@ import org.yarngnn.app.runtime.Weights;
 import org.yarngnn.app.runtime.WorkerSession;
 import org.yarngnn.app.tensor.PoolMessages;
 import org.yarngnn.app.tensor.TensorClient;
-import org.yarngnn.app.transport.Command;
 import org.yarngnn.app.transport.Endpoint;
 import org.yarngnn.app.transport.Message;
 import org.yarngnn.compute.graph.GraphBlock;
@@ -59,8 +58,6 @@ import org.yarngnn.io.table.NodeSplit;
  * </ul>
  */
 public final class TrainWorker implements WorkerSession.Role {
-  /** The driver's {@link Command} telling every worker the global number of training rows. */
-  static final String TRAIN_ROWS = "train-rows";
   /** A tensor task is sent again after this many times its kind's mean time, and never before this. */
   static final double TASK_TIMEOUT_FACTOR = 5;
   static final long TASK_TIMEOUT_MIN_MS = 2000;
@@ -146,8 +143,8 @@ public final class TrainWorker implements WorkerSession.Role {
       tensorPool = a.endpoint();
       return true;
     }
-    if (m instanceof Command c && c.name().equals(TRAIN_ROWS) && c.arg() > 0) {
-      globalTrain = c.arg();
+    if (m instanceof TrainRows t) {
+      globalTrain = t.count();
       return true;
     }
     return false;

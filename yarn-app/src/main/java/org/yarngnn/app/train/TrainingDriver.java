@@ -20,7 +20,6 @@ import org.yarngnn.app.tensor.PoolMessages;
 import org.yarngnn.app.tensor.PoolOptions;
 import org.yarngnn.app.tensor.TensorLauncher;
 import org.yarngnn.app.tensor.TensorPool;
-import org.yarngnn.app.transport.Command;
 import org.yarngnn.compute.model.Model;
 import org.yarngnn.compute.model.ModelSpec;
 import org.yarngnn.compute.train.Parameters;
@@ -153,7 +152,7 @@ public final class TrainingDriver {
       if (resumed != null) {
         checkpoints.checkGraph(resumed, graphSize);
       }
-      s.broadcast(new Command(TrainWorker.TRAIN_ROWS, counts[0]));
+      s.broadcast(new TrainRows(counts[0]));
       round(new PhaseCommand(Phase.PLAN), 0.08f);
       List<Epoch> epochs = new ArrayList<>();
       float[] best = null;

@@ -64,6 +64,7 @@ class FrameFuzzTest {
         new WorkerFailure(FailureKind.BAD_INPUT, 1, Phase.BUILD_EDGES, "edges.tsv:3: dst 99 has no row"),
         new HaloRequest(1, new long[] {4, 1L << 50, -2}),
         new WorkerHello(2),
+        new PhaseEnd(1),
         new ConstructionBlock(PartitionKey.EDGE, new byte[] {0, 0, 0, 1, 0, 0, 0, 2, 5, 6, 7, 8}),
         new ConstructionFinding(null),
         new ConstructionFinding(new InputError(InputError.EDGES, 0, 41, 1, "dst 99 has no row", false)));
