@@ -6,7 +6,10 @@ import java.lang.management.MemoryType;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** A worker's named figures (phase seconds, sizes, bytes, peak heap), reported to the driver when it exits. */
+/**
+ * A worker's named figures (phase seconds, sizes, bytes, peak heap and resident set), reported to the driver when
+ * it exits.
+ */
 public final class WorkerFigures {
   private final Map<String, Double> values = new LinkedHashMap<>();
 
@@ -34,6 +37,29 @@ public final class WorkerFigures {
       }
     }
     values.put("peakHeapBytes", (double) peak);
+    long rss = peakRssBytes();
+    if (rss > 0) {
+      values.put("peakRssBytes", (double) rss);
+    }
     return new LinkedHashMap<>(values);
+  }
+
+  /**
+   * The process's peak resident set (Linux {@code VmHWM} of /proc/self/status), or -1 where there is none. With
+   * {@code --local} the workers share one process, so each reports the same figure; in a container it is the
+   * worker's own.
+   */
+  static long peakRssBytes() {
+    try {
+      for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+        if (line.startsWith("VmHWM:")) {
+          String[] f = line.substring(6).trim().split("\\s+");
+          return Long.parseLong(f[0]) * 1024; // kB
+        }
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // not Linux, or no procfs: no figure
+    }
+    return -1;
   }
 }

@@ -19,7 +19,7 @@ import org.yarngnn.io.table.PathOverlap;
  * {@code --metrics FILE} (CONTRACT.md "Other options"): a JSON summary of a run for schedulers and dashboards,
  * written after the output's commit to any FileSystem, outside the output directory (which keeps only the
  * contract's files): the command, its seconds, the graph's size, each phase's seconds (the slowest worker's),
- * bytes exchanged, the peak heap, every worker's figures (its partition's nodes, edges and halo, phase seconds,
+ * bytes exchanged, the peak heap and resident set (the largest worker's), every worker's figures (its partition's nodes, edges and halo, phase seconds,
  * bytes, peak heap), and for {@code train} the contents of {@code metrics.json}. Written under a temporary name
  * and renamed, so a reader never sees half a file.
  */
@@ -66,6 +66,7 @@ public final class RunMetrics {
     double sent = 0;
     double received = 0;
     double peakHeap = 0;
+    double peakRss = 0;
     Map<String, Double> phases = new TreeMap<>();
     List<Object> each = new ArrayList<>();
     for (Map<String, Double> w : workers) {
@@ -75,6 +76,7 @@ public final class RunMetrics {
       sent += w.getOrDefault("bytesSent", 0.0);
       received += w.getOrDefault("bytesReceived", 0.0);
       peakHeap = Math.max(peakHeap, w.getOrDefault("peakHeapBytes", 0.0));
+      peakRss = Math.max(peakRss, w.getOrDefault("peakRssBytes", 0.0));
       for (Map.Entry<String, Double> e : w.entrySet()) {
         if (e.getKey().startsWith("t.")) {
           phases.merge(e.getKey().substring(2), e.getValue(), Math::max);
@@ -93,6 +95,7 @@ public final class RunMetrics {
     bytes.put("received", (long) received);
     m.put("bytes_exchanged", bytes);
     m.put("peak_heap_bytes", (long) peakHeap);
+    m.put("peak_rss_bytes", (long) peakRss);
     m.put("per_worker", each);
     return m;
   }
