@@ -54,4 +54,24 @@ class DryRunTest {
     assertEquals(2, bad.status(), bad.toString());
     assertFalse(Files.exists(out));
   }
+
+  /** partition: --dry-run writes nothing; --metrics gets the partition statistics of the real run. */
+  @Test
+  void partitionDryRunAndMetrics() throws Exception {
+    Path out = work.resolve("graph");
+    CliRun dry = CliRun.of("partition", "--local", "--dry-run", "--edges", EDGES.toString(), "--nodes",
+        NODES.toString(), "--output", out.toString(), "--partitions", "2");
+    assertEquals(0, dry.status(), dry.toString());
+    assertTrue(dry.out().contains("dry run") && dry.out().contains("2 partitions"), dry.out());
+    assertFalse(Files.exists(out));
+    Path file = work.resolve("partition.json");
+    CliRun run = CliRun.of("partition", "--local", "--edges", EDGES.toString(), "--nodes", NODES.toString(),
+        "--output", out.toString(), "--partitions", "2", "--metrics", file.toString());
+    assertEquals(0, run.status(), run.toString());
+    java.util.Map<?, ?> m = (java.util.Map<?, ?>) org.yarngnn.compute.model.Json.parse(Files.readString(file));
+    assertEquals("partition", m.get("command"));
+    java.util.Map<?, ?> stats = (java.util.Map<?, ?>) m.get("partitioning");
+    assertEquals(2708L, ((Number) stats.get("nodes")).longValue(), m.toString());
+    assertEquals(2, ((java.util.List<?>) stats.get("partitions")).size(), m.toString());
+  }
 }

@@ -5,6 +5,10 @@ import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.app.runtime.RunMetrics;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.NodeTable;
+import org.yarngnn.io.table.PathOverlap;
 import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.MissingFeatures;
 import org.yarngnn.partition.Ownership;
@@ -34,7 +38,9 @@ public final class PartitionCommand implements Command {
         .flag("overwrite", "replace an existing output directory")
         .flag("local", "run with Hadoop's local job runner in this JVM")
         .value("queue", "Q", "YARN queue")
-        .value("name", "NAME", "job name");
+        .value("name", "NAME", "job name")
+        .value("metrics", "FILE", "also write a JSON summary of the run (seconds, partition statistics) to FILE")
+        .flag("dry-run", "check the tables, print the plan, run nothing, write nothing");
   }
 
   @Override
@@ -67,11 +73,42 @@ public final class PartitionCommand implements Command {
     if (cl.has("name")) {
       b.name(cl.get("name"));
     }
+    PartitionJobOptions job = b.build();
+    String metrics = cl.get("metrics");
+    PathOverlap.check(cl.conf(), "--output", job.output(), "--edges", job.edges(), "--nodes", job.nodes());
+    RunMetrics.check(cl.conf(), metrics, job.output().toString(), "--edges", job.edges(), "--nodes", job.nodes());
+    if (cl.flag("dry-run")) {
+      dryRun(cl, job, out);
+      return Main.OK;
+    }
     long t0 = System.nanoTime();
-    PartitioningStats stats = PartitionJob.run(cl.conf(), b.build());
+    PartitioningStats stats = PartitionJob.run(cl.conf(), job);
+    double seconds = (System.nanoTime() - t0) / 1e9;
     out.println("yarn-gnn partition: " + stats.summary());
     out.printf("yarn-gnn partition: wrote %d partitions to %s in %.1f s%n", stats.partitions().size(),
-        cl.get("output"), (System.nanoTime() - t0) / 1e9);
+        cl.get("output"), seconds);
+    if (metrics != null && !metrics.isEmpty()) {
+      java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+      m.put("format", 1L);
+      m.put("command", "partition");
+      m.put("seconds", seconds);
+      m.put("partitioning", stats.toJson());
+      RunMetrics.writeOrWarn(cl.conf(), metrics, m, out, "partition");
+    }
     return Main.OK;
+  }
+
+  /** The tables' schemas checked (as the job's readers check them), then the plan; nothing runs. */
+  private static void dryRun(CommandLine cl, PartitionJobOptions job, PrintStream out) throws Exception {
+    EdgeTable e = EdgeTable.open(cl.conf(), job.edges().toString(), job.edgeOptions());
+    NodeTable n = NodeTable.open(cl.conf(), job.nodes().toString(), job.nodeOptions());
+    String p = "yarn-gnn partition: ";
+    out.println(p + "dry run: checked the tables; nothing runs, nothing is written");
+    out.printf(java.util.Locale.ROOT, "%s  edges   %s: %,d rows (exact for Parquet and ORC, a guess from a text "
+        + "table's bytes)%n", p, job.edges(), e.countHint());
+    out.printf(java.util.Locale.ROOT, "%s  nodes   %s: %,d rows of %d features%n", p, job.nodes(), n.countHint(),
+        n.featureWidth());
+    out.println(p + "  plan    " + job.partitions() + " partitions, a MapReduce job "
+        + (job.local() ? "on Hadoop's local job runner" : "on YARN") + "; output " + job.output());
   }
 }
