@@ -48,16 +48,74 @@ class TrainOnYarnTest {
     return InferOnYarnTest.cli(cluster, args);
   }
 
+  /**
+   * The job page: while an application runs, the ApplicationMaster serves the URL it registered (the
+   * application report's original tracking URL; the proxied one cannot be opened here: MiniYARNCluster runs the
+   * ResourceManager's web app on a port it reports as 0); its JSON has the application, its status and the
+   * epochs so far. Polled from a thread while the job runs; returns the last JSON with an epoch.
+   */
+  static java.util.concurrent.Future<String> watchJobPage(java.util.concurrent.atomic.AtomicBoolean stop) {
+    return java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "job-page-watcher");
+      t.setDaemon(true);
+      return t;
+    }).submit(() -> {
+      String seen = null;
+      String last = "no running application seen";
+      try (org.apache.hadoop.yarn.client.api.YarnClient yc = org.apache.hadoop.yarn.client.api.YarnClient
+          .createYarnClient()) {
+        yc.init(cluster.conf());
+        yc.start();
+        while (!stop.get()) {
+          for (org.apache.hadoop.yarn.api.records.ApplicationReport r : yc.getApplications()) {
+            String url = r.getOriginalTrackingUrl();
+            if (r.getYarnApplicationState() != org.apache.hadoop.yarn.api.records.YarnApplicationState.RUNNING
+                || url == null || url.isEmpty() || url.equals("N/A")) {
+              continue;
+            }
+            try {
+              java.net.HttpURLConnection c = (java.net.HttpURLConnection) new java.net.URL(
+                  (url.startsWith("http") ? url : "http://" + url) + "json").openConnection();
+              int code = c.getResponseCode();
+              last = url + ": HTTP " + code;
+              if (code == 200) {
+                String body = new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                last += " " + body.substring(0, Math.min(200, body.length()));
+                Object epochs = ((Map<?, ?>) Json.parse(body)).get("epochs");
+                if (epochs instanceof java.util.List<?> l && !l.isEmpty()) {
+                  seen = body;
+                }
+              }
+            } catch (java.io.IOException e) {
+              last = url + ": " + e; // not up yet
+            }
+          }
+          Thread.sleep(150);
+        }
+      }
+      return seen != null ? seen : "NOT SEEN; last: " + last;
+    });
+  }
+
   @Test
   void threeWorkerContainersGiveTheSingleJvmLosses() throws Exception {
-    int epochs = 5;
+    int epochs = 8;
     java.nio.file.Path spec = Files.writeString(local.resolve("spec.json"), TrainLocalTest.SPEC);
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.Future<String> page = watchJobPage(stop);
     CliRun run = cli("train", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz",
         "--model-spec", spec.toUri().toString(), "--output", "/out/train3", "--workers", "3", "--worker-memory",
         "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1", "--metrics",
         "/summaries/train3.json");
+    stop.set(true);
     assertEquals(0, run.status(), run.toString());
-    assertTrue(run.out().contains("application_") && run.out().contains("yarn-gnn train: epoch 5 loss "),
+    String json = page.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    assertFalse(json.startsWith("NOT SEEN"), "the job page never showed an epoch: " + json);
+    Map<?, ?> shown = (Map<?, ?>) Json.parse(json);
+    assertTrue(shown.get("application").toString().startsWith("application_"), json);
+    assertTrue(((java.util.List<?>) shown.get("log")).stream().anyMatch(l -> l.toString().contains("partition 2:")),
+        "the page shows the driver's log: " + json);
+    assertTrue(run.out().contains("application_") && run.out().contains("yarn-gnn train: epoch 8 loss "),
         run.out());
     assertTrue(fs.exists(new Path("/out/train3/_SUCCESS")));
     assertTrue(fs.exists(new Path("/out/train3/weights.safetensors")));

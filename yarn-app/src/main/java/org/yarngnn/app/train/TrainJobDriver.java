@@ -38,7 +38,7 @@ public final class TrainJobDriver implements JobDriver {
               TensorWorkerMain.class.getName())
           : null;
       TrainingDriver.Result r = new TrainingDriver(opts, spec, ctx.transport(), workers, ctx::setProgress,
-          System.out, checkpoints, tensors).run();
+          ctx.log(), checkpoints, tensors).run();
       ModelOutput.write(ctx.conf(), commit.workDir(), r, r.seconds() * opts.workers(), opts.prices());
       commit.commit();
       if (opts.graph().metrics() != null) {

@@ -65,15 +65,17 @@ public final class ApplicationMaster {
     rm.start();
     nm.init(conf);
     nm.start();
+    JobPage page = new JobPage(appId);
     try {
-      rm.registerApplicationMaster(host, 0, "");
+      String url = page.start(host);
+      rm.registerApplicationMaster(host, 0, url);
       log("registered " + appId + " on " + host + "; driver " + driver.getClass().getName() + " " + args);
       Map<String, String> baseEnv = new LinkedHashMap<>();
       baseEnv.put(ContainerEnv.STAGING_DIR, staging.toString());
       baseEnv.put(ContainerEnv.APP_ID, appId);
       baseEnv.put(ContainerEnv.AM_HOST, host);
       pool = new ContainerPool(conf, rm, nm, LaunchContexts.localResources(fs, staging), baseEnv);
-      context = new DriverContext(conf, args, pool, fs, staging, appId, host);
+      context = new DriverContext(conf, args, pool, fs, staging, appId, host, page);
 
       Outcome outcome = runDriver();
       context.close();
@@ -91,6 +93,7 @@ public final class ApplicationMaster {
       StagingDir.delete(fs, staging);
       return outcome.status == FinalApplicationStatus.SUCCEEDED ? 0 : 1;
     } finally {
+      page.stop();
       nm.stop();
       rm.stop();
     }

@@ -17,10 +17,14 @@ public final class DriverContext {
   private final String appId;
   private final String amHost;
   private final StatusWriter status;
+  private final JobPage page;
+  private final java.io.PrintStream log;
   private volatile float progress;
 
   DriverContext(Configuration conf, List<String> args, ContainerPool containers, FileSystem fs, Path stagingDir,
-      String appId, String amHost) {
+      String appId, String amHost, JobPage page) {
+    this.page = page;
+    this.log = page.tee(System.out);
     this.conf = conf;
     this.args = List.copyOf(args);
     this.containers = containers;
@@ -71,6 +75,11 @@ public final class DriverContext {
     return JobTransport.inContainer(conf, amHost);
   }
 
+  /** The driver's log: the AM's stdout (its container log), also shown on the tracking page. */
+  public java.io.PrintStream log() {
+    return log;
+  }
+
   public float progress() {
     return progress;
   }
@@ -82,6 +91,7 @@ public final class DriverContext {
   public void setProgress(float progress, String status) {
     this.progress = Math.max(0f, Math.min(1f, progress));
     this.status.publish(this.progress, status);
+    page.status(this.progress, status);
   }
 
   /** Writes the latest status if it is not written yet and stops the status writer. */
