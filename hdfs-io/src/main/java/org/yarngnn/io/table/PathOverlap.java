@@ -48,6 +48,22 @@ public final class PathOverlap {
   }
 
   /**
+   * Whether {@code path} is {@code dir} or lies inside it, both qualified on their FileSystems (false when either
+   * cannot be qualified: the FileSystem fails later with its own message).
+   */
+  public static boolean isOrLiesInside(Configuration conf, Object path, Object dir) {
+    Path p = toPath(path);
+    Path d = toPath(dir);
+    if (p == null || d == null) {
+      return false;
+    }
+    Path qp = qualify(conf, p);
+    Path qd = qualify(conf, d);
+    String r = qp == null || qd == null ? null : relation(qp, qd);
+    return "is".equals(r) || "lies inside".equals(r);
+  }
+
+  /**
    * How qualified {@code out} overlaps qualified {@code in}: {@code "is"}, {@code "contains"},
    * {@code "lies inside"}, or null when they are disjoint.
    */

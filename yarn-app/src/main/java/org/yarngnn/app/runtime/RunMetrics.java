@@ -35,21 +35,9 @@ public final class RunMetrics {
       return;
     }
     PathOverlap.check(conf, "--metrics", metrics, optionAndPath);
-    if (output != null) {
-      Path m = new Path(metrics);
-      Path o = new Path(output);
-      try {
-        m = m.getFileSystem(conf).makeQualified(m);
-        o = o.getFileSystem(conf).makeQualified(o);
-      } catch (IOException e) {
-        return; // an unreachable FileSystem fails later with its own message
-      }
-      String ms = m.toString();
-      String os = o.toString();
-      if (ms.equals(os) || ms.startsWith(os.endsWith("/") ? os : os + "/")) {
-        throw new UsageException("--metrics " + metrics + " lies inside --output " + output + ": the output keeps "
-            + "only its contract's files; put the summary elsewhere");
-      }
+    if (PathOverlap.isOrLiesInside(conf, metrics, output)) {
+      throw new UsageException("--metrics " + metrics + " lies inside --output " + output + ": the output keeps "
+          + "only its contract's files; put the summary elsewhere");
     }
   }
 

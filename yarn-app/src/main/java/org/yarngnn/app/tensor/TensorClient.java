@@ -311,7 +311,7 @@ public final class TensorClient implements AutoCloseable {
   private void timeouts() {
     long now = System.nanoTime();
     for (Pending p : pending.values()) {
-      if (p.attempts.isEmpty() || waiting.contains(p)) {
+      if (p.attempts.isEmpty()) { // not out anywhere (waiting for a member): nothing to time out
         continue;
       }
       int k = p.task.kind().ordinal();

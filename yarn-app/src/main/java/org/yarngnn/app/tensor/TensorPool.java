@@ -320,9 +320,13 @@ public final class TensorPool implements AutoCloseable {
     return s;
   }
 
+  /** Stops serving, ends every worker's clock, stops the server (workers see it and exit); once. */
   @Override
   public void close() {
     synchronized (this) {
+      if (closed) {
+        return;
+      }
       closed = true;
     }
     if (thread != null) {
