@@ -205,7 +205,7 @@ class TrainLocalTest {
         {"no-train", new String[] {"--edges", tinyEdges.toString(), "--nodes", tinyNodes.toString(), "--model-spec",
             tinySpec.toString()}, "train"},
         {"two-servers", new String[] {"--tensor-backend", "remote", "--parameter-servers", "2"}, "only 1"},
-        {"stale", new String[] {"--staleness", "2"}, "only 0"},
+        {"stale-checkpoints", new String[] {"--staleness", "2", "--checkpoint-every", "1"}, "synchronous only"},
         {"resume-nothing", new String[] {"--resume", work.resolve("bad-out-resume-nothing").toString()},
             "no checkpoint"},
     };

@@ -128,6 +128,23 @@ public final class DriverSession implements AutoCloseable {
    */
   public List<PhaseResult> round(PhaseCommand command, float after, String label,
       BiPredicate<PhaseCommand, PhaseResult> expected) throws Exception {
+    return round(command, after, label, expected, null);
+  }
+
+  /** Takes a worker's message that is not a round's answer (training's per-epoch reports). */
+  @FunctionalInterface
+  public interface WorkerMessages {
+    /** Handles {@code m} from worker {@code worker}; throws to end the job (a message it does not expect). */
+    void accept(int worker, Message m) throws Exception;
+  }
+
+  /**
+   * As {@link #round(PhaseCommand, float, String, BiPredicate)}, with the workers' other messages while the
+   * round lasts handed to {@code others} in arrival order (null: none are expected); each one restarts the round
+   * timeout, which then bounds the time without any news rather than the whole round.
+   */
+  public List<PhaseResult> round(PhaseCommand command, float after, String label,
+      BiPredicate<PhaseCommand, PhaseResult> expected, WorkerMessages others) throws Exception {
     report(after - 0.01f, label);
     broadcast(command);
     PhaseResult[] answers = new PhaseResult[workers.length];
@@ -144,6 +161,11 @@ public final class DriverSession implements AutoCloseable {
       int w = indexOf(ev.connection());
       if (w < 0) {
         refuse(ev.connection(), "message before registration: " + ev.message());
+        continue;
+      }
+      if (others != null && !(ev.message() instanceof PhaseDone)) {
+        others.accept(w, ev.message());
+        deadline = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(roundTimeoutSeconds);
         continue;
       }
       if (!(ev.message() instanceof PhaseDone d) || d.phase() != command.phase() || d.layer() != command.layer()

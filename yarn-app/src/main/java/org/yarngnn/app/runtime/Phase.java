@@ -36,7 +36,10 @@ public enum Phase {
   GRADIENTS,
   /** Training: evaluation forward of layer {@code layer} (dropout off, inference's samples); the last layer
    * answers {@link PhaseResult.Accuracy}. */
-  EVALUATE;
+  EVALUATE,
+  /** Training with bounded asynchrony: the workers run the epochs from {@code epoch} on by themselves, reporting
+   * every epoch and every evaluated weights version as messages while the round lasts; answers once all are run. */
+  TRAIN_ASYNC;
 
   private static final Phase[] VALUES = values();
 

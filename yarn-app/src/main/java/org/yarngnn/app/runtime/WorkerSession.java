@@ -39,8 +39,26 @@ public final class WorkerSession {
     /** Runs one phase; the result goes back to the driver. */
     PhaseResult run(PhaseCommand command) throws Exception;
 
+    /**
+     * Whether {@code command} runs on a thread of its own while the session goes on taking the driver's messages
+     * ({@link #accept}, from the session's thread): a phase that lasts many steps and needs the driver's answers
+     * in between (training's {@link Phase#TRAIN_ASYNC}).
+     */
+    default boolean concurrent(PhaseCommand command) {
+      return false;
+    }
+
+    /** Where the role sends messages of its own to the driver (before the first command). */
+    default void driver(DriverLink link) {}
+
     @Override
     void close();
+  }
+
+  /** Sends a message to the driver on the session's connection (callable from any thread). */
+  @FunctionalInterface
+  public interface DriverLink {
+    void send(Message m) throws Exception;
   }
 
   /** How long a worker waits for its Failure report to reach the driver before it exits anyway. */
@@ -74,6 +92,44 @@ public final class WorkerSession {
   }
 
   /**
+   * Runs {@code c} on a thread of its own while this thread hands the driver's messages to the role; returns its
+   * result, or null when the driver closed the connection. A command while it runs is refused.
+   */
+  private static PhaseResult runConcurrently(Role role, PhaseCommand c, InboundQueue control) throws Exception {
+    java.util.concurrent.CompletableFuture<PhaseResult> done = new java.util.concurrent.CompletableFuture<>();
+    Thread t = new Thread(() -> {
+      try {
+        done.complete(role.run(c));
+      } catch (Throwable e) {
+        done.completeExceptionally(e);
+      }
+    }, "phase-" + c.phase().label());
+    t.setDaemon(true);
+    t.start();
+    try {
+      while (!done.isDone()) {
+        InboundQueue.Event ev = control.poll(100, TimeUnit.MILLISECONDS);
+        if (ev == null) {
+          continue;
+        }
+        if (ev.isClose()) {
+          return null;
+        }
+        Message m = ev.message();
+        if (m instanceof PhaseCommand || !role.accept(m)) {
+          throw new IllegalStateException("unexpected message from the driver during " + c.phase().label() + ": "
+              + m);
+        }
+      }
+      return done.get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof Exception x ? x : new IllegalStateException(e.getCause());
+    } finally {
+      t.interrupt();
+    }
+  }
+
+  /**
    * Serves the driver until it says exit (returns 0) or a phase fails: the failure is reported to the driver,
    * which ends the job; returns 0 for bad input (the driver reports it; a non-zero exit would race that report as
    * a container failure with a less precise reason) and 1 otherwise.
@@ -95,6 +151,8 @@ public final class WorkerSession {
       Role role = null;
       try {
         role = roles.create();
+        PeerConnection toDriver = driver;
+        role.driver(toDriver::sendBlocking);
         driver.sendBlocking(new Hello(index, transport.host(), role.peerPort()));
         while (true) {
           InboundQueue.Event ev = control.take();
@@ -114,7 +172,10 @@ public final class WorkerSession {
             throw new IllegalStateException("unexpected message from the driver: " + m);
           }
           phase = c.phase();
-          PhaseResult result = role.run(c);
+          PhaseResult result = role.concurrent(c) ? runConcurrently(role, c, control) : role.run(c);
+          if (result == null) {
+            return 1; // the driver ended the job while the phase ran
+          }
           driver.sendBlocking(new PhaseDone(c.phase(), c.layer(), result));
           if (c.phase() == Phase.EXIT) {
             return 0;

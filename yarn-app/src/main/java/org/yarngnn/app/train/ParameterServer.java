@@ -84,15 +84,23 @@ public final class ParameterServer implements ParameterService {
 
   @Override
   public synchronized Weights step(List<WeightGradients> byWorker) {
+    return step(byWorker, 0);
+  }
+
+  /**
+   * As {@link #step(List)} with bounded asynchrony: each worker's gradients may be of any version from
+   * {@code staleness} before the current one up to it (Dorylus' weight server applies them all the same).
+   */
+  public synchronized Weights step(List<WeightGradients> byWorker, int staleness) {
     if (byWorker.isEmpty()) {
       throw new IllegalArgumentException("a step needs the gradients of at least one worker");
     }
     java.util.Arrays.fill(sum, 0f);
     for (int w = 0; w < byWorker.size(); w++) {
       WeightGradients g = byWorker.get(w);
-      if (g.version() != version) {
+      if (g.version() > version || g.version() < version - staleness) {
         throw new IllegalStateException("worker " + w + " sent gradients of weights version " + g.version()
-            + "; the parameter server holds version " + version + " (staleness 0)");
+            + "; the parameter server holds version " + version + " (staleness " + staleness + ")");
       }
       if (g.values().length != sum.length) {
         throw new IllegalStateException("worker " + w + " sent " + g.values().length + " gradients for "

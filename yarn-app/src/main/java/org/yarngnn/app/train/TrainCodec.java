@@ -6,12 +6,13 @@ import org.yarngnn.app.runtime.Weights;
 import org.yarngnn.app.tensor.PoolMessages;
 import org.yarngnn.app.transport.MessageCodec;
 
-/** The transport codec of training jobs: inference's messages, the weight messages and the tensor pool's. */
+/** The transport codec of training jobs: inference's messages, the weight messages, the tensor pool's and
+ * bounded asynchrony's. */
 final class TrainCodec {
-  static final MessageCodec CODEC = PoolMessages.register(InferenceCodec.builder()
+  static final MessageCodec CODEC = AsyncMessages.register(PoolMessages.register(InferenceCodec.builder()
       .register(Weights.TYPE, Weights::read)
       .register(WeightGradients.TYPE, WeightGradients::read)
-      .register(TrainRows.TYPE, TrainRows::read))
+      .register(TrainRows.TYPE, TrainRows::read)))
       .build();
 
   private TrainCodec() {}

@@ -150,7 +150,8 @@ public final class TrainOptions {
             + "(default 0.17)")
         .value("price-tensor-worker-hour", "USD", "price of a tensor-worker container hour (default 0.06)")
         .value("price-parameter-server-hour", "USD", "price of a parameter-server hour (default 0.17)")
-        .value("staleness", "S", "bounded asynchrony (only 0, synchronous, for now)")
+        .value("staleness", "S", "bounded asynchrony: epochs may overlap by S, neighbour rows up to S epochs old "
+            + "(0: synchronous)")
         .value("intervals", "I", "vertex intervals each partition's rows are cut into, the tensor tasks of the "
             + "remote backend (default 4; more when an interval would exceed 8 MB)");
   }
@@ -605,8 +606,10 @@ public final class TrainOptions {
       if (!(dropout >= 0 && dropout < 1)) {
         throw new UsageException("option --dropout must be at least 0 and below 1, not " + dropout);
       }
-      if (staleness != 0) {
-        throw new UsageException("--staleness " + staleness + ": only 0 (synchronous training) for now");
+      if (staleness > 0 && (resume != null || checkpointEvery > 0 || stopAfterEpoch > 0)) {
+        throw new UsageException("--staleness " + staleness + " with " + (resume != null ? "--resume"
+            : checkpointEvery > 0 ? "--checkpoint-every" : "-D " + STOP_AFTER_EPOCH_KEY) + ": checkpoints are "
+            + "synchronous only (an asynchronous run's epochs overlap, so no epoch ends with all state in one place)");
       }
       return new TrainOptions(this);
     }

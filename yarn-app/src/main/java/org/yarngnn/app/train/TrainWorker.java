@@ -91,6 +91,14 @@ public final class TrainWorker implements WorkerSession.Role {
   private float[] grads;
   private DenseMatrix dLogits;
   private long version = -1;
+  /** Bounded asynchrony (null at staleness 0): the epoch-tagged exchange, the weights received, the epoch cap. */
+  private StaleHalo stale;
+  private final java.util.TreeMap<Long, float[]> versions = new java.util.TreeMap<>();
+  private int epochLimit = Integer.MAX_VALUE;
+  private int rowStaleness;
+  /** After the asynchronous epochs: evaluations read exact rows. */
+  private boolean asyncDone;
+  private WorkerSession.DriverLink driver;
   private double lossSum;
   private int forwardDone;
   private int backwardNext;
@@ -122,12 +130,40 @@ public final class TrainWorker implements WorkerSession.Role {
   }
 
   @Override
+  public boolean concurrent(PhaseCommand c) {
+    return c.phase() == Phase.TRAIN_ASYNC;
+  }
+
+  @Override
+  public void driver(WorkerSession.DriverLink link) {
+    this.driver = link;
+  }
+
+  @Override
   public void peers(List<Endpoint> endpoints) {
     this.endpoints = endpoints;
   }
 
   @Override
   public boolean accept(Message m) {
+    if (m instanceof Weights w && opts.staleness() > 0) {
+      synchronized (versions) {
+        long last = versions.isEmpty() ? version : Math.max(version, versions.lastKey());
+        if (w.values().length != layout.size() || w.version() <= last) {
+          throw new IllegalStateException("weights of version " + w.version() + " with " + w.values().length
+              + " values after version " + last + " (the model has " + layout.size() + ")");
+        }
+        versions.put(w.version(), w.values());
+        versions.notifyAll();
+      }
+      return true;
+    }
+    if (m instanceof AsyncMessages.EpochLimit l) {
+      synchronized (versions) {
+        epochLimit = Math.min(epochLimit, l.last());
+      }
+      return true;
+    }
     if (m instanceof Weights w) {
       if (w.values().length != layout.size() || w.version() <= version) {
         throw new IllegalStateException("weights of version " + w.version() + " with " + w.values().length
@@ -192,7 +228,16 @@ public final class TrainWorker implements WorkerSession.Role {
         result = gradients();
         break;
       case EVALUATE:
+        if (stale != null && c.layer() == 0) {
+          // After asynchronous epochs: the exact evaluation of the weights just sent (the best epoch's).
+          synchronized (versions) {
+            load(versions.lastKey());
+          }
+        }
         result = forward(c.layer(), c.epoch(), false);
+        break;
+      case TRAIN_ASYNC:
+        runEpochs(c.epoch());
         break;
       case EXIT:
         if (tensorClient != null) {
@@ -273,6 +318,14 @@ public final class TrainWorker implements WorkerSession.Role {
     // One set of buffers shared by the layers where their lifetimes allow (LayerStep.chain).
     steps = LayerStep.chain(List.of(layers), g, opts.seed());
     grads = new float[layout.size()];
+    if (opts.staleness() > 0) {
+      int[] widths = new int[depth];
+      for (int k = 0; k < depth; k++) {
+        widths[k] = steps[k].messages().cols();
+      }
+      stale = new StaleHalo(mesh, index, plan, widths, opts.staleness(), graphSpec.chunkRows());
+      stale.start();
+    }
     dLogits = new DenseMatrix(g.numNodes(), spec.outputWidth());
     if (opts.tensorBackend() == TrainOptions.TensorBackend.REMOTE) {
       if (tensorPool == null) {
@@ -301,7 +354,7 @@ public final class TrainWorker implements WorkerSession.Role {
       throw new IllegalStateException("forward of layer " + k + " after " + forwardDone + " of " + steps.length);
     }
     if (training && k == 0) {
-      if (e < 1 || version != e - 1) {
+      if (e < 1 || version > e - 1 || version < e - 1 - opts.staleness()) {
         throw new IllegalStateException("epoch " + e + " on weights of version " + version);
       }
       epoch = e;
@@ -312,17 +365,34 @@ public final class TrainWorker implements WorkerSession.Role {
     s.setEdges(!training ? evalEdges[k] : fanout < 0 ? g
         : NeighbourSampler.sample(g, fanout, Dropout.sampleSeed(opts.seed(), e), k));
     DenseMatrix h = k == 0 ? x : steps[k - 1].output();
-    if (remote != null) {
+    // The exact evaluation after asynchronous epochs runs here: the best epoch's weights it evaluates are no
+    // live version the tensor workers could fetch.
+    if (remote != null && !asyncDone) {
       s.forwardDropout(h, training ? e : 0, training);
       remote.forward(s, k, version);
     } else {
       s.forwardTransform(h, training ? e : 0, training);
     }
-    HaloExchange ex = new HaloExchange(k, s.edges(), s.messages(), plan.sendRows(k), plan.recvSlots(k),
-        graphSpec.chunkRows());
-    Background sender = new Background("forward-send-" + index, () -> ex.sendAll(mesh, index));
-    ex.receiveAndAggregate(mesh, sender, rows -> aggregateRuns(s, rows));
-    sender.join();
+    if (stale != null) {
+      // Bounded asynchrony: the peers' newest rows within the window, then every row at once.
+      int direction = training ? StaleHalo.FORWARD : StaleHalo.EVALUATE;
+      int tag = training ? e : (int) version;
+      int oldest = training || !asyncDone ? tag - opts.staleness() : tag;
+      Background sender = new Background("forward-send-" + index, () -> stale.send(direction, k, tag,
+          s.messages()));
+      int seen = stale.fill(direction, k, tag, oldest, s.messages(), staleWaitMillis());
+      if (training) {
+        rowStaleness = Math.max(rowStaleness, seen);
+      }
+      s.forwardAggregate(0, g.numNodes());
+      sender.join();
+    } else {
+      HaloExchange ex = new HaloExchange(k, s.edges(), s.messages(), plan.sendRows(k), plan.recvSlots(k),
+          graphSpec.chunkRows());
+      Background sender = new Background("forward-send-" + index, () -> ex.sendAll(mesh, index));
+      ex.receiveAndAggregate(mesh, sender, rows -> aggregateRuns(s, rows));
+      sender.join();
+    }
     forwardDone = k + 1;
     if (k < steps.length - 1) {
       return PhaseResult.EMPTY;
@@ -343,6 +413,126 @@ public final class TrainWorker implements WorkerSession.Role {
       }
     }
     return new PhaseResult.Accuracy(correct[0], count[0], correct[1], count[1], correct[2], count[2]);
+  }
+
+  /** How long an asynchronous gather waits for a peer's rows: the round timeout. */
+  private long staleWaitMillis() {
+    return java.util.concurrent.TimeUnit.SECONDS.toMillis(graphSpec.roundTimeoutSeconds());
+  }
+
+  /**
+   * Bounded asynchrony ({@code --staleness S > 0}): this worker runs epochs {@code first..} by itself. Epoch
+   * {@code e} starts once weights of version {@code e - 1 - S} or later are here (version {@code v} exists once
+   * every worker finished epoch {@code v}, so no worker starts epoch {@code e} while another has not finished
+   * {@code e - S - 1}) and runs on the newest version here; its gathers read the peers' newest rows of epochs
+   * {@code e - S .. e} ({@link StaleHalo}). Its loss, gradients and the staleness it saw go to the driver
+   * ({@link AsyncMessages.EpochDone}), whose parameter server steps once all workers' gradients of an epoch are
+   * in. Before epoch {@code e} it evaluates version {@code e - 1 - S} (every worker the same version, dropout
+   * off), reading the peers' evaluation rows of versions {@code e - 1 - 2S ..} as the training reads its rows:
+   * exact rows would make every worker wait for the slowest at that point of each epoch, which is the
+   * synchronisation asynchrony removes. After the last epoch it evaluates the versions left; the driver then
+   * evaluates the best one exactly (synchronous {@code EVALUATE} rounds with exact rows).
+   */
+  private void runEpochs(int first) throws Exception {
+    if (stale == null || driver == null) {
+      throw new IllegalStateException("asynchronous epochs before the plan");
+    }
+    int s = opts.staleness();
+    long slowMillis = slowEpochMillis();
+    long nextEval = first;
+    for (int e = first; e <= limit(); e++) {
+      if (slowMillis > 0) {
+        Thread.sleep(slowMillis);
+      }
+      while (nextEval <= e - 1 - s) {
+        evaluate(nextEval++);
+      }
+      long v = awaitVersion(e - 1 - s);
+      load(v);
+      rowStaleness = 0;
+      forwardDone = 0;
+      for (int k = 0; k < steps.length; k++) {
+        forward(k, e, true);
+      }
+      for (int k = steps.length - 1; k >= 0; k--) {
+        backward(k);
+      }
+      PhaseResult.TrainStep t = (PhaseResult.TrainStep) gradients();
+      driver.send(new AsyncMessages.EpochDone(e, t.lossSum(), rowStaleness, t.gradients()));
+      backwardNext = -2;
+    }
+    int last = limit();
+    while (nextEval <= last) {
+      evaluate(nextEval++);
+    }
+    asyncDone = true;
+  }
+
+  /**
+   * Test hook {@code -D yarngnn.test.slow-worker=INDEX:MS}: worker INDEX sleeps MS before each asynchronous epoch,
+   * so the others run ahead as far as the staleness bound lets them (tests see the bound reached, not just kept).
+   */
+  private long slowEpochMillis() {
+    String v = conf.get(SLOW_WORKER_KEY);
+    if (v == null) {
+      return 0;
+    }
+    String[] p = v.split(":");
+    if (p.length != 2) {
+      throw new IllegalArgumentException("-D " + SLOW_WORKER_KEY + " must be INDEX:MS, not " + v);
+    }
+    return Integer.parseInt(p[0].trim()) == index ? Long.parseLong(p[1].trim()) : 0;
+  }
+
+  static final String SLOW_WORKER_KEY = "yarngnn.test.slow-worker";
+
+  private int limit() {
+    synchronized (versions) {
+      return Math.min(opts.epochs(), epochLimit);
+    }
+  }
+
+  /** Waits for weights of version {@code atLeast} or newer; returns the newest here, forgetting older ones. */
+  private long awaitVersion(long atLeast) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + staleWaitMillis();
+    synchronized (versions) {
+      while (versions.isEmpty() || versions.lastKey() < atLeast) {
+        long left = deadline - System.currentTimeMillis();
+        if (left <= 0) {
+          throw new IllegalStateException("no weights of version " + atLeast + " within "
+              + graphSpec.roundTimeoutSeconds() + " s (--round-timeout)");
+        }
+        versions.wait(Math.min(left, 200));
+      }
+      return versions.lastKey();
+    }
+  }
+
+  /** Loads version {@code v} (here) into the layers. */
+  private void load(long v) {
+    float[] w;
+    synchronized (versions) {
+      w = versions.get(v);
+    }
+    for (int k = 0; k < layers.length; k++) {
+      layers[k].load(w, layout.layerOffset(k));
+    }
+    version = v;
+  }
+
+  /** Evaluates version {@code v} exactly (waiting for it) and reports the counts; versions before it are dropped. */
+  private void evaluate(long v) throws Exception {
+    awaitVersion(v);
+    load(v);
+    synchronized (versions) {
+      versions.headMap(v).clear();
+    }
+    PhaseResult r = null;
+    forwardDone = 0;
+    for (int k = 0; k < steps.length; k++) {
+      r = forward(k, 0, false);
+    }
+    driver.send(new AsyncMessages.VersionAccuracy(v, (PhaseResult.Accuracy) r));
   }
 
   /** Aggregates the sorted ready rows as runs of consecutive rows. */
@@ -381,12 +571,21 @@ public final class TrainWorker implements WorkerSession.Role {
     int base = layout.layerOffset(k);
     s.aggregateBackwardRows(dOut, grads, base);
     s.computeMessageGradients(n, g.numSlots());
-    HaloExchange ex = HaloExchange.gradients(k, s.messageGradients(), plan.sendRows(k), plan.recvSlots(k),
-        graphSpec.chunkRows());
-    Background sender = new Background("gradient-send-" + index, () -> ex.sendAll(mesh, index));
-    s.computeMessageGradients(0, n);
-    ex.receiveAll(mesh, sender);
-    sender.join();
+    if (stale != null) {
+      Background sender = new Background("gradient-send-" + index, () -> stale.send(StaleHalo.GRADIENT, k,
+          (int) epoch, s.messageGradients()));
+      s.computeMessageGradients(0, n);
+      rowStaleness = Math.max(rowStaleness, stale.addGradients(k, (int) epoch, s.messageGradients(),
+          staleWaitMillis()));
+      sender.join();
+    } else {
+      HaloExchange ex = HaloExchange.gradients(k, s.messageGradients(), plan.sendRows(k), plan.recvSlots(k),
+          graphSpec.chunkRows());
+      Background sender = new Background("gradient-send-" + index, () -> ex.sendAll(mesh, index));
+      s.computeMessageGradients(0, n);
+      ex.receiveAll(mesh, sender);
+      sender.join();
+    }
     if (remote != null) {
       remote.backward(s, k, version, k > 0, grads, base);
     } else {
@@ -405,6 +604,9 @@ public final class TrainWorker implements WorkerSession.Role {
 
   @Override
   public void close() {
+    if (stale != null) {
+      stale.close();
+    }
     if (tensorClient != null) {
       tensorClient.close();
     }

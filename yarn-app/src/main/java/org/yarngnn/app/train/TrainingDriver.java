@@ -44,9 +44,82 @@ import org.yarngnn.partition.Ownership;
  * that follow are those of a run that was never stopped.
  */
 public final class TrainingDriver {
-  /** One epoch's figures: the training loss (before the step), the accuracies after it, and its seconds. */
+  /**
+   * One epoch's figures: the training loss (before the step), the accuracies after it, its seconds, and with
+   * {@code --staleness S > 0} how stale the epoch ran: the oldest neighbour rows any worker read (epochs behind)
+   * and the oldest weights (versions behind the synchronous {@code epoch - 1}); both at most S, both 0 at S = 0.
+   */
   public record Epoch(int epoch, double loss, double trainAccuracy, double valAccuracy, double testAccuracy,
-      double seconds) {}
+      double seconds, int rowStaleness, int weightStaleness) {
+    /** A synchronous epoch. */
+    public Epoch(int epoch, double loss, double trainAccuracy, double valAccuracy, double testAccuracy,
+        double seconds) {
+      this(epoch, loss, trainAccuracy, valAccuracy, testAccuracy, seconds, 0, 0);
+    }
+
+    static Epoch of(int epoch, double loss, PhaseResult.Accuracy a, double seconds, int rowStaleness,
+        int weightStaleness) {
+      return new Epoch(epoch, loss, fraction(a.trainCorrect(), a.trainCount()), fraction(a.valCorrect(),
+          a.valCount()), fraction(a.testCorrect(), a.testCount()), seconds, rowStaleness, weightStaleness);
+    }
+  }
+
+  /**
+   * The epochs so far and the best of them (the first of the best validation accuracy): its weights, epoch and
+   * accuracies; prints each epoch's line and tells when {@code --patience} stops the run.
+   */
+  static final class EpochLog {
+    final List<Epoch> epochs = new ArrayList<>();
+    private final int patience;
+    private final PrintStream log;
+    float[] best;
+    int bestEpoch;
+    double bestVal = -1;
+    double bestTest;
+
+    EpochLog(int patience, PrintStream log) {
+      this.patience = patience;
+      this.log = log;
+    }
+
+    void resume(List<Epoch> before, float[] best, int bestEpoch, double bestVal, double bestTest) {
+      epochs.addAll(before);
+      this.best = best;
+      this.bestEpoch = bestEpoch;
+      this.bestVal = bestVal;
+      this.bestTest = bestTest;
+    }
+
+    /** The best epoch's accuracies measured again, exactly (after asynchronous epochs). */
+    void exact(PhaseResult.Accuracy a) {
+      double val = fraction(a.valCorrect(), a.valCount());
+      double test = fraction(a.testCorrect(), a.testCount());
+      log.printf(Locale.ROOT, "yarn-gnn train: best epoch %d evaluated with exact rows: val %.4f test %.4f (with "
+          + "stale rows: val %.4f test %.4f)%n", bestEpoch, val, test, bestVal, bestTest);
+      bestVal = val;
+      bestTest = test;
+    }
+
+    /** Adds epoch {@code ep}, whose step gave {@code weights}; true when patience says stop. */
+    boolean record(Epoch ep, float[] weights) {
+      epochs.add(ep);
+      log.printf(Locale.ROOT, "yarn-gnn train: epoch %d loss %.4f train %.2f val %.2f test %.2f %.2f s%s%n",
+          ep.epoch(), ep.loss(), ep.trainAccuracy(), ep.valAccuracy(), ep.testAccuracy(), ep.seconds(),
+          ep.rowStaleness() + ep.weightStaleness() == 0 ? "" : String.format(Locale.ROOT,
+              " (staleness: rows %d, weights %d)", ep.rowStaleness(), ep.weightStaleness()));
+      if (ep.valAccuracy() > bestVal) {
+        bestVal = ep.valAccuracy();
+        bestTest = ep.testAccuracy();
+        bestEpoch = ep.epoch();
+        best = weights;
+      } else if (patience > 0 && ep.epoch() - bestEpoch >= patience) {
+        log.printf(Locale.ROOT, "yarn-gnn train: no better validation accuracy for %d epochs: stopping%n",
+            patience);
+        return true;
+      }
+      return false;
+    }
+  }
 
   /** The run: the best epoch's model, every epoch, per-worker figures, and the workers' seconds. */
   public record Result(Model model, int bestEpoch, double bestValAccuracy, double bestTestAccuracy,
@@ -154,24 +227,16 @@ public final class TrainingDriver {
       }
       s.broadcast(new TrainRows(counts[0]));
       round(new PhaseCommand(Phase.PLAN), 0.08f);
-      List<Epoch> epochs = new ArrayList<>();
-      float[] best = null;
-      int bestEpoch = 0;
-      double bestVal = -1;
-      double bestTest = 0;
+      EpochLog run = new EpochLog(opts.patience(), log);
       int first = 1;
       double secondsBefore = 0;
       if (resumed != null) {
         ps.restore(new ParameterService.OptimizerState(resumed.step(), resumed.weights(), resumed.adamM(),
             resumed.adamV()));
-        epochs.addAll(resumed.epochs());
-        best = resumed.best();
-        bestEpoch = resumed.bestEpoch();
-        bestVal = resumed.bestVal();
-        bestTest = resumed.bestTest();
+        run.resume(resumed.epochs(), resumed.best(), resumed.bestEpoch(), resumed.bestVal(), resumed.bestTest());
         first = resumed.epoch() + 1;
         secondsBefore = resumed.seconds();
-        boolean stopped = opts.patience() > 0 && resumed.epoch() - bestEpoch >= opts.patience();
+        boolean stopped = opts.patience() > 0 && resumed.epoch() - resumed.bestEpoch() >= opts.patience();
         log.printf(Locale.ROOT, "yarn-gnn train: resuming after epoch %d from %s%s%n", resumed.epoch(),
             checkpoints.dir(), stopped ? " (its --patience had already stopped it)" : "");
         if (stopped) {
@@ -179,7 +244,20 @@ public final class TrainingDriver {
         }
       }
       s.broadcast(ps.current());
-      for (int e = first; e <= opts.epochs(); e++) {
+      if (opts.staleness() > 0) {
+        StaleEpochs async = new StaleEpochs(ps, s, opts.staleness(), counts[0], first, opts.epochs(), run);
+        session.round(new PhaseCommand(Phase.TRAIN_ASYNC, 0, first, null), 0.1f,
+            "epochs (--staleness " + opts.staleness() + ")", TrainingDriver::expected, async);
+        async.finish();
+        // The epochs' accuracies read rows up to S epochs old: the model written is evaluated exactly once more.
+        s.broadcast(new Weights(ps.version() + 1, run.best));
+        PhaseResult.Accuracy acc = null;
+        for (int k = 0; k < layers; k++) {
+          acc = sum(round(new PhaseCommand(Phase.EVALUATE, k, 0, null), 0.98f), acc, k == layers - 1);
+        }
+        run.exact(acc);
+      }
+      for (int e = first; e <= opts.epochs() && opts.staleness() == 0; e++) {
         long te = System.nanoTime();
         float at = 0.08f + 0.9f * e / opts.epochs();
         long used = ps.version();
@@ -202,33 +280,15 @@ public final class TrainingDriver {
         s.broadcast(next);
         PhaseResult.Accuracy acc = null;
         for (int k = 0; k < layers; k++) {
-          List<PhaseResult> rs = round(new PhaseCommand(Phase.EVALUATE, k, e, null), at);
-          if (k == layers - 1) {
-            acc = sum(rs);
-          }
+          acc = sum(round(new PhaseCommand(Phase.EVALUATE, k, e, null), at), acc, k == layers - 1);
         }
-        Epoch ep = new Epoch(e, lossSum / counts[0], fraction(acc.trainCorrect(), acc.trainCount()),
-            fraction(acc.valCorrect(), acc.valCount()), fraction(acc.testCorrect(), acc.testCount()),
-            (System.nanoTime() - te) / 1e9);
-        epochs.add(ep);
-        log.printf(Locale.ROOT, "yarn-gnn train: epoch %d loss %.4f train %.2f val %.2f test %.2f %.2f s%n",
-            ep.epoch(), ep.loss(), ep.trainAccuracy(), ep.valAccuracy(), ep.testAccuracy(), ep.seconds());
-        boolean stop = false;
-        if (ep.valAccuracy() > bestVal) {
-          bestVal = ep.valAccuracy();
-          bestTest = ep.testAccuracy();
-          bestEpoch = e;
-          best = next.values();
-        } else if (opts.patience() > 0 && e - bestEpoch >= opts.patience()) {
-          log.printf(Locale.ROOT, "yarn-gnn train: no better validation accuracy for %d epochs: stopping%n",
-              opts.patience());
-          stop = true;
-        }
+        boolean stop = run.record(Epoch.of(e, lossSum / counts[0], acc, (System.nanoTime() - te) / 1e9, 0, 0),
+            next.values());
         if (opts.checkpointEvery() > 0 && e % opts.checkpointEvery() == 0 && !stop && e < opts.epochs()) {
           ParameterService.OptimizerState st = ps.state();
           checkpoints.write(new Checkpoint.State(Checkpoint.RunOptions.of(opts), graphSize, e, st.step(),
-              st.weights(), st.firstMoments(), st.secondMoments(), bestEpoch, bestVal, bestTest, best,
-              List.copyOf(epochs), secondsBefore + (System.nanoTime() - t0) / 1e9));
+              st.weights(), st.firstMoments(), st.secondMoments(), run.bestEpoch, run.bestVal, run.bestTest,
+              run.best, List.copyOf(run.epochs), secondsBefore + (System.nanoTime() - t0) / 1e9));
           log.printf(Locale.ROOT, "yarn-gnn train: checkpoint of epoch %d in %s%n", e, checkpoints.dir());
         }
         if (opts.stopAfterEpoch() == e) {
@@ -252,7 +312,8 @@ public final class TrainingDriver {
         figures = new Pool(pool.timeline(), pool.workerSeconds(), pool.lost(), pool.launches(), pool.retired(),
             ps.maxLiveVersions(), ps.liveVersions());
       }
-      return new Result(Parameters.toModel(spec, best), bestEpoch, bestVal, bestTest, List.copyOf(epochs), stats,
+      return new Result(Parameters.toModel(spec, run.best), run.bestEpoch, run.bestVal, run.bestTest,
+          List.copyOf(run.epochs), stats,
           secondsBefore + (System.nanoTime() - t0) / 1e9, figures);
     } finally {
       if (pool != null) {
@@ -263,6 +324,11 @@ public final class TrainingDriver {
 
   private static double fraction(long correct, long count) {
     return count == 0 ? 0 : (double) correct / count;
+  }
+
+  /** The last layer's evaluation round: the counts summed; before it, {@code before}. */
+  private static PhaseResult.Accuracy sum(List<PhaseResult> rs, PhaseResult.Accuracy before, boolean last) {
+    return last ? sum(rs) : before;
   }
 
   private static PhaseResult.Accuracy sum(List<PhaseResult> rs) {
@@ -319,7 +385,9 @@ public final class TrainingDriver {
       x.put("val_accuracy", e.valAccuracy());
       x.put("test_accuracy", e.testAccuracy());
       x.put("seconds", e.seconds());
-      x.put("max_staleness", 0L);
+      x.put("max_staleness", (long) Math.max(e.rowStaleness(), e.weightStaleness()));
+      x.put("row_staleness", (long) e.rowStaleness());
+      x.put("weight_staleness", (long) e.weightStaleness());
       epochs.add(x);
     }
     m.put("epochs", epochs);
