@@ -3,6 +3,9 @@
 Usage (Debian's /usr/bin/python3 with python3-matplotlib):
   plot.py training RESULTS_TSV WARMUP OUT.png [TITLE]
       epoch seconds and peak RSS per model: ours (each worker count) against PyTorch, medians over the runs
+  plot.py curves RESULTS_TSV WARMUP OUT.png [TITLE]
+      training loss and validation accuracy against epoch and against seconds, one line per configuration of
+      ours (each staleness, backend, worker count), from the metrics.json beside each run's log (first run)
   plot.py inference RESULTS_TSV LIMIT OUT.png [TITLE]
       wall time per configuration as stacked phases (construction, layers, write, and the rest: JVM start,
       reading the model, the commit), per model; a run killed at LIMIT seconds is drawn as a hatched lower bound
@@ -82,6 +85,45 @@ def training(results, warmup, out, title):
     print(f"bench: chart {out}")
 
 
+def curves(results, out, title):
+    """Loss and validation accuracy per epoch and per second, the first ok run of each (model, configuration)."""
+    import json
+    lines = {}
+    for model, name, _, _, _, _, status, log, _ in read_tsv(results, 9):
+        metrics = log[:-len(".log")] + ".metrics.json"
+        if status == "ok" and name != "pytorch" and (model, name) not in lines and os.path.exists(metrics):
+            with open(metrics) as f:
+                lines[(model, name)] = json.load(f)["epochs"]
+    if not lines:
+        print(f"bench: {results} has no runs with metrics: no chart drawn")
+        return
+    plt = load_matplotlib()
+    models = sorted({m for m, _ in lines})
+    fig, axes = plt.subplots(len(models), 2, figsize=(11, 4 * len(models)), squeeze=False)
+    for row, model in enumerate(models):
+        for (m, name), epochs in sorted(lines.items()):
+            if m != model:
+                continue
+            xs = [e["epoch"] for e in epochs]
+            secs = []
+            total = 0.0
+            for e in epochs:
+                total += e["seconds"]
+                secs.append(total)
+            for col, x in ((0, xs), (1, secs)):
+                ax = axes[row][col]
+                ax.plot(x, [e["val_accuracy"] for e in epochs], label=label_of(name) + " val acc")
+                ax.plot(x, [e["loss"] for e in epochs], linestyle="--", alpha=0.6, label=label_of(name) + " loss")
+        axes[row][0].set_xlabel("epoch")
+        axes[row][1].set_xlabel("seconds")
+        for col in (0, 1):
+            axes[row][col].set_title(f"{model}: validation accuracy (solid) and loss (dashed)")
+            axes[row][col].grid(alpha=0.3)
+        axes[row][0].legend(fontsize=7)
+    save(fig, out, title)
+    print(f"bench: chart {out}")
+
+
 def save(fig, out, title):
     if title:
         fig.suptitle(title, fontsize=9)
@@ -93,7 +135,12 @@ def label_of(name):
     if name == "pytorch":
         return "PyTorch"
     if name.startswith("ours-w"):
-        return f"yarn-gnn, {name[len('ours-w'):]} worker(s)"
+        rest = name[len("ours-w"):].split("-")
+        label = f"yarn-gnn, {rest[0]} worker(s)"
+        for part in rest[1:]:
+            label += f", {part[len('remote'):]} tensor workers" if part.startswith("remote") else \
+                f", staleness {part[1:]}" if part.startswith("s") else f", {part}"
+        return label
     return name
 
 
@@ -158,12 +205,14 @@ def main(argv):
         title = argv[4] if len(argv) == 5 else ""
         if kind == "training":
             training(results, int(number), out, title)
+        elif kind == "curves":
+            curves(results, out, title)
         elif kind == "inference":
             inference(results, float(number), out, title)
         else:
-            raise ValueError(f"unknown chart '{kind}' (training or inference)")
+            raise ValueError(f"unknown chart '{kind}' (training, curves or inference)")
     except ValueError as e:
-        print(f"plot.py: {e}\nusage: plot.py training|inference RESULTS_TSV WARMUP|LIMIT OUT.png [TITLE]",
+        print(f"plot.py: {e}\nusage: plot.py training|curves|inference RESULTS_TSV WARMUP|LIMIT OUT.png [TITLE]",
               file=sys.stderr)
         return 2
     except OSError as e:

@@ -37,7 +37,9 @@ final class StaleHalo implements AutoCloseable {
 
   private final WorkerMesh mesh;
   private final int self;
-  private final HaloPlan plan;
+  /** [layer][peer]: own rows sent to the peer (forward), and halo slots its rows fill. */
+  private final int[][][] sendRows;
+  private final int[][][] recvSlots;
   private final int[] widths;
   private final int staleness;
   private final int chunkRows;
@@ -65,12 +67,27 @@ final class StaleHalo implements AutoCloseable {
     }
   }
 
-  /** {@code widths[k]}: layer {@code k}'s message width (the rows its exchange carries). */
-  @SuppressWarnings("unchecked")
+  /** The exchanges of {@code plan}; {@code widths[k]}: layer {@code k}'s message width. */
   StaleHalo(WorkerMesh mesh, int self, HaloPlan plan, int[] widths, int staleness, int chunkRows) {
+    this(mesh, self, perLayer(plan, true), perLayer(plan, false), widths, staleness, chunkRows);
+  }
+
+  private static int[][][] perLayer(HaloPlan plan, boolean send) {
+    int[][][] r = new int[plan.layers()][][];
+    for (int k = 0; k < r.length; k++) {
+      r[k] = send ? plan.sendRows(k) : plan.recvSlots(k);
+    }
+    return r;
+  }
+
+  /** {@code sendRows[k][q]}, {@code recvSlots[k][q]}: as {@link HaloPlan}'s (null or empty for none). */
+  @SuppressWarnings("unchecked")
+  StaleHalo(WorkerMesh mesh, int self, int[][][] sendRows, int[][][] recvSlots, int[] widths, int staleness,
+      int chunkRows) {
     this.mesh = mesh;
     this.self = self;
-    this.plan = plan;
+    this.sendRows = sendRows;
+    this.recvSlots = recvSlots;
     this.widths = widths.clone();
     this.staleness = staleness;
     this.peers = mesh.workers();
@@ -98,13 +115,13 @@ final class StaleHalo implements AutoCloseable {
 
   /** Rows this worker sends peer {@code q} in {@code direction} at layer {@code k} (indices into the matrix). */
   private int[] sendIndex(int direction, int k, int q) {
-    int[] r = direction == GRADIENT ? plan.recvSlots(k)[q] : plan.sendRows(k)[q];
+    int[] r = direction == GRADIENT ? recvSlots[k][q] : sendRows[k][q];
     return r == null ? new int[0] : r;
   }
 
   /** Rows peer {@code q} sends here in {@code direction} at layer {@code k}. */
   private int[] receiveIndex(int direction, int k, int q) {
-    int[] r = direction == GRADIENT ? plan.sendRows(k)[q] : plan.recvSlots(k)[q];
+    int[] r = direction == GRADIENT ? sendRows[k][q] : recvSlots[k][q];
     return r == null ? new int[0] : r;
   }
 
