@@ -252,4 +252,23 @@ class TrainOnYarnTest {
     assertTrue(shrank && ((Number) pool.get("retired")).longValue() >= 1, "the pool never shrank: " + pool);
     assertTrue(((Number) ((Map<?, ?>) m.get("best")).get("test_accuracy")).doubleValue() > 0.65, text);
   }
+
+  /** Bounded asynchrony in containers: the epochs' reports and weights flow through the AM while workers run. */
+  @Test
+  void boundedAsynchronyTrainsInContainers() throws Exception {
+    int epochs = 30;
+    java.nio.file.Path spec = Files.writeString(local.resolve("stale-spec.json"), TrainLocalTest.SPEC);
+    CliRun run = cli("train", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz",
+        "--model-spec", spec.toUri().toString(), "--output", "/out/stale", "--workers", "2", "--worker-memory",
+        "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1", "--staleness", "2",
+        "-D", "yarngnn.test.slow-worker=1:50");
+    assertEquals(0, run.status(), run.toString());
+    String text;
+    try (java.io.InputStream in = fs.open(new Path("/out/stale/metrics.json"))) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    Map<?, ?> m = (Map<?, ?>) Json.parse(text);
+    assertEquals(2, TrainStalenessTest.checkEpochs(m, epochs, 2), "the slowed worker's peer ran 2 epochs ahead");
+    assertTrue(((Number) ((Map<?, ?>) m.get("best")).get("test_accuracy")).doubleValue() > 0.65, text);
+  }
 }

@@ -123,6 +123,7 @@ final class StaleEpochs implements DriverSession.WorkerMessages {
     made.put(next.version(), new Made(next.values(), loss, rows, weights, (now - lastStep) / 1e9));
     lastStep = now;
     session.broadcast(next);
+    session.report(0.08f + 0.9f * e / limit, "epoch " + e + " (--staleness " + staleness + ")");
   }
 
   private void evaluatedBy(int w, AsyncMessages.VersionAccuracy a) throws Exception {
