@@ -163,6 +163,22 @@ public final class OutputCommit {
     }
   }
 
+  /**
+   * Empties the work directory: what an earlier attempt of the same job wrote there before it died (its
+   * ApplicationMaster lost), so that a new attempt starts from nothing; the output itself is untouched.
+   */
+  public void clearWorkDir() {
+    try {
+      for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(workDir)) {
+        if (!fs.delete(f.getPath(), true)) {
+          throw new IOException("could not delete " + f.getPath());
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("clearing " + workDir + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Where the part files go until commit. */
   public Path workDir() {
     return workDir;

@@ -28,6 +28,12 @@ public final class InferenceJobDriver implements JobDriver {
     InferOptions spec = inStaging(InferOptions.fromConfiguration(LaunchContexts.jobConf()), ctx.stagingDir());
     OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(spec.output()), new Path(spec.workDir()),
         spec.overwrite());
+    if (ctx.attempt() > 1) {
+      // The previous attempt's AM died mid-job: its containers went with it; start over from its inputs.
+      commit.clearWorkDir();
+      ctx.log().println("yarn-gnn infer: attempt " + ctx.attempt() + " after the previous ApplicationMaster "
+          + "died: running the job again");
+    }
     List<String> hosts = spec.graph() == null ? List.of() : partitionHosts(ctx.conf(), new Path(spec.graph()));
     try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), spec.workerMemoryMb(),
         spec.workerVcores(), hosts)) {

@@ -33,6 +33,18 @@ public final class TrainJobDriver implements JobDriver {
         opts.graph().workerVcores(), hosts, TrainWorkerMain.class.getName())) {
       ModelSpec spec = ModelFormat.parse(opts.specJson(), opts.modelSpec());
       Checkpoint checkpoints = Checkpoint.of(ctx.conf(), new Path(opts.output()));
+      if (ctx.attempt() > 1) {
+        // The previous attempt's AM died mid-run: continue from its last checkpoint if it wrote one (the epochs
+        // that follow are those of a run never stopped), else start over.
+        commit.clearWorkDir();
+        boolean resume = opts.resume() == null && checkpoints.latest() != null;
+        ctx.log().println("yarn-gnn train: attempt " + ctx.attempt() + " after the previous ApplicationMaster died: "
+            + (resume ? "resuming from " + checkpoints.latest() : opts.resume() != null ? "resuming again"
+            : "no checkpoint, starting over"));
+        if (resume) {
+          opts = opts.toBuilder().resume(opts.output()).build();
+        }
+      }
       ContainerTensorWorkers tensors = opts.tensorBackend() == TrainOptions.TensorBackend.REMOTE
           ? new ContainerTensorWorkers(ctx.containers(), opts.tensorWorkerMemoryMb(), opts.tensorWorkerVcores(),
               TensorWorkerMain.class.getName())

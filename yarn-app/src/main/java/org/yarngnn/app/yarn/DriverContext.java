@@ -35,8 +35,30 @@ public final class DriverContext {
     this.status = new StatusWriter(fs, stagingDir, STATUS_GAP_MS);
   }
 
+  /**
+   * Test hook: the first attempt's ApplicationMaster halts (exit 137, nothing cleaned) when the job reaches a
+   * status starting with this text ({@code -D yarngnn.test.halt-am-at="layer 2"}).
+   */
+  public static final String HALT_AM_KEY = "yarngnn.test.halt-am-at";
+
   /** The shortest time between two writes of the status file. */
   static final long STATUS_GAP_MS = 500;
+
+  /**
+   * This ApplicationMaster's attempt (1 for the first; a later one after the previous attempt's AM died, when
+   * the job starts over: from its checkpoint for train), from the container id YARN gives it.
+   */
+  public int attempt() {
+    String id = System.getenv("CONTAINER_ID");
+    if (id == null) {
+      return 1;
+    }
+    try {
+      return org.apache.hadoop.yarn.api.records.ContainerId.fromString(id).getApplicationAttemptId().getAttemptId();
+    } catch (IllegalArgumentException e) {
+      return 1;
+    }
+  }
 
   /** The client's configuration (shipped with the job), on the AM's classpath. */
   public Configuration conf() {
@@ -89,6 +111,13 @@ public final class DriverContext {
    * the client's progress line, through {@link StatusFile}, written in the background: returns at once).
    */
   public void setProgress(float progress, String status) {
+    String haltAt = conf.get(HALT_AM_KEY);
+    if (haltAt != null && status != null && status.startsWith(haltAt) && attempt() == 1
+        && System.getenv("CONTAINER_ID") != null) {
+      log.println("yarn-gnn: halting the ApplicationMaster at '" + status + "' (test hook " + HALT_AM_KEY + ")");
+      log.flush();
+      Runtime.getRuntime().halt(137); // as a crash or SIGKILL: nothing cleaned, nothing unregistered
+    }
     this.progress = Math.max(0f, Math.min(1f, progress));
     this.status.publish(this.progress, status);
     page.status(this.progress, status);

@@ -140,7 +140,8 @@ public final class JobSubmission {
     private String amMainClass = AmMain.class.getName();
     private List<String> amArgs = List.of();
     private final Map<String, String> environment = new LinkedHashMap<>();
-    private int maxAttempts = 1;
+    /** 0: {@link YarnJobClient#AM_ATTEMPTS_KEY}, default 2 (a second attempt after an AM crash). */
+    private int maxAttempts = 0;
     private final List<String> accessedPaths = new ArrayList<>();
 
     private Builder() {}

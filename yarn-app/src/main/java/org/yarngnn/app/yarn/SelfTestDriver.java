@@ -58,7 +58,9 @@ public final class SelfTestDriver implements JobDriver {
   public static JobSubmission.Builder submission(Path jar, String output, int workers, int memoryMb, String mode,
       List<java.nio.file.Path> ship) {
     List<String> args = new ArrayList<>(List.of(output, Integer.toString(workers), Integer.toString(memoryMb), mode));
+    // One attempt: its failure modes must end the application, not start it again.
     JobSubmission.Builder b = JobSubmission.builder().appName("yarn-gnn-selftest-" + mode).jar(jar).amMemoryMb(256)
+        .maxAttempts(1)
         .amJavaOpts(LaunchContexts.defaultJavaOpts(256) + " " + LIGHT_JVM);
     for (java.nio.file.Path p : ship) {
       b.file(p);

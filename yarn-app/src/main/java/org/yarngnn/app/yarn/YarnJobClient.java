@@ -34,6 +34,9 @@ import org.apache.hadoop.yarn.exceptions.YarnException;
  * and deletes the staging directory however the run ends. Poll interval: {@value #POLL_KEY} (ms, default 1000).
  */
 public final class YarnJobClient {
+  /** ApplicationMaster attempts of a job (default 2): {@code -D yarngnn.am.max-attempts=N}. */
+  public static final String AM_ATTEMPTS_KEY = "yarngnn.am.max-attempts";
+
   public static final String POLL_KEY = "yarngnn.client.poll-ms";
 
   private final Configuration conf;
@@ -42,6 +45,47 @@ public final class YarnJobClient {
   public YarnJobClient(Configuration conf, PrintStream out) {
     this.conf = new YarnConfiguration(conf);
     this.out = out;
+  }
+
+  /**
+   * Deletes what earlier jobs left under the staging root {@code root} when both their client and their AM died
+   * (neither could delete it): the directories of applications the ResourceManager reports ended or no longer
+   * knows. A running application's directory, and anything not named like an application, is left alone; a
+   * directory that cannot be deleted is reported and skipped (never a reason not to submit).
+   */
+  void sweepEnded(YarnClient yarn, FileSystem fs, Path root, ApplicationId self) {
+    try {
+      if (!fs.isDirectory(root)) {
+        return;
+      }
+      for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(root)) {
+        String name = f.getPath().getName();
+        ApplicationId id;
+        try {
+          id = ApplicationId.fromString(name);
+        } catch (IllegalArgumentException e) {
+          continue;
+        }
+        if (id.equals(self) || !f.isDirectory()) {
+          continue;
+        }
+        boolean ended;
+        try {
+          YarnApplicationState state = yarn.getApplicationReport(id).getYarnApplicationState();
+          ended = state == YarnApplicationState.FINISHED || state == YarnApplicationState.FAILED
+              || state == YarnApplicationState.KILLED;
+        } catch (org.apache.hadoop.yarn.exceptions.ApplicationNotFoundException e) {
+          ended = true; // the RM forgot it (restarted, or long ago): nothing runs from it
+        }
+        if (ended) {
+          out.println(StagingDir.delete(fs, f.getPath())
+              ? "yarn-gnn: deleted the staging directory of ended application " + id + " (" + f.getPath() + ")"
+              : "yarn-gnn: warning: could not delete " + f.getPath() + " (application " + id + " has ended)");
+        }
+      }
+    } catch (IOException | YarnException e) {
+      out.println("yarn-gnn: warning: could not clean the staging root " + root + ": " + e.getMessage());
+    }
   }
 
   /** Submits, waits for the end, cleans up. Throws only when the submission itself fails. */
@@ -54,6 +98,7 @@ public final class YarnJobClient {
       YarnClientApplication app = yarn.createApplication();
       ApplicationId appId = app.getNewApplicationResponse().getApplicationId();
       Path staging = StagingDir.forApplication(conf, fs, appId.toString());
+      sweepEnded(yarn, fs, staging.getParent(), appId);
       // Hadoop's hook manager, ahead of the hook that closes every FileSystem, so Ctrl-C can still clean up.
       Runnable killOnExit = () -> killAndClean(yarn, appId, fs, staging);
       ShutdownHookManager.get().addShutdownHook(killOnExit, FileSystem.SHUTDOWN_HOOK_PRIORITY + 10);
@@ -78,7 +123,9 @@ public final class YarnJobClient {
     ctx.setApplicationType(JobSubmission.APPLICATION_TYPE);
     ctx.setQueue(s.queue());
     ctx.setResource(Resource.newInstance(s.amMemoryMb(), s.amVcores()));
-    ctx.setMaxAppAttempts(s.maxAttempts());
+    // A crashed AM (lost node, OOM kill) gets a second attempt; one that unregistered FAILED does not (a job's own
+    // failure is not retried). The cluster's yarn.resourcemanager.am.max-attempts caps it.
+    ctx.setMaxAppAttempts(s.maxAttempts() > 0 ? s.maxAttempts() : Math.max(1, conf.getInt(AM_ATTEMPTS_KEY, 2)));
     ctx.setAMContainerSpec(am);
     return ctx;
   }
