@@ -35,13 +35,19 @@ class InferOnYarnTest {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = MiniClusters.start("infer");
+    cluster = startWithCora("infer", local);
     fs = cluster.fs();
+  }
+
+  /** A cluster named {@code name} with Cora's tables under /data/cora, and the contract reference loaded. */
+  static MiniClusters startWithCora(String name, java.nio.file.Path local) throws Exception {
+    MiniClusters c = MiniClusters.start(name);
     java.nio.file.Path cora = SharedData.planetoid("cora");
-    fs.copyFromLocalFile(new Path(cora.resolve("edges.tsv").toUri()), new Path("/data/cora/edges.tsv"));
-    fs.copyFromLocalFile(new Path(cora.resolve("nodes.tsv.gz").toUri()), new Path("/data/cora/nodes.tsv.gz"));
+    c.fs().copyFromLocalFile(new Path(cora.resolve("edges.tsv").toUri()), new Path("/data/cora/edges.tsv"));
+    c.fs().copyFromLocalFile(new Path(cora.resolve("nodes.tsv.gz").toUri()), new Path("/data/cora/nodes.tsv.gz"));
     CoraLocalInferenceTest.work = local;
     CoraLocalInferenceTest.load();
+    return c;
   }
 
   @AfterAll

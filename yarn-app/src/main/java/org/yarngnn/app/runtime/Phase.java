@@ -36,7 +36,13 @@ public enum Phase {
   GRADIENTS,
   /** Training: evaluation forward of layer {@code layer} (dropout off, inference's samples); the last layer
    * answers {@link PhaseResult.Accuracy}. */
-  EVALUATE;
+  EVALUATE,
+  /**
+   * After a lost worker was replaced ({@link WorkerRecovery}): every worker connects to every peer anew at the
+   * command's generation (its {@code epoch} field) and gets ready to resume at the point its {@code layer} field
+   * names (inference's points: {@code infer.LayerResume}).
+   */
+  REJOIN;
 
   private static final Phase[] VALUES = values();
 

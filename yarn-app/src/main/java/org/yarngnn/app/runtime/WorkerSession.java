@@ -39,6 +39,15 @@ public final class WorkerSession {
     /** Runs one phase; the result goes back to the driver. */
     PhaseResult run(PhaseCommand command) throws Exception;
 
+    /**
+     * Whether the worker outlives {@code e}, thrown by {@link #run}: then it answers {@link PhaseAborted} and
+     * waits for the driver's next command (a job that replaces a lost peer, see {@link WorkerRecovery}) instead of
+     * failing.
+     */
+    default boolean survives(Exception e) {
+      return false;
+    }
+
     @Override
     void close();
   }
@@ -114,7 +123,16 @@ public final class WorkerSession {
             throw new IllegalStateException("unexpected message from the driver: " + m);
           }
           phase = c.phase();
-          PhaseResult result = role.run(c);
+          PhaseResult result;
+          try {
+            result = role.run(c);
+          } catch (Exception e) {
+            if (!role.survives(e)) {
+              throw e;
+            }
+            driver.sendBlocking(new PhaseAborted(c.phase(), c.layer(), Failures.describe(e)));
+            continue;
+          }
           driver.sendBlocking(new PhaseDone(c.phase(), c.layer(), result));
           if (c.phase() == Phase.EXIT) {
             return 0;
