@@ -188,7 +188,6 @@ public final class GraphWorker implements WorkerSession.Role {
   private void job() throws Exception {
     prepare();
     if (!connected) {
-      // Not again when a job phase lost elsewhere runs again: the rejoin connected this worker.
       mesh.connect(endpoints, PEER_TIMEOUT_MS);
       connected = true;
     }

@@ -10,8 +10,10 @@ import org.yarngnn.app.runtime.WorkerRecovery;
  * resume points a {@link Phase#REJOIN} command carries in its {@code layer} field (its {@code epoch} field is the
  * mesh generation):
  * <ul>
- *   <li>lost while connecting ({@code job}) or loading a partitioned graph ({@code load}): rejoin
- *       {@link #AFTER_JOB} (everyone connected anew; the replacement read the model), then the phase again;</li>
+ *   <li>lost while connecting ({@code job}): not resumable; a worker waiting for the lost one to connect has no
+ *       connection whose loss it could notice;</li>
+ *   <li>lost while loading a partitioned graph ({@code load}): rejoin {@link #AFTER_JOB} (everyone connected
+ *       anew; the replacement read the model), then the load again;</li>
  *   <li>lost while building the graph from the tables ({@code read-nodes}, {@code route-nodes}, {@code edges}):
  *       not resumable; every worker's routing feeds every partition, so only a new job would do;</li>
  *   <li>lost while planning: rejoin {@link #BEFORE_PLAN} (the replacement loads its partition), then the plan
@@ -44,7 +46,6 @@ public final class LayerResume {
   /** The steps for an inference of {@code layers} layers (see the class comment); null where it cannot resume. */
   public static List<PhaseCommand> steps(PhaseCommand interrupted, int generation, int layers) {
     switch (interrupted.phase()) {
-      case JOB:
       case LOAD_PARTITION:
         return List.of(rejoin(AFTER_JOB, generation));
       case PLAN:

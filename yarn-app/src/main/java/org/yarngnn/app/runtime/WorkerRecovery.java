@@ -83,7 +83,10 @@ public final class WorkerRecovery {
       BiPredicate<PhaseCommand, PhaseResult> expected, Resume resume) throws Exception {
     while (true) {
       session.report(after - 0.01f, label);
-      Answers a = collect(command, expected, false);
+      // Where the job cannot resume, the first loss ends it at once: workers still waiting for the lost one (to
+      // connect, say) need not be waited for.
+      boolean resumable = command.phase() == Phase.EXIT || resume.steps(command, generation + 1) != null;
+      Answers a = collect(command, expected, false, resumable);
       if (a.lost.isEmpty() && a.aborted.length() > 0) {
         // Stopped for a peer that is not lost (a connection that failed between live workers): not a loss this
         // job replaces.
@@ -102,25 +105,17 @@ public final class WorkerRecovery {
       }
       long t0 = System.nanoTime();
       List<PhaseCommand> steps = resume.steps(command, generation + 1);
-      if (steps == null) {
-        throw new IllegalStateException("lost worker " + a.lost.nextSetBit(0) + " during " + command.phase().label()
-            + ", where a job cannot resume (" + a.reasons + ")");
-      }
       awaitReplacements(a.lost, command);
       generation++;
       for (int w = 0; w < session.workers(); w++) {
         session.worker(w).sendBlocking(new PeerTable(session.endpoints()));
       }
       session.report(after - 0.01f, "replacing worker " + a.lost + " (rejoin)");
-      Answers r = collect(steps.get(0), (c, res) -> res instanceof PhaseResult.Empty, true);
+      Answers r = collect(steps.get(0), (c, res) -> res instanceof PhaseResult.Empty, true, false);
       double s = (System.nanoTime() - t0) / 1e9;
       recoverySeconds += s;
       log.printf(Locale.ROOT, "yarn-gnn: worker %s replaced and rejoined in %.1f s (generation %d); %s again%n",
           a.lost, s, generation, label);
-      if (!r.lost.isEmpty()) {
-        throw new IllegalStateException("lost worker " + r.lost.nextSetBit(0) + " while the workers rejoined ("
-            + r.reasons + ")");
-      }
       for (PhaseCommand step : steps.subList(1, steps.size())) {
         round(step, after - 0.01f, label + " (catching up: " + step.phase().label() + " " + (step.layer() + 1) + ")",
             expected, resume);
@@ -134,6 +129,7 @@ public final class WorkerRecovery {
     final BitSet lost = new BitSet();
     final StringBuilder reasons = new StringBuilder();
     final StringBuilder aborted = new StringBuilder();
+    boolean resumable = true;
 
     Answers(int p) {
       results = new PhaseResult[p];
@@ -143,12 +139,13 @@ public final class WorkerRecovery {
   /**
    * Sends {@code command} to every worker and collects an answer (done, or aborted for a lost peer) from every
    * worker not lost meanwhile. With {@code strict} an aborted answer fails the job (a REJOIN has nothing to
-   * abort for).
+   * abort for); unless {@code resumable}, so does the first loss.
    */
-  private Answers collect(PhaseCommand command, BiPredicate<PhaseCommand, PhaseResult> expected, boolean strict)
-      throws Exception {
+  private Answers collect(PhaseCommand command, BiPredicate<PhaseCommand, PhaseResult> expected, boolean strict,
+      boolean resumable) throws Exception {
     int p = session.workers();
     Answers a = new Answers(p);
+    a.resumable = resumable;
     BitSet settled = new BitSet();
     for (int w = 0; w < p; w++) {
       try {
@@ -239,6 +236,10 @@ public final class WorkerRecovery {
     a.reasons.append(a.reasons.length() == 0 ? "" : "; ").append("worker ").append(w).append(": ").append(reason);
     String where = command.phase().label() + (PhaseCommand.perLayer(command.phase()) && command.phase() != Phase.REJOIN
         ? " " + (command.layer() + 1) : "");
+    if (!a.resumable) {
+      throw new IllegalStateException("lost worker " + w + " during " + where + " (" + reason + "), where "
+          + (command.phase() == Phase.REJOIN ? "the workers rejoined after a replacement" : "a job cannot resume"));
+    }
     if (failures > maxFailures) {
       throw new IllegalStateException("lost worker " + w + " during " + where + " (" + reason + "): " + failures
           + " graph-worker losses, more than --max-worker-failures " + maxFailures);
