@@ -35,13 +35,19 @@ class InferOnYarnTest {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = MiniClusters.start("infer");
+    cluster = startWithCora("infer", local);
     fs = cluster.fs();
+  }
+
+  /** A cluster named {@code name} with Cora's tables under /data/cora, and the contract reference loaded. */
+  static MiniClusters startWithCora(String name, java.nio.file.Path local) throws Exception {
+    MiniClusters c = MiniClusters.start(name);
     java.nio.file.Path cora = SharedData.planetoid("cora");
-    fs.copyFromLocalFile(new Path(cora.resolve("edges.tsv").toUri()), new Path("/data/cora/edges.tsv"));
-    fs.copyFromLocalFile(new Path(cora.resolve("nodes.tsv.gz").toUri()), new Path("/data/cora/nodes.tsv.gz"));
+    c.fs().copyFromLocalFile(new Path(cora.resolve("edges.tsv").toUri()), new Path("/data/cora/edges.tsv"));
+    c.fs().copyFromLocalFile(new Path(cora.resolve("nodes.tsv.gz").toUri()), new Path("/data/cora/nodes.tsv.gz"));
     CoraLocalInferenceTest.work = local;
     CoraLocalInferenceTest.load();
+    return c;
   }
 
   @AfterAll
@@ -208,7 +214,8 @@ class InferOnYarnTest {
   @Test
   void aKilledWorkerFailsTheJobCleanly() throws Exception {
     Model model = org.yarngnn.compute.model.RandomModels.random(CoraLocalInferenceTest.gcnSpec(), 1);
-    CliRun run = inferCora(model, "killed", 2, 0, "-D", "yarngnn.test.halt-worker=1@plan");
+    CliRun run = inferCora(model, "killed", 2, 0, "--max-worker-failures", "0", "-D",
+        "yarngnn.test.halt-worker=1@plan");
     assertEquals(1, run.status(), run.toString());
     assertTrue(run.err().contains("FAILED") || run.err().contains("worker"), run.toString());
     assertFalse(fs.exists(new Path("/out/killed")), "no output directory, so no _SUCCESS and no part file");

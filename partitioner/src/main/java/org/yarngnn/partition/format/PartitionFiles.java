@@ -95,7 +95,7 @@ public final class PartitionFiles {
   }
 
   /** Reads one partition's files, verifying sizes, checksums and the CSR's bounds. */
-  static GraphPartition read(FileSystem fs, Path dir, int p, Ownership ownership, Map<String, Checksum> sums,
+  public static GraphPartition read(FileSystem fs, Path dir, int p, Ownership ownership, Map<String, Checksum> sums,
       int width) throws IOException {
     long[] ids;
     int[] labels = null;

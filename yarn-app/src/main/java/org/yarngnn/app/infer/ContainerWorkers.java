@@ -1,22 +1,40 @@
 package org.yarngnn.app.infer;
 
-import org.yarngnn.app.runtime.WorkerLauncher;
+import org.yarngnn.app.runtime.ReplaceableWorkers;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.yarngnn.app.yarn.ContainerEnv;
+import org.yarngnn.app.yarn.ContainerExit;
+import org.yarngnn.app.yarn.ContainerHandle;
 import org.yarngnn.app.yarn.ContainerPool;
 import org.yarngnn.app.yarn.ContainerSpec;
 import org.yarngnn.app.yarn.LaunchContexts;
 
-/** Graph workers as YARN containers, launched by the ApplicationMaster's container pool. */
-public final class ContainerWorkers implements WorkerLauncher {
+/**
+ * Graph workers as YARN containers, launched by the ApplicationMaster's container pool. Made
+ * {@link #replaceable}, the containers are expendable to the pool (a lost one does not fail it): each exit that is
+ * not a success nor a stop by the AM (preempted, lost node, killed, non-zero status) is reported as a
+ * {@link ReplaceableWorkers.Loss} of that worker's index and attempt, and {@link #relaunch} starts one container
+ * with the same index ({@value ATTEMPT_ENV} telling it which attempt it is).
+ */
+public final class ContainerWorkers implements ReplaceableWorkers {
   static final String ROLE = "graph-worker";
+  /** Which start of its index a graph-worker container is: absent or 0 for the first, higher for a replacement. */
+  public static final String ATTEMPT_ENV = "YARNGNN_ATTEMPT";
 
   private final ContainerPool pool;
   private final int memoryMb;
   private final int vcores;
   private final List<String> preferredHosts;
   private final String mainClass;
+  private final boolean replaceable;
   private final CompletableFuture<String> failure = new CompletableFuture<>();
+  private final ConcurrentLinkedQueue<Loss> losses = new ConcurrentLinkedQueue<>();
+  private volatile boolean replacing;
+  private String driverHost;
+  private int driverPort;
+  private int workers;
 
   ContainerWorkers(ContainerPool pool, int memoryMb, int vcores, List<String> preferredHosts) {
     this(pool, memoryMb, vcores, preferredHosts, GraphWorkerMain.class.getName());
@@ -25,17 +43,78 @@ public final class ContainerWorkers implements WorkerLauncher {
   /** Graph-worker containers whose JVMs run {@code mainClass} (inference's or training's role). */
   public ContainerWorkers(ContainerPool pool, int memoryMb, int vcores, List<String> preferredHosts,
       String mainClass) {
+    this(pool, memoryMb, vcores, preferredHosts, mainClass, false);
+  }
+
+  private ContainerWorkers(ContainerPool pool, int memoryMb, int vcores, List<String> preferredHosts,
+      String mainClass, boolean replaceable) {
     this.mainClass = mainClass;
     this.pool = pool;
     this.memoryMb = memoryMb;
     this.vcores = vcores;
     this.preferredHosts = preferredHosts;
+    this.replaceable = replaceable;
     pool.failure().thenAccept(e -> failure.complete(e.getMessage()));
+    if (replaceable) {
+      pool.addExitListener(this::exited);
+    }
+  }
+
+  /** Inference's graph workers whose losses the driver replaces ({@link org.yarngnn.app.runtime.WorkerRecovery}). */
+  static ContainerWorkers replaceable(ContainerPool pool, int memoryMb, int vcores, List<String> preferredHosts) {
+    return new ContainerWorkers(pool, memoryMb, vcores, preferredHosts, GraphWorkerMain.class.getName(), true);
   }
 
   @Override
   public void launch(String host, int port, int workers) {
-    pool.launch(spec(host, port, workers, memoryMb, vcores, preferredHosts, mainClass));
+    this.driverHost = host;
+    this.driverPort = port;
+    this.workers = workers;
+    pool.launch(builder(host, port, workers, memoryMb, vcores, preferredHosts, mainClass).expendable(replaceable)
+        .build());
+  }
+
+  @Override
+  public void relaunch(int worker, int attempt) {
+    if (!replaceable || driverHost == null) {
+      throw new IllegalStateException("graph workers of this job are not replaced");
+    }
+    // One container, with the lost worker's index (the pool's own index of a one-container launch is 0).
+    ContainerSpec one = builder(driverHost, driverPort, 1, memoryMb, vcores, preferredHosts, mainClass)
+        .expendable(true).env(ContainerEnv.INDEX, Integer.toString(worker)).env(ContainerEnv.COUNT, Integer.toString(workers))
+        .env(ATTEMPT_ENV, Integer.toString(attempt)).build();
+    pool.launch(one);
+  }
+
+  private void exited(ContainerHandle h, ContainerExit exit) {
+    if (!ROLE.equals(h.role()) || exit.succeeded() || exit.stoppedByAm()) {
+      return;
+    }
+    String index = h.spec().environment().get(ContainerEnv.INDEX);
+    String attempt = h.spec().environment().get(ATTEMPT_ENV);
+    Loss loss = new Loss(index == null ? h.index() : Integer.parseInt(index),
+        attempt == null ? 0 : Integer.parseInt(attempt), h + " exited with status " + exit.exitStatus()
+        + (exit.diagnostics().isEmpty() ? "" : ": " + firstLine(exit.diagnostics())));
+    if (replacing) {
+      losses.add(loss);
+    } else {
+      failure.complete(loss.reason());
+    }
+  }
+
+  private static String firstLine(String s) {
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+
+  @Override
+  public void replaceLosses() {
+    replacing = true;
+  }
+
+  @Override
+  public Loss pollLoss() {
+    return losses.poll();
   }
 
   /** The containers: the job's options come from the localized job.xml, the command line names the driver. */
@@ -46,13 +125,21 @@ public final class ContainerWorkers implements WorkerLauncher {
 
   static ContainerSpec spec(String host, int port, int workers, int memoryMb, int vcores,
       List<String> preferredHosts, String mainClass) {
-    // Compute threads follow the container's vcores, not the node's cores.
-    String opts = LaunchContexts.defaultJavaOpts(memoryMb)
-        + " -Djava.util.concurrent.ForkJoinPool.common.parallelism=" + Math.max(1, vcores);
+    return builder(host, port, workers, memoryMb, vcores, preferredHosts, mainClass).build();
+  }
+
+  private static ContainerSpec.Builder builder(String host, int port, int workers, int memoryMb, int vcores,
+      List<String> preferredHosts, String mainClass) {
     return ContainerSpec.builder(ROLE, workers, mainClass)
-        .memoryMb(memoryMb).vcores(vcores).javaOpts(opts)
+        .memoryMb(memoryMb).vcores(vcores).javaOpts(javaOpts(vcores, memoryMb))
         .args(List.of(host, Integer.toString(port)))
-        .preferredHosts(preferredHosts).build();
+        .preferredHosts(preferredHosts);
+  }
+
+  private static String javaOpts(int vcores, int memoryMb) {
+    // Compute threads follow the container's vcores, not the node's cores.
+    return LaunchContexts.defaultJavaOpts(memoryMb)
+        + " -Djava.util.concurrent.ForkJoinPool.common.parallelism=" + Math.max(1, vcores);
   }
 
   @Override

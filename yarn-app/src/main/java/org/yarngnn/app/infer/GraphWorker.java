@@ -41,7 +41,20 @@ public final class GraphWorker implements WorkerSession.Role {
   private final int workers;
   private final WorkerMesh mesh;
   private final WorkerFigures figures = new WorkerFigures();
+  /** Which start of this worker's index this process is (0 the first; a replacement's is higher). */
+  private final int attempt;
+  /** Where finished layers are checkpointed, in a job that replaces lost workers; else null. */
+  private final LayerCheckpoints checkpoints;
   private List<Endpoint> endpoints;
+  /** The mesh generation this worker last connected at ({@link Phase#REJOIN}). */
+  private int generation;
+  private boolean connected;
+  /** The phase being run (a loss while rejoining is not survived: the driver ends the job). */
+  private Phase running;
+  /** The input of the last layer run, kept until the next one starts: a layer lost elsewhere is run again. */
+  private DenseMatrix rowsBefore;
+  /** A replacement's partition, loaded when it rejoined before the plan. */
+  private WorkerPartition loaded;
 
   private Model model;
   private LayerwiseInference engine;
@@ -57,6 +70,15 @@ public final class GraphWorker implements WorkerSession.Role {
    * ({@code --local}), else null and the worker reads it once, in the job phase.
    */
   GraphWorker(Configuration conf, InferOptions spec, Model model, int index, JobTransport transport) throws Exception {
+    this(conf, spec, model, index, 0, transport);
+  }
+
+  /** As above, for start {@code attempt} of worker {@code index} (a replacement's is above 0). */
+  GraphWorker(Configuration conf, InferOptions spec, Model model, int index, int attempt, JobTransport transport)
+      throws Exception {
+    this.attempt = attempt;
+    this.checkpoints = spec.recovery().replacesWorkers()
+        ? new LayerCheckpoints(conf, new Path(spec.recovery().dir())) : null;
     this.conf = conf;
     this.spec = spec;
     this.model = model;
@@ -68,10 +90,16 @@ public final class GraphWorker implements WorkerSession.Role {
   /** Runs a graph worker's session with the driver; returns the process exit status. */
   public static int serve(Configuration conf, InferOptions spec, Model model, int index, String driverHost,
       int driverPort, JobTransport transport) {
+    return serve(conf, spec, model, index, 0, driverHost, driverPort, transport);
+  }
+
+  /** As above, for start {@code attempt} of the worker (a replacement's is above 0). */
+  public static int serve(Configuration conf, InferOptions spec, Model model, int index, int attempt,
+      String driverHost, int driverPort, JobTransport transport) {
     // --verbose reaches the workers as an option (job.xml on YARN), not as a key of the container's own conf.
     return new WorkerSession(index, driverHost, driverPort, transport, InferenceCodec.CODEC,
         spec.verbose() || conf.getBoolean("yarngnn.verbose", false))
-        .run(() -> new GraphWorker(conf, spec, model, index, transport));
+        .run(() -> new GraphWorker(conf, spec, model, index, attempt, transport));
   }
 
   @Override
@@ -97,8 +125,18 @@ public final class GraphWorker implements WorkerSession.Role {
       }
       throw new IllegalStateException("worker " + index + " halted by yarngnn.test.halt-worker");
     }
+    running = c.phase();
+    if (spec.haltAt() != null && attempt == 0 && spec.haltAt().equals("kill:" + index + "@" + label(c.phase())
+        + (c.phase() == Phase.LAYER ? c.layer() : "")) && System.getenv("CONTAINER_ID") != null) {
+      // Test hook (the fault sweep): the first start of that worker dies as a killed container, once.
+      Runtime.getRuntime().halt(137);
+    }
     long t0 = System.nanoTime();
     PhaseResult result = construction == null ? null : construction.run(c);
+    if (c.phase() == Phase.BUILD_EDGES && checkpoints != null) {
+      // A replacement reads this instead of the tables, which only all workers together can route.
+      checkpoints.writePartition(index, construction.partition());
+    }
     if (result == null) {
       result = PhaseResult.EMPTY;
       switch (c.phase()) {
@@ -106,13 +144,24 @@ public final class GraphWorker implements WorkerSession.Role {
           job();
           break;
         case PLAN:
-          partition = construction.take(c);
+          if (partition == null) {
+            // Once: a PLAN run again after a loss keeps the partition and the first layer's input.
+            WorkerPartition p = loaded != null ? loaded : construction.take(c);
+            loaded = null;
+            rows = p.rows();
+            partition = p.withoutRows();
+          }
           plan = HaloPlan.build(partition, engine, mesh, index);
-          rows = partition.rows();
-          partition = partition.withoutRows();
           break;
         case LAYER:
           layer(c.layer(), require(plan, c));
+          if (checkpoints != null && c.layer() < plan.layers() - 1) {
+            // The last layer's output is not kept: a loss while writing runs the last layer again.
+            checkpoints.writeRows(c.layer(), index, rows);
+          }
+          break;
+        case REJOIN:
+          rejoin(c.layer(), c.epoch());
           break;
         case WRITE:
           write(require(plan, c));
@@ -137,17 +186,112 @@ public final class GraphWorker implements WorkerSession.Role {
   }
 
   private void job() throws Exception {
+    prepare();
+    if (!connected) {
+      mesh.connect(endpoints, PEER_TIMEOUT_MS);
+      connected = true;
+    }
+  }
+
+  /** The model, the layers and the construction phases, once (a rejoining worker may have them already). */
+  private void prepare() throws Exception {
     if (model == null) {
       model = ModelFiles.read(conf, new Path(spec.model()));
     }
-    engine = new LayerwiseInference(model, spec.seed());
-    warmUp(engine);
-    construction = new ConstructionPhases(conf, spec, model,
-        new FeatureLoader(model, engine.layers().get(0), spec.fusion()), index, mesh, figures);
+    if (engine == null) {
+      engine = new LayerwiseInference(model, spec.seed());
+      warmUp(engine);
+    }
+    if (construction == null) {
+      construction = new ConstructionPhases(conf, spec, model,
+          new FeatureLoader(model, engine.layers().get(0), spec.fusion()), index, mesh, figures);
+    }
     if (endpoints == null) {
       throw new IllegalStateException("job before the peer table");
     }
-    mesh.connect(endpoints, PEER_TIMEOUT_MS);
+  }
+
+  /**
+   * {@link Phase#REJOIN}: connects to every peer anew at {@code generation} and gets ready to resume at
+   * {@code resume} ({@link LayerResume}). A survivor keeps its partition and rows (going back to the input of a
+   * layer it had finished, if that layer is run again); a replacement loads its partition (the {@code --graph}
+   * files, or the partition checkpoint) and, past the first layer, the checkpointed rows of the last finished
+   * layer. From the first layer on every worker builds the plan again (the replacement's requests and answers
+   * are needed, and the samples are the same on every run).
+   */
+  private void rejoin(int resume, int generation) throws Exception {
+    if (generation <= this.generation) {
+      throw new IllegalStateException("rejoin at generation " + generation + " after " + this.generation);
+    }
+    prepare();
+    mesh.reconnect(endpoints, generation, PEER_TIMEOUT_MS);
+    this.generation = generation;
+    connected = true;
+    if (resume == LayerResume.AFTER_JOB) {
+      return;
+    }
+    boolean replacement = partition == null && construction.partition() == null && loaded == null;
+    if (replacement) {
+      loaded = loadPartition();
+    }
+    if (resume == LayerResume.BEFORE_PLAN) {
+      return;
+    }
+    int k = LayerResume.layerOf(resume);
+    if (partition == null) {
+      WorkerPartition p = loaded != null ? loaded : construction.take(new PhaseCommand(Phase.PLAN));
+      loaded = null;
+      partition = p.withoutRows();
+      rows = k == 0 ? p.rows() : readRows(k - 1);
+      rowsBefore = null;
+      layersDone = k;
+    } else if (layersDone == k + 1 && rowsBefore != null) {
+      rows = rowsBefore;
+      rowsBefore = null;
+      layersDone = k;
+    } else if (layersDone != k) {
+      throw new IllegalStateException("rejoin at layer " + k + " after " + layersDone + " layers");
+    }
+    plan = HaloPlan.build(partition, engine, mesh, index);
+  }
+
+  /** A replacement's partition: its files of {@code --graph}, or the checkpoint construction wrote. */
+  private WorkerPartition loadPartition() throws Exception {
+    if (spec.graph() != null) {
+      construction.run(new PhaseCommand(Phase.LOAD_PARTITION));
+      return construction.take(new PhaseCommand(Phase.LOAD_PARTITION));
+    }
+    if (checkpoints == null) {
+      throw new IllegalStateException("worker " + index + " cannot rebuild its partition: no checkpoints");
+    }
+    return checkpoints.readPartition(index);
+  }
+
+  /** This partition's checkpointed output of layer {@code k}. */
+  private DenseMatrix readRows(int k) throws Exception {
+    if (checkpoints == null) {
+      throw new IllegalStateException("worker " + index + " cannot resume after layer " + k + ": no checkpoints");
+    }
+    return checkpoints.readRows(k, index, partition.graph().numNodes(), engine.layers().get(k).outWidth());
+  }
+
+  /**
+   * A worker of a job that replaces lost workers outlives a lost peer (or a connection failure caused by one): it
+   * stops exchanging (its peer connections closed, so every peer still waiting on it stops as well) and waits for
+   * the driver's {@link Phase#REJOIN}.
+   */
+  @Override
+  public boolean survives(Exception e) {
+    if (checkpoints == null || running == Phase.REJOIN) {
+      return false;
+    }
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof org.yarngnn.app.transport.TransportException) {
+        mesh.closePeers();
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -175,6 +319,7 @@ public final class GraphWorker implements WorkerSession.Role {
       throw new IllegalStateException("layer " + k + " after " + layersDone + " of " + plan.layers());
     }
     long t0 = System.nanoTime();
+    rowsBefore = rows;
     try {
     rows = engine.layer(k, partition.graph(), plan.edges(k), rows, k == 0 && partition.fused(),
         (layer, edges, msg, aggregation) -> {
@@ -182,7 +327,9 @@ public final class GraphWorker implements WorkerSession.Role {
           long t1 = System.nanoTime();
           HaloExchange ex = new HaloExchange(k, edges, msg, plan.sendRows(k), plan.recvSlots(k),
               spec.chunkRows());
-          Background sender = new Background("halo-send-" + index, () -> ex.sendAll(mesh, index));
+          WorkerMesh m = mesh;
+          Background sender = new Background("halo-send-" + index, () -> ex.sendAll(m, index));
+          pauseHook(k);
           if (spec.pipelining()) {
             ex.receiveAndAggregate(mesh, sender, aggregation::rows);
           } else {
@@ -211,8 +358,33 @@ public final class GraphWorker implements WorkerSession.Role {
     int[] pred = model.spec().predict() ? LayerwiseInference.predictions(h) : null;
     long[] ids = partition.graph().nodeIds();
     int parts = Math.max(1, Math.min(PARTS_PER_WORKER, Math.min(spec.threads(), (ids.length + 65535) / 65536)));
+    if (generation > 0) {
+      // Written again after a loss: this worker's parts of the interrupted attempt go first.
+      org.apache.hadoop.fs.FileSystem fs = new Path(spec.workDir()).getFileSystem(conf);
+      for (int t = 0; t < PARTS_PER_WORKER; t++) {
+        fs.delete(new Path(spec.workDir(), OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.outputFormat())),
+            false);
+      }
+    }
     new PartWriter(conf, spec.outputFormat(), plan.layers()).write(ids, h, pred, parts, parts,
         t -> new Path(spec.workDir(), OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.outputFormat())));
+  }
+
+  /**
+   * Test hook {@code -D yarngnn.test.halt-worker=pause:WORKER@layerK:DIR}: the first start of that worker stops in
+   * the middle of layer K (its rows being sent, none received), writes {@code DIR/paused-PID} and waits to be
+   * killed, so a test can SIGKILL a container at a known point.
+   */
+  private void pauseHook(int k) throws Exception {
+    String hook = spec.haltAt();
+    String want = "pause:" + index + "@layer" + k + ":";
+    if (hook == null || !hook.startsWith(want) || attempt != 0) {
+      return;
+    }
+    java.nio.file.Path dir = java.nio.file.Path.of(hook.substring(want.length()));
+    java.nio.file.Files.createDirectories(dir);
+    java.nio.file.Files.writeString(dir.resolve("paused-" + ProcessHandle.current().pid()), "");
+    Thread.sleep(Long.MAX_VALUE);
   }
 
   @Override

@@ -23,7 +23,9 @@ public final class GraphWorkerMain {
         new Path(ContainerEnv.require(ContainerEnv.STAGING_DIR)));
     YarnConfiguration conf = new YarnConfiguration();
     // The job's secret comes from the container's credentials; the worker listens on its NodeManager's host only.
-    int status = GraphWorker.serve(conf, spec, null, ContainerEnv.index(), args[0], Integer.parseInt(args[1]),
+    String attempt = System.getenv(ContainerWorkers.ATTEMPT_ENV);
+    int status = GraphWorker.serve(conf, spec, null, ContainerEnv.index(),
+        attempt == null || attempt.isEmpty() ? 0 : Integer.parseInt(attempt), args[0], Integer.parseInt(args[1]),
         JobTransport.inContainer(conf, host));
     System.exit(status);
   }

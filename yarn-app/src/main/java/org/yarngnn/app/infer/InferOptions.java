@@ -95,6 +95,7 @@ public final class InferOptions {
   private final String workDir;
   private final int layers;
   private final String haltAt;
+  private final RecoveryOptions recovery;
 
   private InferOptions(Builder b) {
     this.edges = b.edges;
@@ -131,6 +132,7 @@ public final class InferOptions {
     this.workDir = b.workDir;
     this.layers = b.layers == null ? 0 : atLeast("job.layers", b.layers, 1);
     this.haltAt = b.haltAt;
+    this.recovery = b.recovery != null ? b.recovery : RecoveryOptions.defaults(b.local);
   }
 
   /** The same message as {@link CommandLine#getInt} gives for a value out of range. */
@@ -179,6 +181,7 @@ public final class InferOptions {
     b.workDir = workDir;
     b.layers = layers == 0 ? null : (long) layers;
     b.haltAt = haltAt;
+    b.recovery = recovery;
     return b;
   }
 
@@ -186,8 +189,8 @@ public final class InferOptions {
 
   /** The options {@code infer} accepts; each is also the configuration key {@code yarngnn.NAME}. */
   public static OptionSpec optionSpec() {
-    return graphOptions(new OptionSpec("infer",
-        "--edges PATH --nodes PATH --model DIR --output DIR [--local] [--workers N]"))
+    return RecoveryOptions.addTo(graphOptions(new OptionSpec("infer",
+        "--edges PATH --nodes PATH --model DIR --output DIR [--local] [--workers N]")))
         .value("model", "DIR", "model directory: model.json + weights.safetensors")
         .value("output", "DIR", "output directory for part files and _SUCCESS")
         .value("strategy", "layerwise|nodewise", "layerwise (Deal, default) or the nodewise mini-batch baseline (--local only)")
@@ -222,14 +225,15 @@ public final class InferOptions {
 
   /** The option keys only {@code infer} has (a training job's configuration leaves them out). */
   public static final java.util.Set<String> INFER_ONLY = java.util.Set.of("model", "strategy", "batch-size",
-      "pipelining", "fusion");
+      "pipelining", "fusion", "checkpoint", "max-worker-failures");
 
   /**
    * The job's options from the command line (and {@code -D yarngnn.*}, {@code -conf}): where a job runs is
    * decided here ({@code --local}, or no cluster configuration found), as is the test hook.
    */
   public static InferOptions fromCommandLine(CommandLine cl) {
-    return parse(cl).local(JobOptions.runLocally(cl)).haltAt(cl.conf().get(HALT_KEY)).build();
+    boolean local = JobOptions.runLocally(cl);
+    return parse(cl).local(local).haltAt(cl.conf().get(HALT_KEY)).recovery(RecoveryOptions.parse(cl, local)).build();
   }
 
   /** Every option as typed values; range and consistency checks are {@link Builder#build()}'s. */
@@ -353,6 +357,7 @@ public final class InferOptions {
     if (haltAt != null) {
       c.set(HALT_AT_KEY, haltAt);
     }
+    recovery.toConfiguration(c);
     return c;
   }
 
@@ -369,7 +374,7 @@ public final class InferOptions {
   public static InferOptions fromConfiguration(Configuration conf) {
     CommandLine cl = CommandLine.parse(optionSpec(), new String[0], conf);
     Builder b = parse(cl).local(cl.flag("local")).workDir(conf.getTrimmed(WORK_DIR_KEY))
-        .haltAt(conf.getTrimmed(HALT_AT_KEY));
+        .haltAt(conf.getTrimmed(HALT_AT_KEY)).recovery(RecoveryOptions.parse(cl, cl.flag("local")));
     String layers = conf.getTrimmed(LAYERS_KEY);
     if (layers != null) {
       try {
@@ -534,10 +539,15 @@ public final class InferOptions {
     return haltAt;
   }
 
+  /** {@code --checkpoint} and {@code --max-worker-failures} (and, in the AM and the containers, where). */
+  public RecoveryOptions recovery() {
+    return recovery;
+  }
+
   private List<Object> fields() {
     return Arrays.asList(edges, nodes, edgesFormat, nodesFormat, graph, model, output, outputFormat, metrics, undirected,
         missingFeatures, overwrite, seed, threads, workers, workerMemoryMb, workerVcores, queue, name, fusion,
-        pipelining, chunkRows, roundTimeoutSeconds, strategy, batchSize, ownership, local, verbose, workDir, layers, haltAt);
+        pipelining, chunkRows, roundTimeoutSeconds, strategy, batchSize, ownership, local, verbose, workDir, layers, haltAt, recovery);
   }
 
   @Override
@@ -590,6 +600,7 @@ public final class InferOptions {
     private String workDir;
     private Long layers;
     private String haltAt;
+    private RecoveryOptions recovery;
 
     private Builder() {}
 
@@ -746,6 +757,12 @@ public final class InferOptions {
 
     public Builder haltAt(String v) {
       haltAt = v;
+      return this;
+    }
+
+    /** Null: the defaults for where the job runs. */
+    public Builder recovery(RecoveryOptions v) {
+      recovery = v;
       return this;
     }
 

@@ -1,5 +1,6 @@
 package org.yarngnn.app.infer;
 
+import org.yarngnn.app.runtime.PhaseAborted;
 import org.yarngnn.app.runtime.PhaseCommand;
 import org.yarngnn.app.runtime.PhaseDone;
 import org.yarngnn.app.runtime.WorkerFailure;
@@ -21,6 +22,7 @@ public final class InferenceCodec {
         .register(PhaseEnd.TYPE, PhaseEnd::read)
         .register(PhaseCommand.TYPE, PhaseCommand::read)
         .register(PhaseDone.TYPE, PhaseDone::read)
-        .register(WorkerFailure.TYPE, WorkerFailure::read);
+        .register(WorkerFailure.TYPE, WorkerFailure::read)
+        .register(PhaseAborted.TYPE, PhaseAborted::read);
   }
 }

@@ -10,6 +10,8 @@ import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Phase;
 import org.yarngnn.app.runtime.PhaseCommand;
 import org.yarngnn.app.runtime.PhaseResult;
+import org.yarngnn.app.runtime.ReplaceableWorkers;
+import org.yarngnn.app.runtime.WorkerRecovery;
 import org.yarngnn.app.runtime.WorkerLauncher;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.partition.Ownership;
@@ -33,6 +35,8 @@ public final class InferenceDriver {
   private final Progress progress;
   private final PrintStream log;
   private DriverSession session;
+  /** In a job that replaces lost workers (YARN, --checkpoint layers): how its rounds survive a loss. */
+  private WorkerRecovery recovery;
   private int layers;
 
   /** A driver listening on {@code transport}'s host, with the job's secret. */
@@ -57,6 +61,9 @@ public final class InferenceDriver {
       session = s;
       int p = spec.workers();
       s.start(p);
+      if (launcher instanceof ReplaceableWorkers r && spec.recovery().replacesWorkers()) {
+        recovery = new WorkerRecovery(s, r, spec.recovery().maxWorkerFailures());
+      }
       round(new PhaseCommand(Phase.JOB), 0.02f);
       List<PhaseResult> sizes;
       String ownershipText;
@@ -119,7 +126,16 @@ public final class InferenceDriver {
   private List<PhaseResult> round(PhaseCommand command, float after) throws Exception {
     String label = command.phase().label()
         + (command.phase() == Phase.LAYER ? " " + (command.layer() + 1) + "/" + layers : "");
+    if (recovery != null) {
+      return recovery.round(command, after, label, InferenceDriver::expected,
+          (c, generation) -> LayerResume.steps(c, generation, layers));
+    }
     return session.round(command, after, label, InferenceDriver::expected);
+  }
+
+  /** Graph workers lost and replaced during the job (0 when it does not replace them). */
+  public int replacedWorkers() {
+    return recovery == null ? 0 : recovery.failures();
   }
 
   /** Whether {@code r} is the kind of result the graph phases of {@code c} answer with. */

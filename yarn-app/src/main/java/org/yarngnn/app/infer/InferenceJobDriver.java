@@ -35,8 +35,14 @@ public final class InferenceJobDriver implements JobDriver {
           + "died: running the job again");
     }
     List<String> hosts = spec.graph() == null ? List.of() : partitionHosts(ctx.conf(), new Path(spec.graph()));
-    try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), spec.workerMemoryMb(),
-        spec.workerVcores(), hosts)) {
+    LayerCheckpoints checkpoints = spec.recovery().replacesWorkers()
+        ? new LayerCheckpoints(ctx.conf(), new Path(spec.recovery().dir())) : null;
+    if (checkpoints != null && ctx.attempt() > 1) {
+      checkpoints.deleteQuietly(System.err); // the dead attempt's: this one writes its own
+    }
+    try (ContainerWorkers workers = checkpoints != null
+        ? ContainerWorkers.replaceable(ctx.containers(), spec.workerMemoryMb(), spec.workerVcores(), hosts)
+        : new ContainerWorkers(ctx.containers(), spec.workerMemoryMb(), spec.workerVcores(), hosts)) {
       InferenceDriver.Result r = new InferenceDriver(spec, ctx.transport(), workers, ctx::setProgress, ctx.log())
           .run(spec.layers());
       commit.commit();
@@ -53,15 +59,22 @@ public final class InferenceJobDriver implements JobDriver {
     } catch (Exception | Error e) {
       commit.abort();
       throw e;
+    } finally {
+      if (checkpoints != null) {
+        // In any state: they are the job's, not the output's.
+        checkpoints.deleteQuietly(System.err);
+      }
     }
   }
 
   /** The options with a model shipped through staging ({@code staged:NAME}) resolved to its staged copy. */
   public static InferOptions inStaging(InferOptions o, Path stagingDir) {
-    if (!o.model().startsWith(STAGED)) {
-      return o;
+    // The checkpoints of a job that replaces lost workers live in its staging directory too.
+    InferOptions.Builder b = o.toBuilder().recovery(o.recovery().inStaging(stagingDir));
+    if (o.model().startsWith(STAGED)) {
+      b.model(new Path(stagingDir, o.model().substring(STAGED.length())).toString());
     }
-    return o.toBuilder().model(new Path(stagingDir, o.model().substring(STAGED.length())).toString()).build();
+    return b.build();
   }
 
   /**

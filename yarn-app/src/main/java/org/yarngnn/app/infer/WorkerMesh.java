@@ -44,12 +44,16 @@ import org.yarngnn.app.transport.TransportServer;
  */
 public final class WorkerMesh implements AutoCloseable {
   /** A message from peer {@code from}; {@code message} null when the worker must fail with {@code cause}. */
-  public record Inbound(int from, Message message, Throwable cause) {}
+  public record Inbound(int from, Message message, Throwable cause, PeerConnection via) {}
 
   private final int self;
   private final TransportServer server;
   private final TransportClient client;
   private final PeerConnection[] peers;
+  /** The generation each peer's current connection was made at (see {@link #reconnect}). */
+  private final int[] generations;
+  /** Connections replaced by newer ones or closed on purpose: whatever they still deliver is dropped quietly. */
+  private final Set<PeerConnection> retired = ConcurrentHashMap.newKeySet();
   private final Map<PeerConnection, Integer> peerOf = new ConcurrentHashMap<>();
   /** Unregistered connections this mesh closed; their close is no one's loss. */
   private final Set<PeerConnection> refused = ConcurrentHashMap.newKeySet();
@@ -69,15 +73,20 @@ public final class WorkerMesh implements AutoCloseable {
     }
     this.self = self;
     this.peers = new PeerConnection[workers];
+    this.generations = new int[workers];
     this.log = log;
     TransportListener listener = new TransportListener() {
       @Override
       public void onMessage(PeerConnection c, Message m) {
+        if (retired.contains(c)) {
+          releaseQuietly(m);
+          return;
+        }
         Integer from = peerOf.get(c);
         if (from == null) {
           releaseQuietly(m);
           if (m instanceof WorkerHello h) {
-            String refusal = register(c, h.worker());
+            String refusal = register(c, h.worker(), h.generation());
             if (refusal != null) {
               refuse(c, refusal);
             }
@@ -87,16 +96,19 @@ public final class WorkerMesh implements AutoCloseable {
           return;
         }
         if (m instanceof WorkerHello h) {
-          fail(from, new ProtocolException("worker " + self + ": worker " + from + " sent a second hello (as worker "
+          fail(from, c, new ProtocolException("worker " + self + ": worker " + from + " sent a second hello (as worker "
               + h.worker() + ")"));
           c.close();
           return;
         }
-        inbound.add(new Inbound(from, m, null));
+        inbound.add(new Inbound(from, m, null, c));
       }
 
       @Override
       public void onClosed(PeerConnection c, Throwable cause) {
+        if (retired.remove(c)) {
+          return;
+        }
         Integer from = peerOf.get(c);
         if (from == null) {
           if (!refused.remove(c) && cause != null && !closing) {
@@ -111,10 +123,10 @@ public final class WorkerMesh implements AutoCloseable {
         }
         Throwable malformed = malformedIn(cause);
         if (malformed != null) {
-          fail(from, new TransportException("worker " + self + ": malformed frame from worker " + from + ": "
+          fail(from, c, new TransportException("worker " + self + ": malformed frame from worker " + from + ": "
               + malformed.getMessage(), cause));
         } else {
-          fail(from, new TransportException("worker " + self + " lost worker " + from + ": "
+          fail(from, c, new TransportException("worker " + self + " lost worker " + from + ": "
               + (cause != null ? cause.getMessage() : "connection closed"), cause));
         }
       }
@@ -125,8 +137,12 @@ public final class WorkerMesh implements AutoCloseable {
     client.start();
   }
 
-  /** Registers an accepted connection as worker {@code q}; returns why not, or null. */
-  private String register(PeerConnection c, int q) {
+  /**
+   * Registers an accepted connection as worker {@code q} at {@code generation}, replacing an older generation's
+   * connection of that worker (a replaced worker's, or a survivor's before the mesh was made anew); returns why
+   * not, or null.
+   */
+  private String register(PeerConnection c, int q, int generation) {
     synchronized (peers) {
       if (q < 0 || q >= peers.length) {
         return "hello from worker " + q + " of a " + peers.length + "-worker job";
@@ -140,11 +156,14 @@ public final class WorkerMesh implements AutoCloseable {
       if (!Participants.worker(q).equals(c.peerIdentity())) {
         return "hello from worker " + q + " on a connection authenticated as '" + c.peerIdentity() + "'";
       }
-      if (peers[q] != null) {
-        return "hello from worker " + q + ", which is connected already";
+      if (peers[q] != null && generation <= generations[q]) {
+        return "hello from worker " + q + ", which is connected already (at generation " + generations[q]
+            + "; the hello's is " + generation + ")";
       }
+      retire(peers[q]);
       peerOf.put(c, q);
       peers[q] = c;
+      generations[q] = generation;
       peers.notifyAll();
       return null;
     }
@@ -159,8 +178,71 @@ public final class WorkerMesh implements AutoCloseable {
     c.close(); // on the event loop: does not wait
   }
 
-  private void fail(int from, Throwable cause) {
-    inbound.add(new Inbound(from, null, cause));
+  private void fail(int from, PeerConnection via, Throwable cause) {
+    inbound.add(new Inbound(from, null, cause, via));
+  }
+
+  /** Drops {@code c} (held under {@link #peers}' lock): closed quietly, its late messages discarded. */
+  private void retire(PeerConnection c) {
+    if (c != null) {
+      peerOf.remove(c);
+      retired.add(c);
+      c.close();
+    }
+  }
+
+  /**
+   * Closes every peer connection, as a worker does that stopped a phase for a lost peer: each peer still
+   * exchanging with this worker notices and stops too, so none waits for rows that will not come.
+   */
+  public void closePeers() {
+    synchronized (peers) {
+      for (PeerConnection c : peers) {
+        if (c != null && !retired.contains(c)) {
+          retired.add(c);
+          c.close();
+        }
+      }
+    }
+  }
+
+  /**
+   * Makes every peer connection anew at {@code generation} (newer than any before): connects to every
+   * higher-numbered worker (replacing its old connection) and waits until every lower-numbered one has connected
+   * at this generation. Whatever older connections delivered and this worker has not consumed is dropped.
+   */
+  public void reconnect(List<Endpoint> endpoints, int generation, long timeoutMillis)
+      throws TransportException, InterruptedException {
+    for (Endpoint e : endpoints) {
+      int q = e.workerIndex();
+      if (q > self && q < peers.length) {
+        PeerConnection c = client.connect(e.host(), e.port(), Participants.worker(q));
+        synchronized (peers) {
+          retire(peers[q]);
+          peerOf.put(c, q);
+          peers[q] = c;
+          generations[q] = generation;
+        }
+        c.sendBlocking(new WorkerHello(self, generation));
+      }
+    }
+    awaitLower(generation, timeoutMillis);
+  }
+
+  private void awaitLower(int generation, long timeoutMillis) throws TransportException, InterruptedException {
+    long deadline = System.currentTimeMillis() + timeoutMillis;
+    synchronized (peers) {
+      for (int q = 0; q < self; q++) {
+        while (peers[q] == null || generations[q] < generation) {
+          long left = deadline - System.currentTimeMillis();
+          if (left <= 0) {
+            throw new TransportException("worker " + q + " did not connect to worker " + self + " at generation "
+                + generation);
+          }
+          peers.wait(left);
+        }
+      }
+    }
   }
 
   private static Throwable malformedIn(Throwable t) {
@@ -226,16 +308,31 @@ public final class WorkerMesh implements AutoCloseable {
 
   /** The next inbound message, or null after {@code timeoutMillis}; a lost or misbehaving peer throws. */
   public Inbound poll(long timeoutMillis) throws InterruptedException, TransportException {
-    Inbound in = inbound.poll(timeoutMillis, TimeUnit.MILLISECONDS);
+    Inbound in = current(timeoutMillis);
     if (in != null && in.message() == null) {
       throw failure(in);
     }
     return in;
   }
 
+  /**
+   * The next inbound of a peer's current connection within {@code timeoutMillis}, or null: what a replaced
+   * connection delivered before it was replaced (an aborted phase's blocks, its close) is released and skipped.
+   */
+  private Inbound current(long timeoutMillis) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    while (true) {
+      Inbound in = inbound.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      if (in == null || in.via() == null || peers[in.from()] == in.via()) {
+        return in;
+      }
+      releaseQuietly(in.message());
+    }
+  }
+
   /** The next inbound message; a lost or misbehaving peer becomes an exception naming it. */
   public Inbound take(long timeoutMillis) throws InterruptedException, TransportException {
-    Inbound in = inbound.poll(timeoutMillis, TimeUnit.MILLISECONDS);
+    Inbound in = current(timeoutMillis);
     if (in == null) {
       throw new TransportException("worker " + self + ": no data from peers within " + timeoutMillis + " ms");
     }

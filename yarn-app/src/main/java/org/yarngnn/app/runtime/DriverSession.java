@@ -249,6 +249,55 @@ public final class DriverSession implements AutoCloseable {
     }
   }
 
+  // ---- for WorkerRecovery, which runs the rounds of a job that replaces lost workers ----
+
+  InboundQueue inbox() {
+    return inbox;
+  }
+
+  long roundTimeoutSeconds() {
+    return roundTimeoutSeconds;
+  }
+
+  PrintStream log() {
+    return log;
+  }
+
+  /** Worker {@code w}'s registered connection; null while it is lost and not yet replaced. */
+  PeerConnection worker(int w) {
+    return workers[w];
+  }
+
+  /** The index of a registered worker's connection, or -1. */
+  int workerOf(PeerConnection c) {
+    return indexOf(c);
+  }
+
+  /** Forgets lost worker {@code w}'s connection (its messages are no longer a registered worker's). */
+  void forget(int w) {
+    workers[w] = null;
+  }
+
+  /** Registers {@code c} as worker {@code w}'s replacement, listening at {@code endpoint}. */
+  void replace(int w, PeerConnection c, Endpoint endpoint) {
+    workers[w] = c;
+    Endpoint[] eps = endpoints.toArray(new Endpoint[0]);
+    eps[w] = endpoint;
+    endpoints = List.of(eps);
+  }
+
+  List<Endpoint> endpoints() {
+    return endpoints;
+  }
+
+  void refuseConnection(PeerConnection c, String why) {
+    refuse(c, why);
+  }
+
+  static RuntimeException asFailure(WorkerFailure f) {
+    return failure(f);
+  }
+
   @Override
   public void close() {
     server.close();

@@ -39,7 +39,13 @@ public enum Phase {
   EVALUATE,
   /** Training with bounded asynchrony: the workers run the epochs from {@code epoch} on by themselves, reporting
    * every epoch and every evaluated weights version as messages while the round lasts; answers once all are run. */
-  TRAIN_ASYNC;
+  TRAIN_ASYNC,
+  /**
+   * After a lost worker was replaced ({@link WorkerRecovery}): every worker connects to every peer anew at the
+   * command's generation (its {@code epoch} field) and gets ready to resume at the point its {@code layer} field
+   * names (inference's points: {@code infer.LayerResume}).
+   */
+  REJOIN;
 
   private static final Phase[] VALUES = values();
 

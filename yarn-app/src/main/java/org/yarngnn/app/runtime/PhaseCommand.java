@@ -36,7 +36,8 @@ public record PhaseCommand(Phase phase, int layer, int epoch, Ownership ownershi
 
   /** Whether {@code phase} runs one layer (its commands may name a layer other than 0). */
   public static boolean perLayer(Phase phase) {
-    return phase == Phase.LAYER || phase == Phase.FORWARD || phase == Phase.BACKWARD || phase == Phase.EVALUATE;
+    return phase == Phase.LAYER || phase == Phase.FORWARD || phase == Phase.BACKWARD || phase == Phase.EVALUATE
+        || phase == Phase.REJOIN;
   }
 
   @Override

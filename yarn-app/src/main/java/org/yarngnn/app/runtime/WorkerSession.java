@@ -51,6 +51,15 @@ public final class WorkerSession {
     /** Where the role sends messages of its own to the driver (before the first command). */
     default void driver(DriverLink link) {}
 
+    /**
+     * Whether the worker outlives {@code e}, thrown by {@link #run}: then it answers {@link PhaseAborted} and
+     * waits for the driver's next command (a job that replaces a lost peer, see {@link WorkerRecovery}) instead of
+     * failing.
+     */
+    default boolean survives(Exception e) {
+      return false;
+    }
+
     @Override
     void close();
   }
@@ -172,7 +181,16 @@ public final class WorkerSession {
             throw new IllegalStateException("unexpected message from the driver: " + m);
           }
           phase = c.phase();
-          PhaseResult result = role.concurrent(c) ? runConcurrently(role, c, control) : role.run(c);
+          PhaseResult result;
+          try {
+            result = role.concurrent(c) ? runConcurrently(role, c, control) : role.run(c);
+          } catch (Exception e) {
+            if (!role.survives(e)) {
+              throw e;
+            }
+            driver.sendBlocking(new PhaseAborted(c.phase(), c.layer(), Failures.describe(e)));
+            continue;
+          }
           if (result == null) {
             return 1; // the driver ended the job while the phase ran
           }

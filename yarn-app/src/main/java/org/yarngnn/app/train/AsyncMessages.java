@@ -23,7 +23,7 @@ final class AsyncMessages {
    * vint staleness of the rows, then the {@link WeightGradients} body.
    */
   record EpochDone(int epoch, double lossSum, int rowStaleness, WeightGradients gradients) implements Message {
-    static final byte TYPE = 60;
+    static final byte TYPE = 64;
 
     EpochDone {
       if (epoch < 1 || rowStaleness < 0 || gradients == null) {
@@ -62,7 +62,7 @@ final class AsyncMessages {
 
   /** The worker's correct predictions per split on weights version {@code version}. Wire: vlong version, 6 vlongs. */
   record VersionAccuracy(long version, PhaseResult.Accuracy accuracy) implements Message {
-    static final byte TYPE = 61;
+    static final byte TYPE = 65;
 
     @Override
     public byte type() {
@@ -97,7 +97,7 @@ final class AsyncMessages {
 
   /** No worker trains past epoch {@code last} (and every worker evaluates the versions up to it). */
   record EpochLimit(int last) implements Message {
-    static final byte TYPE = 62;
+    static final byte TYPE = 66;
 
     @Override
     public byte type() {

@@ -241,4 +241,55 @@ class WorkerMeshTest {
     f.release();
     return b;
   }
+
+  @Test
+  void aReplacedWorkerRejoinsAtANewGenerationAndWhatTheOldConnectionsCarriedIsDropped() throws Exception {
+    List<String> logs = new CopyOnWriteArrayList<>();
+    WorkerMesh[] m = meshes(3, logs);
+    WorkerMesh replacement = null;
+    try {
+      m[1].close();
+      TransportException lost = assertThrows(TransportException.class, () -> {
+        while (true) {
+          WorkerMesh.Inbound in = m[2].take(10_000);
+          WorkerMesh.release(in.message());
+        }
+      });
+      assertTrue(lost.getMessage().contains("lost worker 1"), lost.getMessage());
+      // Sent on a generation-0 connection and not consumed before the rejoin: stale after it.
+      m[0].send(2, block(1));
+      replacement = new WorkerMesh(1, 3, options(1), logs::add);
+      List<Endpoint> endpoints = List.of(new Endpoint(0, LOOPBACK, m[0].port()),
+          new Endpoint(1, LOOPBACK, replacement.port()), new Endpoint(2, LOOPBACK, m[2].port()));
+      WorkerMesh[] now = {m[0], replacement, m[2]};
+      List<Background> rejoining = new ArrayList<>();
+      for (WorkerMesh w : now) {
+        rejoining.add(new Background("rejoin", () -> w.reconnect(endpoints, 1, 10_000)));
+      }
+      for (Background b : rejoining) {
+        b.join();
+      }
+      m[0].send(2, block(2));
+      replacement.send(2, block(3));
+      m[0].send(1, block(4));
+      assertDeliveredFrom(m[2], 0, 2);
+      assertDeliveredFrom(m[2], 1, 3);
+      assertDeliveredFrom(replacement, 0, 4);
+      assertNull(m[2].poll(300), "the stale block and the old connections' closes are dropped");
+      // A hello at a generation that is not newer cannot take worker 0's place, even from a proven worker 0.
+      intrude(m[2].port(), 0, new WorkerHello(0, 1));
+      intrude(m[2].port(), 0, new WorkerHello(0, 0));
+      assertTrue(logs.stream().anyMatch(l -> l.contains("hello from worker 0, which is connected already "
+          + "(at generation 1; the hello's is 1)")), String.join("\n", logs));
+      assertTrue(logs.stream().anyMatch(l -> l.contains("(at generation 1; the hello's is 0)")),
+          String.join("\n", logs));
+      m[0].send(2, block(5));
+      assertDeliveredFrom(m[2], 0, 5);
+    } finally {
+      closeAll(m);
+      if (replacement != null) {
+        replacement.close();
+      }
+    }
+  }
 }
