@@ -150,7 +150,7 @@ class InferRecoveryOnYarnTest {
     RemoteIterator<LocatedFileStatus> it = fs.listFiles(new Path("/"), true);
     while (it.hasNext()) {
       String p = it.next().getPath().toString();
-      if (p.contains("/checkpoints/") || p.endsWith(".rows")) {
+      if (p.contains("/_checkpoints/") || p.endsWith(".rows")) {
         System.out.println("left: " + p);
         return true;
       }

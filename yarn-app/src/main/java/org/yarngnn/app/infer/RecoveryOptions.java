@@ -18,8 +18,11 @@ public record RecoveryOptions(boolean checkpointLayers, int maxWorkerFailures, S
   public static final int DEFAULT_MAX_WORKER_FAILURES = 3;
   /** More than any job should survive; past it a cluster is broken, not unlucky. */
   static final int MOST_WORKER_FAILURES = 1000;
-  /** The checkpoints' directory under an application's staging directory. */
-  public static final String STAGING_SUBDIR = "checkpoints";
+  /**
+   * The checkpoints' directory under an application's staging directory; its leading underscore keeps it out of
+   * the containers' local resources (a second AM attempt lists staging with the first attempt's checkpoints in it).
+   */
+  public static final String STAGING_SUBDIR = "_checkpoints";
 
   public RecoveryOptions {
     if (maxWorkerFailures < 0 || maxWorkerFailures > MOST_WORKER_FAILURES) {

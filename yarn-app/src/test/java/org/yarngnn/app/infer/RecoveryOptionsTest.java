@@ -68,7 +68,7 @@ class RecoveryOptionsTest {
     assertEquals(o.recovery(), back.recovery());
     assertEquals(o, back);
     InferOptions staged = InferenceJobDriver.inStaging(back, new Path("hdfs://nn/user/u/.yarn-gnn/staging/app_1"));
-    assertEquals("hdfs://nn/user/u/.yarn-gnn/staging/app_1/checkpoints", staged.recovery().dir());
+    assertEquals("hdfs://nn/user/u/.yarn-gnn/staging/app_1/_checkpoints", staged.recovery().dir());
     assertTrue(staged.recovery().replacesWorkers());
     assertFalse(InferenceJobDriver.inStaging(parse("--max-worker-failures", "0"), new Path("/s")).recovery()
         .replacesWorkers(), "no losses allowed: nothing to replace, nothing checkpointed");
