@@ -77,6 +77,7 @@ public final class MiniClusters implements AutoCloseable {
     try {
       dfs.waitActive();
       YarnConfiguration yconf = yarnSettings(dfs.getConfiguration(0));
+      fixResourceManagerPorts(yconf);
       settings.accept(yconf);
       yarn = new MiniYARNCluster(baseDir.getName(), nodeManagers, 1, 1);
       yarn.init(yconf);
@@ -116,6 +117,39 @@ public final class MiniClusters implements AutoCloseable {
     yconf.set(LaunchContexts.JAVA_HOME_KEY, System.getProperty("java.home"));
     yconf.setLong("yarngnn.client.poll-ms", 250);
     return yconf;
+  }
+
+  /**
+   * Free ports for the ResourceManager's addresses, its web app among them. Left to itself MiniYARNCluster binds
+   * them ephemerally and its configuration keeps port 0 for the web app, so the tracking URLs it hands out
+   * ({@code http://localhost:0/proxy/<app>/}) open nothing; with fixed ports the web app, and the web proxy in it,
+   * listen where the configuration says. The NodeManagers stay ephemeral (MiniYARNCluster binds them at 0 in
+   * every mode). The ports are found free by binding them and closing; another process could take one in between
+   * (a start then fails on "address in use", never silently).
+   */
+  static void fixResourceManagerPorts(YarnConfiguration yconf) throws IOException {
+    String[] keys = {YarnConfiguration.RM_ADDRESS, YarnConfiguration.RM_ADMIN_ADDRESS,
+        YarnConfiguration.RM_SCHEDULER_ADDRESS, YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS,
+        YarnConfiguration.RM_WEBAPP_ADDRESS};
+    java.net.ServerSocket[] held = new java.net.ServerSocket[keys.length];
+    try {
+      for (int i = 0; i < keys.length; i++) {
+        held[i] = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("localhost"));
+        yconf.set(keys[i], "localhost:" + held[i].getLocalPort());
+      }
+    } finally {
+      for (java.net.ServerSocket s : held) {
+        if (s != null) {
+          s.close();
+        }
+      }
+    }
+    yconf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, true);
+  }
+
+  /** The ResourceManager's web app, where its web proxy serves the applications' tracking URLs. */
+  public String webAppAddress() {
+    return "http://" + conf.get(YarnConfiguration.RM_WEBAPP_ADDRESS);
   }
 
   /** A fresh client configuration (HDFS default file system, the ResourceManager's addresses). */
