@@ -31,7 +31,7 @@ public final class InferenceJobDriver implements JobDriver {
     List<String> hosts = spec.graph() == null ? List.of() : partitionHosts(ctx.conf(), new Path(spec.graph()));
     try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), spec.workerMemoryMb(),
         spec.workerVcores(), hosts)) {
-      InferenceDriver.Result r = new InferenceDriver(spec, ctx.transport(), workers, ctx::setProgress, ctx.log())
+      InferenceDriver.Result r = new InferenceDriver(spec, ctx.transport(), workers, ctx.reporter(), ctx.log())
           .run(spec.layers());
       commit.commit();
       if (spec.metrics() != null) {

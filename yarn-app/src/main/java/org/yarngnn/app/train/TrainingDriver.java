@@ -213,6 +213,12 @@ public final class TrainingDriver {
         epochs.add(ep);
         log.printf(Locale.ROOT, "yarn-gnn train: epoch %d loss %.4f train %.2f val %.2f test %.2f %.2f s%n",
             ep.epoch(), ep.loss(), ep.trainAccuracy(), ep.valAccuracy(), ep.testAccuracy(), ep.seconds());
+        if (progress != null) { // the job page's chart and pool size
+          progress.epoch(epochFigures(ep));
+          if (pool != null) {
+            progress.tensorPool(pool.size(), poolSizes(pool.timeline()));
+          }
+        }
         boolean stop = false;
         if (ep.valAccuracy() > bestVal) {
           bestVal = ep.valAccuracy();
@@ -261,6 +267,18 @@ public final class TrainingDriver {
     }
   }
 
+  /** The pool's sizes over time as metrics.json lists them. */
+  static List<Map<String, Object>> poolSizes(List<TensorPool.SizeAt> timeline) {
+    List<Map<String, Object>> sizes = new ArrayList<>();
+    for (TensorPool.SizeAt s : timeline) {
+      Map<String, Object> x = new LinkedHashMap<>();
+      x.put("seconds", s.seconds());
+      x.put("size", (long) s.size());
+      sizes.add(x);
+    }
+    return sizes;
+  }
+
   private static double fraction(long correct, long count) {
     return count == 0 ? 0 : (double) correct / count;
   }
@@ -295,6 +313,19 @@ public final class TrainingDriver {
     }
   }
 
+  /** One epoch's entry of metrics.json; the job page shows the same. */
+  static Map<String, Object> epochFigures(Epoch e) {
+    Map<String, Object> x = new LinkedHashMap<>();
+    x.put("epoch", (long) e.epoch());
+    x.put("loss", e.loss());
+    x.put("train_accuracy", e.trainAccuracy());
+    x.put("val_accuracy", e.valAccuracy());
+    x.put("test_accuracy", e.testAccuracy());
+    x.put("seconds", e.seconds());
+    x.put("max_staleness", 0L);
+    return x;
+  }
+
   /**
    * metrics.json (CONTRACT.md "Training"): every epoch, the best one, tasks sent again, the containers' seconds
    * and their cost at {@code prices} (USD per hour: graph worker, tensor worker, parameter server); with the
@@ -312,15 +343,7 @@ public final class TrainingDriver {
     m.put("best", best);
     List<Object> epochs = new ArrayList<>();
     for (Epoch e : r.epochs()) {
-      Map<String, Object> x = new LinkedHashMap<>();
-      x.put("epoch", (long) e.epoch());
-      x.put("loss", e.loss());
-      x.put("train_accuracy", e.trainAccuracy());
-      x.put("val_accuracy", e.valAccuracy());
-      x.put("test_accuracy", e.testAccuracy());
-      x.put("seconds", e.seconds());
-      x.put("max_staleness", 0L);
-      epochs.add(x);
+      epochs.add(epochFigures(e));
     }
     m.put("epochs", epochs);
     long resent = 0;
@@ -352,14 +375,7 @@ public final class TrainingDriver {
     m.put("cost_usd", cost);
     if (pool != null) {
       Map<String, Object> p = new LinkedHashMap<>();
-      List<Object> sizes = new ArrayList<>();
-      for (TensorPool.SizeAt s : pool.sizes()) {
-        Map<String, Object> x = new LinkedHashMap<>();
-        x.put("seconds", s.seconds());
-        x.put("size", (long) s.size());
-        sizes.add(x);
-      }
-      p.put("sizes", sizes);
+      p.put("sizes", poolSizes(pool.sizes()));
       p.put("launched", (long) pool.launches());
       p.put("lost", (long) pool.lostWorkers());
       p.put("retired", (long) pool.retired());
