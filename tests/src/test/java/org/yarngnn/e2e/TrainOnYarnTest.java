@@ -50,7 +50,7 @@ class TrainOnYarnTest {
 
   /**
    * The job page as read through the ResourceManager's web proxy while the job ran: the application, one row per
-   * worker with its partition's sizes and the seconds of its phases so far, the epochs with their staleness, the
+   * worker with its partition's sizes, bytes exchanged, heap and the seconds of its phases so far, the epochs with their staleness, the
    * driver's log; the HTML has the same rows.
    */
   static void assertJobPage(JobPageWatcher.Seen page, int workers) {
@@ -66,6 +66,9 @@ class TrainOnYarnTest {
       nodes += ((Number) row.get("nodes")).longValue();
       assertTrue(((Number) row.get("edges")).longValue() > 0, row.toString());
       assertTrue(row.containsKey("halo"), row.toString());
+      // Gauges ride on every answer: bytes exchanged and heap are on the page before the workers' exit reports.
+      assertTrue(((Number) row.get("bytes_sent")).longValue() > 0 && ((Number) row.get("heap_bytes")).longValue() > 0
+          && ((Number) row.get("peak_heap_bytes")).longValue() > 0, row.toString());
       Map<?, ?> phases = (Map<?, ?>) row.get("phase_seconds");
       assertTrue(((Number) phases.get("forward")).doubleValue() > 0, "a worker's phase seconds: " + row);
     }

@@ -32,8 +32,12 @@ public final class DriverSession implements AutoCloseable {
   public interface Progress {
     void report(float fraction, String status);
 
-    /** Worker {@code worker} answered {@code command} with {@code result}, {@code seconds} after it was sent. */
-    default void answered(PhaseCommand command, int worker, PhaseResult result, double seconds) {}
+    /**
+     * Worker {@code worker} answered {@code command} with {@code result} and its {@code gauges} (see
+     * {@link WorkerSession.Role#gauges}), {@code seconds} after it was sent.
+     */
+    default void answered(PhaseCommand command, int worker, PhaseResult result, java.util.Map<String, Double> gauges,
+        double seconds) {}
 
     /** A training epoch's figures, as metrics.json lists them. */
     default void epoch(java.util.Map<String, Object> figures) {}
@@ -167,7 +171,7 @@ public final class DriverSession implements AutoCloseable {
       answers[w] = d.result();
       done++;
       if (progress != null) {
-        progress.answered(command, w, d.result(), (System.nanoTime() - sent) / 1e9);
+        progress.answered(command, w, d.result(), d.gauges(), (System.nanoTime() - sent) / 1e9);
       }
     }
     report(after, label + " done");

@@ -108,8 +108,8 @@ public final class DriverContext {
 
       @Override
       public void answered(org.yarngnn.app.runtime.PhaseCommand command, int worker,
-          org.yarngnn.app.runtime.PhaseResult result, double seconds) {
-        figures.answered(command, worker, result, seconds);
+          org.yarngnn.app.runtime.PhaseResult result, java.util.Map<String, Double> gauges, double seconds) {
+        figures.answered(command, worker, result, gauges, seconds);
       }
 
       @Override

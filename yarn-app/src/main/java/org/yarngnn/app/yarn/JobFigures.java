@@ -17,7 +17,8 @@ import org.yarngnn.app.runtime.PhaseResult;
  * {@value #MAX_LINES}), one row per worker, for training every epoch's figures and the tensor-worker pool. A
  * worker's row fills as its answers arrive: the partition's nodes, edges and halo once the graph is built, the
  * seconds each phase took it as the driver saw them (command sent to answer received, summed over layers and
- * epochs), and at the end its own exit report (bytes sent and received, peak heap, its own phase seconds).
+ * epochs), the gauges sent with each answer (bytes sent and received so far, heap), and at the end its own exit
+ * report (final bytes, peak heap and resident set, its own phase seconds).
  * {@link #snapshot} is the JSON of the page and of the summary kept after the job ({@link JobHistory}).
  * Thread-safe: the driver writes, the page's server thread reads.
  */
@@ -45,6 +46,7 @@ final class JobFigures implements DriverSession.Progress {
     long edges = -1;
     long halo = -1;
     final Map<String, Double> phaseSeconds = new LinkedHashMap<>();
+    Map<String, Double> gauges = Map.of();
     Map<String, Double> report;
   }
 
@@ -59,7 +61,8 @@ final class JobFigures implements DriverSession.Progress {
   }
 
   @Override
-  public synchronized void answered(PhaseCommand command, int worker, PhaseResult result, double seconds) {
+  public synchronized void answered(PhaseCommand command, int worker, PhaseResult result,
+      Map<String, Double> gauges, double seconds) {
     if (worker < 0 || (worker >= MAX_ROWS && !workers.containsKey(worker))) {
       return;
     }
@@ -67,13 +70,15 @@ final class JobFigures implements DriverSession.Progress {
     if (command.phase() != Phase.EXIT) {
       row.phaseSeconds.merge(command.phase().label(), seconds, Double::sum);
     }
+    if (!gauges.isEmpty()) {
+      row.gauges = finiteOnly(gauges);
+    }
     if (result instanceof PhaseResult.PartitionSizes s) {
       row.nodes = s.nodes();
       row.edges = s.edges();
       row.halo = s.halo();
     } else if (result instanceof PhaseResult.WorkerReport r) {
-      row.report = new LinkedHashMap<>(r.figures());
-      row.report.values().removeIf(v -> v == null || !Double.isFinite(v));
+      row.report = finiteOnly(r.figures());
     }
   }
 
@@ -148,17 +153,24 @@ final class JobFigures implements DriverSession.Progress {
       x.put("edges", r.edges);
       x.put("halo", r.halo);
     }
-    if (r.report != null) {
-      copyLong(r.report, "bytesSent", x, "bytes_sent");
-      copyLong(r.report, "bytesReceived", x, "bytes_received");
-      copyLong(r.report, "peakHeapBytes", x, "peak_heap_bytes");
-      copyLong(r.report, "peakRssBytes", x, "peak_rss_bytes");
-    }
+    // The exit report's figures are final; until then the gauges of the worker's latest answer.
+    Map<String, Double> f = r.report != null ? r.report : r.gauges;
+    copyLong(f, "bytesSent", x, "bytes_sent");
+    copyLong(f, "bytesReceived", x, "bytes_received");
+    copyLong(r.gauges, "heapUsedBytes", x, "heap_bytes");
+    copyLong(f, "peakHeapBytes", x, "peak_heap_bytes");
+    copyLong(f, "peakRssBytes", x, "peak_rss_bytes");
     x.put("phase_seconds", new LinkedHashMap<String, Object>(r.phaseSeconds));
     if (r.report != null) {
       x.put("report", new LinkedHashMap<String, Object>(r.report));
     }
     return x;
+  }
+
+  private static Map<String, Double> finiteOnly(Map<String, Double> figures) {
+    Map<String, Double> m = new LinkedHashMap<>(figures);
+    m.values().removeIf(v -> v == null || !Double.isFinite(v));
+    return m;
   }
 
   /** The figures with NaN and infinite values as null: JSON has no such numbers (a diverged loss is NaN). */

@@ -41,13 +41,14 @@ class JobPageTest {
     DriverSession.Progress p = page.figures();
     p.report(0.5f, "forward epoch 1 layer 1");
     for (int w = 0; w < 2; w++) {
-      p.answered(new PhaseCommand(Phase.JOB), w, PhaseResult.EMPTY, 0.01);
-      p.answered(new PhaseCommand(Phase.BUILD_EDGES), w, new PhaseResult.PartitionSizes(100 + w, 900, 40), 0.5);
-      p.answered(new PhaseCommand(Phase.FORWARD, 0, 1, null), w, PhaseResult.EMPTY, 0.25);
-      p.answered(new PhaseCommand(Phase.FORWARD, 1, 1, null), w, PhaseResult.EMPTY, 0.25);
+      p.answered(new PhaseCommand(Phase.JOB), w, PhaseResult.EMPTY, Map.of(), 0.01);
+      p.answered(new PhaseCommand(Phase.BUILD_EDGES), w, new PhaseResult.PartitionSizes(100 + w, 900, 40),
+          Map.of("bytesSent", 1000.0, "heapUsedBytes", 5000.0), 0.5);
+      p.answered(new PhaseCommand(Phase.FORWARD, 0, 1, null), w, PhaseResult.EMPTY, Map.of(), 0.25);
+      p.answered(new PhaseCommand(Phase.FORWARD, 1, 1, null), w, PhaseResult.EMPTY, Map.of(), 0.25);
     }
     p.answered(new PhaseCommand(Phase.EXIT), 1, new PhaseResult.WorkerReport(Map.of("bytesSent", 2.0 * (1 << 20),
-        "bytesReceived", 1024.0, "peakHeapBytes", 64.0 * (1 << 20), "t.bad", Double.NaN)), 0.1);
+        "bytesReceived", 1024.0, "peakHeapBytes", 64.0 * (1 << 20), "t.bad", Double.NaN)), Map.of(), 0.1);
     Map<String, Object> epoch = new LinkedHashMap<>();
     epoch.put("epoch", 1L);
     epoch.put("loss", Double.NaN); // a diverged loss: JSON has no NaN
@@ -70,7 +71,9 @@ class JobPageTest {
       Map<?, ?> w0 = (Map<?, ?>) rows.get(0);
       assertEquals(100L, ((Number) w0.get("nodes")).longValue());
       assertEquals(0.5, ((Number) ((Map<?, ?>) w0.get("phase_seconds")).get("forward")).doubleValue(), 1e-9);
-      assertFalse(w0.containsKey("bytes_sent"), "no exit report yet: " + w0);
+      assertEquals(1000L, ((Number) w0.get("bytes_sent")).longValue(), "the gauges before the exit report: " + w0);
+      assertEquals(5000L, ((Number) w0.get("heap_bytes")).longValue(), w0.toString());
+      assertFalse(w0.containsKey("bytes_received"), w0.toString());
       Map<?, ?> w1 = (Map<?, ?>) rows.get(1);
       assertEquals(2L << 20, ((Number) w1.get("bytes_sent")).longValue(), w1.toString());
       assertFalse(((Map<?, ?>) w1.get("report")).containsKey("t.bad"), w1.toString());
