@@ -55,13 +55,14 @@ final class JobPageHtml {
 
   private static void workers(StringBuilder h, List<?> rows) {
     h.append("<h2>Workers</h2><table id='workers'><tr><th>worker</th><th>nodes</th><th>edges</th><th>halo</th>"
-        + "<th>sent</th><th>received</th><th>peak heap</th><th class='l'>seconds per phase</th></tr>");
+        + "<th>sent</th><th>received</th><th>heap</th><th>peak heap</th><th class='l'>seconds per phase</th></tr>");
     for (Object o : rows) {
       Map<?, ?> r = (Map<?, ?>) o;
       h.append("<tr class='worker'><td>").append(r.get("worker")).append("</td>")
           .append(cell(r.get("nodes"), false)).append(cell(r.get("edges"), false)).append(cell(r.get("halo"), false))
           .append(cell(r.get("bytes_sent"), true)).append(cell(r.get("bytes_received"), true))
-          .append(cell(r.get("peak_heap_bytes"), true)).append("<td class='l'>");
+          .append(cell(r.get("heap_bytes"), true)).append(cell(r.get("peak_heap_bytes"), true))
+          .append("<td class='l'>");
       Map<?, ?> phases = (Map<?, ?>) r.get("phase_seconds");
       boolean first = true;
       for (Map.Entry<?, ?> e : phases.entrySet()) {
@@ -71,9 +72,9 @@ final class JobPageHtml {
       }
       h.append("</td></tr>");
     }
-    h.append("</table><p style='font-size:85%'>Sizes once the partitions are built; bytes and heap with each "
-        + "worker's exit report; seconds per phase as the driver saw them (command to answer), summed over layers"
-        + " and epochs.</p>");
+    h.append("</table><p style='font-size:85%'>Sizes once the partitions are built; bytes exchanged with the "
+        + "other workers and heap as of each worker's latest answer (final with its exit report); seconds per phase"
+        + " as the driver saw them (command to answer), summed over layers and epochs.</p>");
   }
 
   private static String cell(Object v, boolean bytes) {
