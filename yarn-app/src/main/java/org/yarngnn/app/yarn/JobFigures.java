@@ -14,7 +14,8 @@ import org.yarngnn.app.runtime.PhaseResult;
 
 /**
  * What the job page shows, recorded as the driver goes: status and progress, the driver's log lines (the newest
- * {@value #MAX_LINES}), one row per worker, for training every epoch's figures and the tensor-worker pool. A
+ * {@value #MAX_LINES}), one row per worker, for training every epoch's figures (the newest {@value #MAX_EPOCHS})
+ * and the tensor-worker pool. A
  * worker's row fills as its answers arrive: the partition's nodes, edges and halo once the graph is built, the
  * seconds each phase took it as the driver saw them (command sent to answer received, summed over layers and
  * epochs), the gauges sent with each answer (bytes sent and received so far, heap), and at the end its own exit
@@ -26,6 +27,8 @@ final class JobFigures implements DriverSession.Progress {
   static final int MAX_LINES = 500;
   /** Most workers shown (the driver allows 10,000; a page of that many rows helps nobody). */
   static final int MAX_ROWS = 1000;
+  /** Most epochs kept (the newest): a page, its chart and the kept summary stay small whatever --epochs says. */
+  static final int MAX_EPOCHS = 5000;
 
   private final String appId;
   private final long startNanos = System.nanoTime();
@@ -85,6 +88,9 @@ final class JobFigures implements DriverSession.Progress {
   @Override
   public synchronized void epoch(Map<String, Object> figures) {
     epochs.add(finite(figures));
+    if (epochs.size() > MAX_EPOCHS) {
+      epochs.remove(0);
+    }
   }
 
   @Override
