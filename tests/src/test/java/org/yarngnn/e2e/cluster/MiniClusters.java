@@ -76,12 +76,7 @@ public final class MiniClusters implements AutoCloseable {
     MiniYARNCluster yarn = null;
     try {
       dfs.waitActive();
-      YarnConfiguration yconf = yarnSettings(dfs.getConfiguration(0));
-      fixResourceManagerPorts(yconf);
-      settings.accept(yconf);
-      yarn = new MiniYARNCluster(baseDir.getName(), nodeManagers, 1, 1);
-      yarn.init(yconf);
-      yarn.start();
+      yarn = startYarn(baseDir.getName(), nodeManagers, dfs.getConfiguration(0), settings);
       MiniClusters clusters = new MiniClusters(dfs, yarn, confDir);
       clusters.writeConfDir();
       return clusters;
@@ -120,12 +115,48 @@ public final class MiniClusters implements AutoCloseable {
   }
 
   /**
+   * Starts the YARN cluster on freshly chosen ResourceManager ports; again (3 tries in all) when another process
+   * took one of them between the choice and the bind.
+   */
+  private static MiniYARNCluster startYarn(String name, int nodeManagers, Configuration dfsConf,
+      Consumer<? super YarnConfiguration> settings) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      YarnConfiguration yconf = yarnSettings(dfsConf);
+      fixResourceManagerPorts(yconf);
+      settings.accept(yconf);
+      MiniYARNCluster yarn = new MiniYARNCluster(name, nodeManagers, 1, 1);
+      try {
+        yarn.init(yconf);
+        yarn.start();
+        return yarn;
+      } catch (RuntimeException e) {
+        yarn.stop();
+        if (attempt >= 3 || !portTaken(e)) {
+          throw e;
+        }
+        System.err.println("MiniClusters: a ResourceManager port was taken meanwhile (" + e.getMessage()
+            + "); choosing others");
+      }
+    }
+  }
+
+  private static boolean portTaken(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String m = String.valueOf(t.getMessage());
+      if (t instanceof java.net.BindException || m.contains("Address already in use") || m.contains("Port in use")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Free ports for the ResourceManager's addresses, its web app among them. Left to itself MiniYARNCluster binds
    * them ephemerally and its configuration keeps port 0 for the web app, so the tracking URLs it hands out
    * ({@code http://localhost:0/proxy/<app>/}) open nothing; with fixed ports the web app, and the web proxy in it,
    * listen where the configuration says. The NodeManagers stay ephemeral (MiniYARNCluster binds them at 0 in
    * every mode). The ports are found free by binding them and closing; another process could take one in between
-   * (a start then fails on "address in use", never silently).
+   * ({@link #startYarn} then tries other ports).
    */
   static void fixResourceManagerPorts(YarnConfiguration yconf) throws IOException {
     String[] keys = {YarnConfiguration.RM_ADDRESS, YarnConfiguration.RM_ADMIN_ADDRESS,
