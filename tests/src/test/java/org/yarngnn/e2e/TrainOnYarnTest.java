@@ -49,72 +49,93 @@ class TrainOnYarnTest {
   }
 
   /**
-   * The job page: while an application runs, the ApplicationMaster serves the URL it registered (the
-   * application report's original tracking URL; the proxied one cannot be opened here: MiniYARNCluster runs the
-   * ResourceManager's web app on a port it reports as 0); its JSON has the application, its status and the
-   * epochs so far. Polled from a thread while the job runs; returns the last JSON with an epoch.
+   * The job page as read through the ResourceManager's web proxy while the job ran: the application, one row per
+   * worker with its partition's sizes, bytes exchanged, heap and the seconds of its phases so far, the epochs with their staleness, the
+   * driver's log; the HTML has the same rows.
    */
-  static java.util.concurrent.Future<String> watchJobPage(java.util.concurrent.atomic.AtomicBoolean stop) {
-    return java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "job-page-watcher");
-      t.setDaemon(true);
-      return t;
-    }).submit(() -> {
-      String seen = null;
-      String last = "no running application seen";
-      try (org.apache.hadoop.yarn.client.api.YarnClient yc = org.apache.hadoop.yarn.client.api.YarnClient
-          .createYarnClient()) {
-        yc.init(cluster.conf());
-        yc.start();
-        while (!stop.get()) {
-          for (org.apache.hadoop.yarn.api.records.ApplicationReport r : yc.getApplications()) {
-            String url = r.getOriginalTrackingUrl();
-            if (r.getYarnApplicationState() != org.apache.hadoop.yarn.api.records.YarnApplicationState.RUNNING
-                || url == null || url.isEmpty() || url.equals("N/A")) {
-              continue;
-            }
-            try {
-              java.net.HttpURLConnection c = (java.net.HttpURLConnection) new java.net.URL(
-                  (url.startsWith("http") ? url : "http://" + url) + "json").openConnection();
-              int code = c.getResponseCode();
-              last = url + ": HTTP " + code;
-              if (code == 200) {
-                String body = new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                last += " " + body.substring(0, Math.min(200, body.length()));
-                Object epochs = ((Map<?, ?>) Json.parse(body)).get("epochs");
-                if (epochs instanceof java.util.List<?> l && !l.isEmpty()) {
-                  seen = body;
-                }
-              }
-            } catch (java.io.IOException e) {
-              last = url + ": " + e; // not up yet
-            }
-          }
-          Thread.sleep(150);
-        }
-      }
-      return seen != null ? seen : "NOT SEEN; last: " + last;
-    });
+  static void assertJobPage(JobPageWatcher.Seen page, int workers) {
+    assertTrue(page.found(), "the job page, through the proxy, never showed an epoch and every worker's "
+        + "partition: " + page.last());
+    assertTrue(page.trackingUrl().startsWith(cluster.webAppAddress() + "/proxy/application_"), page.trackingUrl());
+    Map<?, ?> json = page.json();
+    assertTrue(json.get("application").toString().startsWith("application_"), json.toString());
+    long nodes = 0;
+    for (int w = 0; w < workers; w++) {
+      Map<?, ?> row = (Map<?, ?>) JobPageWatcher.workers(json).get(w);
+      assertEquals(w, ((Number) row.get("worker")).intValue(), row.toString());
+      nodes += ((Number) row.get("nodes")).longValue();
+      assertTrue(((Number) row.get("edges")).longValue() > 0, row.toString());
+      assertTrue(row.containsKey("halo"), row.toString());
+      // Gauges ride on every answer: bytes exchanged and heap are on the page before the workers' exit reports.
+      assertTrue(((Number) row.get("bytes_sent")).longValue() > 0 && ((Number) row.get("heap_bytes")).longValue() > 0
+          && ((Number) row.get("peak_heap_bytes")).longValue() > 0, row.toString());
+      Map<?, ?> phases = (Map<?, ?>) row.get("phase_seconds");
+      assertTrue(((Number) phases.get("forward")).doubleValue() > 0, "a worker's phase seconds: " + row);
+    }
+    assertEquals(2708, nodes, "Cora's nodes over the workers' rows: " + json.get("workers"));
+    Map<?, ?> epoch = (Map<?, ?>) ((java.util.List<?>) json.get("epochs")).get(0);
+    assertTrue(epoch.containsKey("loss") && epoch.containsKey("max_staleness"), epoch.toString());
+    assertTrue(((java.util.List<?>) json.get("log")).stream().anyMatch(l -> l.toString().contains("partition "
+        + (workers - 1) + ":")), "the page shows the driver's log: " + json);
+    String html = page.html();
+    assertEquals(workers, html.split("<tr class='worker'>", -1).length - 1, html);
+    assertTrue(html.contains("<svg") && html.contains("<th>max staleness</th>"), html);
+  }
+
+  /**
+   * After the application: {@code yarn-gnn status APP_ID} prints the summary the ApplicationMaster left (its
+   * job page's last state), with every worker's exit figures; --json has them as numbers; an id that is not
+   * one, or one nobody knows, exits 2.
+   */
+  static void assertStatusSummary(CliRun run, int workers, int epochs) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("submitted (application_\\d+_\\d+)")
+        .matcher(run.out());
+    assertTrue(m.find(), run.out());
+    String appId = m.group(1);
+    CliRun status = cli("status", appId);
+    assertEquals(0, status.status(), status.toString());
+    assertTrue(status.out().contains(appId + " SUCCEEDED") && status.out().contains(epochs + " epochs; last: "),
+        status.out());
+    CliRun json = cli("status", appId, "--json");
+    assertEquals(0, json.status(), json.toString());
+    Map<?, ?> s = (Map<?, ?>) Json.parse(json.out());
+    assertEquals("SUCCEEDED", s.get("final_status"), json.out());
+    assertEquals(epochs, ((java.util.List<?>) s.get("epochs")).size(), json.out());
+    java.util.List<?> rows = JobPageWatcher.workers(s);
+    assertEquals(workers, rows.size(), json.out());
+    for (Object o : rows) {
+      Map<?, ?> row = (Map<?, ?>) o;
+      assertTrue(((Number) row.get("bytes_sent")).longValue() > 0 && ((Number) row.get("bytes_received"))
+          .longValue() > 0 && ((Number) row.get("peak_heap_bytes")).longValue() > 0, "exit figures: " + row);
+    }
+    CliRun unknown = cli("status", appId.replaceAll("_\\d+$", "_9999"));
+    assertEquals(2, unknown.status(), unknown.toString());
+    assertTrue(unknown.err().contains("does not know it"), unknown.err());
+    CliRun bad = cli("status", "job_1_2");
+    assertEquals(2, bad.status(), bad.toString());
+    assertTrue(bad.err().contains("'job_1_2' is not an application id"), bad.err());
   }
 
   @Test
   void threeWorkerContainersGiveTheSingleJvmLosses() throws Exception {
     int epochs = 8;
     java.nio.file.Path spec = Files.writeString(local.resolve("spec.json"), TrainLocalTest.SPEC);
-    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-    java.util.concurrent.Future<String> page = watchJobPage(stop);
-    CliRun run = cli("train", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz",
-        "--model-spec", spec.toUri().toString(), "--output", "/out/train3", "--workers", "3", "--worker-memory",
-        "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1", "--metrics",
-        "/summaries/train3.json");
-    stop.set(true);
+    CliRun run;
+    JobPageWatcher.Seen page;
+    // The page through the ResourceManager's proxy, once it has an epoch and all three workers' partition sizes.
+    try (JobPageWatcher watcher = new JobPageWatcher(cluster, j -> !((java.util.List<?>) j.get("epochs")).isEmpty()
+        && JobPageWatcher.workers(j).size() == 3
+        && JobPageWatcher.workers(j).stream().allMatch(w -> ((Map<?, ?>) w).containsKey("nodes")))) {
+      run = cli("train", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz",
+          "--model-spec", spec.toUri().toString(), "--output", "/out/train3", "--workers", "3", "--worker-memory",
+          "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1", "--metrics",
+          "/summaries/train3.json");
+      page = watcher.stop();
+    }
     assertEquals(0, run.status(), run.toString());
-    String json = page.get(30, java.util.concurrent.TimeUnit.SECONDS);
-    assertFalse(json.startsWith("NOT SEEN"), "the job page never showed an epoch: " + json);
-    Map<?, ?> shown = (Map<?, ?>) Json.parse(json);
-    assertTrue(shown.get("application").toString().startsWith("application_"), json);
-    assertTrue(((java.util.List<?>) shown.get("log")).stream().anyMatch(l -> l.toString().contains("partition 2:")),
-        "the page shows the driver's log: " + json);
+    assertJobPage(page, 3);
+    assertTrue(run.out().contains("tracking URL " + cluster.webAppAddress() + "/proxy/application_"), run.out());
+    assertStatusSummary(run, 3, epochs);
     assertTrue(run.out().contains("application_") && run.out().contains("yarn-gnn train: epoch 8 loss "),
         run.out());
     assertTrue(fs.exists(new Path("/out/train3/_SUCCESS")));
@@ -219,6 +240,9 @@ class TrainOnYarnTest {
     killer.setDaemon(true);
     killer.start();
     CliRun run;
+    JobPageWatcher.Seen page;
+    JobPageWatcher watcher = new JobPageWatcher(cluster, j -> j.get("tensor_pool") instanceof Map<?, ?> p
+        && !((java.util.List<?>) p.get("sizes")).isEmpty());
     try {
       run = cli("train", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz",
           "--model-spec", spec.toUri().toString(), "--output", "/out/remote", "--workers", "2", "--worker-memory",
@@ -226,10 +250,14 @@ class TrainOnYarnTest {
           "remote", "--tensor-workers", "1", "--tensor-workers-max", "3", "--tensor-worker-memory", "384",
           "--intervals", "8", "-D", "yarngnn.tensor-pool.grow-after-ms=200", "-D",
           "yarngnn.tensor-pool.idle-ms=1500", "-D", "yarngnn.test.slow-tensor-tasks=30:100");
+      page = watcher.stop();
     } finally {
       killer.interrupt();
+      watcher.close();
     }
     assertEquals(0, run.status(), run.toString());
+    // The page through the proxy showed the tensor-worker pool's size.
+    assertTrue(page.found() && page.html().contains("id='tensor-pool'"), "no pool on the page: " + page.last());
     assertTrue(killed.get() > 0, "no tensor-worker container was found to kill: " + run);
     String text;
     try (java.io.InputStream in = fs.open(new Path("/out/remote/metrics.json"))) {

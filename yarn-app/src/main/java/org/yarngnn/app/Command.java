@@ -9,4 +9,9 @@ public interface Command {
   OptionSpec options();
 
   int run(CommandLine cl, PrintStream out) throws Exception;
+
+  /** The arguments as options: a command taking a positional argument ({@code status APP_ID}) names it here. */
+  default String[] asOptions(String[] args) {
+    return args;
+  }
 }

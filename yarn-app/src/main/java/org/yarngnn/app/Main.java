@@ -34,6 +34,7 @@ public final class Main {
     m.put("partition", new PartitionCommand());
     m.put("import", new ImportCommand());
     m.put("generate", new GenerateCommand());
+    m.put("status", new StatusCommand());
     return m;
   }
 
@@ -67,7 +68,7 @@ public final class Main {
         out.print(command.options().usage());
         return OK;
       }
-      CommandLine cl = CommandLine.parse(command.options(), rest, conf);
+      CommandLine cl = CommandLine.parse(command.options(), command.asOptions(rest), conf);
       // Before anything touches the cluster: every FileSystem and YARN client created later is this user's.
       KerberosLogin.loginIfAsked(cl, err);
       return command.run(cl, out);

@@ -19,9 +19,12 @@ public final class MiniClusterMain {
     File stop = new File(dir, "stop");
     try (MiniClusters clusters = MiniClusters.start(new File(dir, "cluster"), nodeManagers)) {
       String conf = clusters.confDir().getAbsolutePath();
+      // The ResourceManager's web app (its proxy serves the tracking URLs), for scripts/minicluster to print.
+      Files.writeString(new File(dir, "rm-web").toPath(), clusters.webAppAddress() + "\n", StandardCharsets.UTF_8);
       Files.writeString(ready.toPath(), conf + "\n", StandardCharsets.UTF_8);
       System.out.println("minicluster ready: HADOOP_CONF_DIR=" + conf + " fs.defaultFS="
-          + clusters.conf().get("fs.defaultFS") + " RM=" + clusters.conf().get("yarn.resourcemanager.address"));
+          + clusters.conf().get("fs.defaultFS") + " RM=" + clusters.conf().get("yarn.resourcemanager.address")
+          + " RM web (and its proxy)=" + clusters.webAppAddress());
       while (!stop.exists()) {
         Thread.sleep(200);
       }

@@ -76,11 +76,7 @@ public final class MiniClusters implements AutoCloseable {
     MiniYARNCluster yarn = null;
     try {
       dfs.waitActive();
-      YarnConfiguration yconf = yarnSettings(dfs.getConfiguration(0));
-      settings.accept(yconf);
-      yarn = new MiniYARNCluster(baseDir.getName(), nodeManagers, 1, 1);
-      yarn.init(yconf);
-      yarn.start();
+      yarn = startYarn(baseDir.getName(), nodeManagers, dfs.getConfiguration(0), settings);
       MiniClusters clusters = new MiniClusters(dfs, yarn, confDir);
       clusters.writeConfDir();
       return clusters;
@@ -116,6 +112,75 @@ public final class MiniClusters implements AutoCloseable {
     yconf.set(LaunchContexts.JAVA_HOME_KEY, System.getProperty("java.home"));
     yconf.setLong("yarngnn.client.poll-ms", 250);
     return yconf;
+  }
+
+  /**
+   * Starts the YARN cluster on freshly chosen ResourceManager ports; again (3 tries in all) when another process
+   * took one of them between the choice and the bind.
+   */
+  private static MiniYARNCluster startYarn(String name, int nodeManagers, Configuration dfsConf,
+      Consumer<? super YarnConfiguration> settings) throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      YarnConfiguration yconf = yarnSettings(dfsConf);
+      fixResourceManagerPorts(yconf);
+      settings.accept(yconf);
+      MiniYARNCluster yarn = new MiniYARNCluster(name, nodeManagers, 1, 1);
+      try {
+        yarn.init(yconf);
+        yarn.start();
+        return yarn;
+      } catch (RuntimeException e) {
+        yarn.stop();
+        if (attempt >= 3 || !portTaken(e)) {
+          throw e;
+        }
+        System.err.println("MiniClusters: a ResourceManager port was taken meanwhile (" + e.getMessage()
+            + "); choosing others");
+      }
+    }
+  }
+
+  private static boolean portTaken(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String m = String.valueOf(t.getMessage());
+      if (t instanceof java.net.BindException || m.contains("Address already in use") || m.contains("Port in use")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Free ports for the ResourceManager's addresses, its web app among them. Left to itself MiniYARNCluster binds
+   * them ephemerally and its configuration keeps port 0 for the web app, so the tracking URLs it hands out
+   * ({@code http://localhost:0/proxy/<app>/}) open nothing; with fixed ports the web app, and the web proxy in it,
+   * listen where the configuration says. The NodeManagers stay ephemeral (MiniYARNCluster binds them at 0 in
+   * every mode). The ports are found free by binding them and closing; another process could take one in between
+   * ({@link #startYarn} then tries other ports).
+   */
+  static void fixResourceManagerPorts(YarnConfiguration yconf) throws IOException {
+    String[] keys = {YarnConfiguration.RM_ADDRESS, YarnConfiguration.RM_ADMIN_ADDRESS,
+        YarnConfiguration.RM_SCHEDULER_ADDRESS, YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS,
+        YarnConfiguration.RM_WEBAPP_ADDRESS};
+    java.net.ServerSocket[] held = new java.net.ServerSocket[keys.length];
+    try {
+      for (int i = 0; i < keys.length; i++) {
+        held[i] = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("localhost"));
+        yconf.set(keys[i], "localhost:" + held[i].getLocalPort());
+      }
+    } finally {
+      for (java.net.ServerSocket s : held) {
+        if (s != null) {
+          s.close();
+        }
+      }
+    }
+    yconf.setBoolean(YarnConfiguration.YARN_MINICLUSTER_FIXED_PORTS, true);
+  }
+
+  /** The ResourceManager's web app, where its web proxy serves the applications' tracking URLs. */
+  public String webAppAddress() {
+    return "http://" + conf.get(YarnConfiguration.RM_WEBAPP_ADDRESS);
   }
 
   /** A fresh client configuration (HDFS default file system, the ResourceManager's addresses). */

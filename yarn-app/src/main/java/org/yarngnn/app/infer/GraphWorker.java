@@ -1,6 +1,7 @@
 package org.yarngnn.app.infer;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
@@ -105,6 +106,11 @@ public final class GraphWorker implements WorkerSession.Role {
   @Override
   public int peerPort() {
     return mesh.port();
+  }
+
+  @Override
+  public Map<String, Double> gauges() {
+    return WorkerFigures.gauges(mesh);
   }
 
   @Override

@@ -32,7 +32,7 @@ public final class InferenceDriver {
   private final InferOptions spec;
   private final JobTransport transport;
   private final WorkerLauncher launcher;
-  private final Progress progress;
+  private final DriverSession.Progress progress;
   private final PrintStream log;
   private DriverSession session;
   /** In a job that replaces lost workers (YARN, --checkpoint layers): how its rounds survive a loss. */
@@ -40,8 +40,8 @@ public final class InferenceDriver {
   private int layers;
 
   /** A driver listening on {@code transport}'s host, with the job's secret. */
-  public InferenceDriver(InferOptions spec, JobTransport transport, WorkerLauncher launcher, Progress progress,
-      PrintStream log) {
+  public InferenceDriver(InferOptions spec, JobTransport transport, WorkerLauncher launcher,
+      DriverSession.Progress progress, PrintStream log) {
     this.spec = spec;
     this.transport = transport;
     this.launcher = launcher;

@@ -43,7 +43,7 @@ public final class InferenceJobDriver implements JobDriver {
     try (ContainerWorkers workers = checkpoints != null
         ? ContainerWorkers.replaceable(ctx.containers(), spec.workerMemoryMb(), spec.workerVcores(), hosts)
         : new ContainerWorkers(ctx.containers(), spec.workerMemoryMb(), spec.workerVcores(), hosts)) {
-      InferenceDriver.Result r = new InferenceDriver(spec, ctx.transport(), workers, ctx::setProgress, ctx.log())
+      InferenceDriver.Result r = new InferenceDriver(spec, ctx.transport(), workers, ctx.reporter(), ctx.log())
           .run(spec.layers());
       commit.commit();
       if (spec.metrics() != null) {

@@ -30,18 +30,37 @@ public final class WorkerFigures {
     long[] bytes = mesh.bytes();
     values.put("bytesSent", (double) bytes[0]);
     values.put("bytesReceived", (double) bytes[1]);
+    values.put("peakHeapBytes", (double) peakHeapBytes());
+    long rss = peakRssBytes();
+    if (rss > 0) {
+      values.put("peakRssBytes", (double) rss);
+    }
+    return new LinkedHashMap<>(values);
+  }
+
+  /** The peak heap so far: the sum of the heap pools' peaks. */
+  static long peakHeapBytes() {
     long peak = 0;
     for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
       if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
         peak += pool.getPeakUsage().getUsed();
       }
     }
-    values.put("peakHeapBytes", (double) peak);
-    long rss = peakRssBytes();
-    if (rss > 0) {
-      values.put("peakRssBytes", (double) rss);
-    }
-    return new LinkedHashMap<>(values);
+    return peak;
+  }
+
+  /**
+   * A worker's gauges for the job page ({@link org.yarngnn.app.runtime.WorkerSession.Role#gauges}): bytes sent
+   * and received with its peers so far, heap used now and its peak so far.
+   */
+  public static Map<String, Double> gauges(WorkerMesh mesh) {
+    long[] bytes = mesh.bytes();
+    Map<String, Double> g = new LinkedHashMap<>();
+    g.put("bytesSent", (double) bytes[0]);
+    g.put("bytesReceived", (double) bytes[1]);
+    g.put("heapUsedBytes", (double) ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+    g.put("peakHeapBytes", (double) peakHeapBytes());
+    return g;
   }
 
   /**

@@ -23,10 +23,27 @@ import org.yarngnn.io.table.InputException;
  * through it.
  */
 public final class DriverSession implements AutoCloseable {
-  /** Progress of the job (0..1) with a short status, for the client's progress line or YARN's. */
+  /**
+   * Progress of the job (0..1) with a short status, for the client's progress line or YARN's; the other methods
+   * feed the ApplicationMaster's job page and do nothing elsewhere. They run on the driver's thread: keep them
+   * quick.
+   */
   @FunctionalInterface
   public interface Progress {
     void report(float fraction, String status);
+
+    /**
+     * Worker {@code worker} answered {@code command} with {@code result} and its {@code gauges} (see
+     * {@link WorkerSession.Role#gauges}), {@code seconds} after it was sent.
+     */
+    default void answered(PhaseCommand command, int worker, PhaseResult result, java.util.Map<String, Double> gauges,
+        double seconds) {}
+
+    /** A training epoch's figures, as metrics.json lists them. */
+    default void epoch(java.util.Map<String, Object> figures) {}
+
+    /** The remote tensor backend's pool: its size now and its sizes so far ({@code seconds}, {@code size}). */
+    default void tensorPool(int size, List<java.util.Map<String, Object>> timeline) {}
   }
 
   private static final long REGISTER_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(10);
@@ -147,6 +164,7 @@ public final class DriverSession implements AutoCloseable {
       BiPredicate<PhaseCommand, PhaseResult> expected, WorkerMessages others) throws Exception {
     report(after - 0.01f, label);
     broadcast(command);
+    long sent = System.nanoTime();
     PhaseResult[] answers = new PhaseResult[workers.length];
     long deadline = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(roundTimeoutSeconds);
     for (int done = 0; done < workers.length; ) {
@@ -174,6 +192,9 @@ public final class DriverSession implements AutoCloseable {
       }
       answers[w] = d.result();
       done++;
+      if (progress != null) {
+        progress.answered(command, w, d.result(), d.gauges(), (System.nanoTime() - sent) / 1e9);
+      }
     }
     report(after, label + " done");
     return List.of(answers);

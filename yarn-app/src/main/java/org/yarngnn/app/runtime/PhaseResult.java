@@ -90,14 +90,34 @@ public sealed interface PhaseResult {
         out.writeVLong(v);
       }
     } else {
-      Map<String, Double> f = ((WorkerReport) r).figures();
       out.writeByte(3);
-      out.writeVInt(f.size());
-      f.forEach((k, v) -> {
-        out.writeString(k);
-        out.writeLong(Double.doubleToRawLongBits(v));
-      });
+      writeFigures(((WorkerReport) r).figures(), out);
     }
+  }
+
+  /** Named figures: their count, then each name and value (the raw bits of the double). */
+  static void writeFigures(Map<String, Double> f, FrameWriter out) {
+    out.writeVInt(f.size());
+    f.forEach((k, v) -> {
+      out.writeString(k);
+      out.writeLong(Double.doubleToRawLongBits(v));
+    });
+  }
+
+  /** {@link #writeFigures}' form back; at most {@value #MAX_FIGURES}, each name once; {@code what} names them. */
+  static Map<String, Double> readFigures(FrameReader in, String what) {
+    int n = in.readVInt();
+    if (n < 0 || n > MAX_FIGURES || n > in.remaining() / 9) {
+      throw new MalformedFrameException(what + " of " + n + " figures in " + in.remaining() + " bytes");
+    }
+    Map<String, Double> f = new LinkedHashMap<>();
+    for (int i = 0; i < n; i++) {
+      String key = in.readString();
+      if (f.put(key, Double.longBitsToDouble(in.readLong())) != null) {
+        throw new MalformedFrameException(what + " names " + key + " twice");
+      }
+    }
+    return f;
   }
 
   static PhaseResult read(FrameReader in) {
@@ -124,20 +144,8 @@ public sealed interface PhaseResult {
         }
         return new PartitionSizes(nodes, edges, halo);
       }
-      case 3: {
-        int n = in.readVInt();
-        if (n < 0 || n > MAX_FIGURES || n > in.remaining() / 9) {
-          throw new MalformedFrameException("worker report of " + n + " figures in " + in.remaining() + " bytes");
-        }
-        Map<String, Double> f = new LinkedHashMap<>();
-        for (int i = 0; i < n; i++) {
-          String key = in.readString();
-          if (f.put(key, Double.longBitsToDouble(in.readLong())) != null) {
-            throw new MalformedFrameException("worker report names " + key + " twice");
-          }
-        }
-        return new WorkerReport(f);
-      }
+      case 3:
+        return new WorkerReport(readFigures(in, "worker report"));
       case 4: {
         long train = in.readVLong();
         long val = in.readVLong();

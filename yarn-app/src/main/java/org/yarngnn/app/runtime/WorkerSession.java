@@ -36,6 +36,14 @@ public final class WorkerSession {
       return false;
     }
 
+    /**
+     * Figures of the worker now (bytes sent and received so far, heap), sent with each answer for the job page;
+     * quick to compute. None by default.
+     */
+    default java.util.Map<String, Double> gauges() {
+      return java.util.Map.of();
+    }
+
     /** Runs one phase; the result goes back to the driver. */
     PhaseResult run(PhaseCommand command) throws Exception;
 
@@ -194,7 +202,8 @@ public final class WorkerSession {
           if (result == null) {
             return 1; // the driver ended the job while the phase ran
           }
-          driver.sendBlocking(new PhaseDone(c.phase(), c.layer(), result));
+          driver.sendBlocking(new PhaseDone(c.phase(), c.layer(), result,
+              c.phase() == Phase.EXIT ? java.util.Map.of() : role.gauges()));
           if (c.phase() == Phase.EXIT) {
             return 0;
           }

@@ -49,7 +49,7 @@ public final class TrainJobDriver implements JobDriver {
           ? new ContainerTensorWorkers(ctx.containers(), opts.tensorWorkerMemoryMb(), opts.tensorWorkerVcores(),
               TensorWorkerMain.class.getName())
           : null;
-      TrainingDriver.Result r = new TrainingDriver(opts, spec, ctx.transport(), workers, ctx::setProgress,
+      TrainingDriver.Result r = new TrainingDriver(opts, spec, ctx.transport(), workers, ctx.reporter(),
           ctx.log(), checkpoints, tensors).run();
       ModelOutput.write(ctx.conf(), commit.workDir(), r, r.seconds() * opts.workers(), opts.prices());
       commit.commit();

@@ -1,6 +1,7 @@
 package org.yarngnn.app.train;
 
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.yarngnn.app.infer.Background;
 import org.yarngnn.app.infer.FeatureLoader;
@@ -137,6 +138,11 @@ public final class TrainWorker implements WorkerSession.Role {
   @Override
   public void driver(WorkerSession.DriverLink link) {
     this.driver = link;
+  }
+
+  @Override
+  public Map<String, Double> gauges() {
+    return WorkerFigures.gauges(mesh);
   }
 
   @Override

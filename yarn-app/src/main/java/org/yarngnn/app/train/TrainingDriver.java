@@ -77,9 +77,13 @@ public final class TrainingDriver {
     double bestVal = -1;
     double bestTest;
 
-    EpochLog(int patience, PrintStream log) {
+    /** Called with every epoch recorded (the job page's chart); may be null. */
+    private final java.util.function.Consumer<Epoch> onEpoch;
+
+    EpochLog(int patience, PrintStream log, java.util.function.Consumer<Epoch> onEpoch) {
       this.patience = patience;
       this.log = log;
+      this.onEpoch = onEpoch;
     }
 
     void resume(List<Epoch> before, float[] best, int bestEpoch, double bestVal, double bestTest) {
@@ -107,6 +111,9 @@ public final class TrainingDriver {
           ep.epoch(), ep.loss(), ep.trainAccuracy(), ep.valAccuracy(), ep.testAccuracy(), ep.seconds(),
           ep.rowStaleness() + ep.weightStaleness() == 0 ? "" : String.format(Locale.ROOT,
               " (staleness: rows %d, weights %d)", ep.rowStaleness(), ep.weightStaleness()));
+      if (onEpoch != null) {
+        onEpoch.accept(ep);
+      }
       if (ep.valAccuracy() > bestVal) {
         bestVal = ep.valAccuracy();
         bestTest = ep.testAccuracy();
@@ -227,7 +234,13 @@ public final class TrainingDriver {
       }
       s.broadcast(new TrainRows(counts[0]));
       round(new PhaseCommand(Phase.PLAN), 0.08f);
-      EpochLog run = new EpochLog(opts.patience(), log);
+      TensorPool tensorPool = pool;
+      EpochLog run = new EpochLog(opts.patience(), log, progress == null ? null : ep -> {
+        progress.epoch(epochFigures(ep)); // the job page's chart and pool size
+        if (tensorPool != null) {
+          progress.tensorPool(tensorPool.size(), poolSizes(tensorPool.timeline()));
+        }
+      });
       int first = 1;
       double secondsBefore = 0;
       if (resumed != null) {
@@ -322,6 +335,18 @@ public final class TrainingDriver {
     }
   }
 
+  /** The pool's sizes over time as metrics.json lists them. */
+  static List<Map<String, Object>> poolSizes(List<TensorPool.SizeAt> timeline) {
+    List<Map<String, Object>> sizes = new ArrayList<>();
+    for (TensorPool.SizeAt s : timeline) {
+      Map<String, Object> x = new LinkedHashMap<>();
+      x.put("seconds", s.seconds());
+      x.put("size", (long) s.size());
+      sizes.add(x);
+    }
+    return sizes;
+  }
+
   private static double fraction(long correct, long count) {
     return count == 0 ? 0 : (double) correct / count;
   }
@@ -361,6 +386,21 @@ public final class TrainingDriver {
     }
   }
 
+  /** One epoch's entry of metrics.json; the job page shows the same. */
+  static Map<String, Object> epochFigures(Epoch e) {
+    Map<String, Object> x = new LinkedHashMap<>();
+    x.put("epoch", (long) e.epoch());
+    x.put("loss", e.loss());
+    x.put("train_accuracy", e.trainAccuracy());
+    x.put("val_accuracy", e.valAccuracy());
+    x.put("test_accuracy", e.testAccuracy());
+    x.put("seconds", e.seconds());
+    x.put("max_staleness", (long) Math.max(e.rowStaleness(), e.weightStaleness()));
+    x.put("row_staleness", (long) e.rowStaleness());
+    x.put("weight_staleness", (long) e.weightStaleness());
+    return x;
+  }
+
   /**
    * metrics.json (CONTRACT.md "Training"): every epoch, the best one, tasks sent again, the containers' seconds
    * and their cost at {@code prices} (USD per hour: graph worker, tensor worker, parameter server); with the
@@ -378,17 +418,7 @@ public final class TrainingDriver {
     m.put("best", best);
     List<Object> epochs = new ArrayList<>();
     for (Epoch e : r.epochs()) {
-      Map<String, Object> x = new LinkedHashMap<>();
-      x.put("epoch", (long) e.epoch());
-      x.put("loss", e.loss());
-      x.put("train_accuracy", e.trainAccuracy());
-      x.put("val_accuracy", e.valAccuracy());
-      x.put("test_accuracy", e.testAccuracy());
-      x.put("seconds", e.seconds());
-      x.put("max_staleness", (long) Math.max(e.rowStaleness(), e.weightStaleness()));
-      x.put("row_staleness", (long) e.rowStaleness());
-      x.put("weight_staleness", (long) e.weightStaleness());
-      epochs.add(x);
+      epochs.add(epochFigures(e));
     }
     m.put("epochs", epochs);
     long resent = 0;
@@ -420,14 +450,7 @@ public final class TrainingDriver {
     m.put("cost_usd", cost);
     if (pool != null) {
       Map<String, Object> p = new LinkedHashMap<>();
-      List<Object> sizes = new ArrayList<>();
-      for (TensorPool.SizeAt s : pool.sizes()) {
-        Map<String, Object> x = new LinkedHashMap<>();
-        x.put("seconds", s.seconds());
-        x.put("size", (long) s.size());
-        sizes.add(x);
-      }
-      p.put("sizes", sizes);
+      p.put("sizes", poolSizes(pool.sizes()));
       p.put("launched", (long) pool.launches());
       p.put("lost", (long) pool.lostWorkers());
       p.put("retired", (long) pool.retired());

@@ -67,7 +67,7 @@ public final class ApplicationMaster {
     nm.start();
     JobPage page = new JobPage(appId);
     try {
-      String url = page.start(host);
+      String url = page.start(host, conf);
       rm.registerApplicationMaster(host, 0, url);
       log("registered " + appId + " on " + host + "; driver " + driver.getClass().getName() + " " + args);
       Map<String, String> baseEnv = new LinkedHashMap<>();
@@ -89,6 +89,7 @@ public final class ApplicationMaster {
         diagnostics += " [stopped " + stopped + " other container(s)]";
       }
       log("unregistering " + outcome.status + (diagnostics.isEmpty() ? "" : ": " + diagnostics));
+      page.finish(fs, JobHistory.forApplication(conf, fs, appId), outcome.status.name(), diagnostics);
       rm.unregisterApplicationMaster(outcome.status, diagnostics, "");
       StagingDir.delete(fs, staging);
       return outcome.status == FinalApplicationStatus.SUCCEEDED ? 0 : 1;

@@ -123,6 +123,36 @@ public final class DriverContext {
     page.status(this.progress, status);
   }
 
+  /**
+   * What a driver reports to: {@link #setProgress}, and the figures of the job page (workers' answers, epochs,
+   * the tensor-worker pool).
+   */
+  public org.yarngnn.app.runtime.DriverSession.Progress reporter() {
+    JobFigures figures = page.figures();
+    return new org.yarngnn.app.runtime.DriverSession.Progress() {
+      @Override
+      public void report(float fraction, String text) {
+        setProgress(fraction, text);
+      }
+
+      @Override
+      public void answered(org.yarngnn.app.runtime.PhaseCommand command, int worker,
+          org.yarngnn.app.runtime.PhaseResult result, java.util.Map<String, Double> gauges, double seconds) {
+        figures.answered(command, worker, result, gauges, seconds);
+      }
+
+      @Override
+      public void epoch(java.util.Map<String, Object> epochFigures) {
+        figures.epoch(epochFigures);
+      }
+
+      @Override
+      public void tensorPool(int size, List<java.util.Map<String, Object>> timeline) {
+        figures.tensorPool(size, timeline);
+      }
+    };
+  }
+
   /** Writes the latest status if it is not written yet and stops the status writer. */
   void close() throws InterruptedException {
     status.close();

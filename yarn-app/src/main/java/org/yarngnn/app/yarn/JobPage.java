@@ -7,48 +7,66 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.yarn.webapp.util.WebAppUtils;
 import org.yarngnn.compute.model.Json;
 
 /**
  * The ApplicationMaster's tracking page, registered with the ResourceManager, so users open it through YARN's
- * web proxy (which authenticates them on a secure cluster): the application, its status and progress, the
- * driver's log lines (partition summary, per-epoch lines, per-worker stats), and for training a chart of loss and
- * accuracy per epoch drawn from those lines; {@code /json} has the same data. The JDK's own HTTP server, one
- * thread; it only reads what {@link #line} and {@link #status} recorded. Lifecycle: {@link #start}, {@link #stop}.
+ * web proxy (which authenticates them on a secure cluster): the application, its status and progress, one row
+ * per worker (its partition's nodes, edges and halo, bytes sent and received, peak heap, seconds per phase), for
+ * training a chart of loss and accuracy per epoch, every epoch's figures (staleness among them) and the
+ * tensor-worker pool's size, and the driver's log lines; {@code json} beside it has the same data
+ * ({@link JobFigures#snapshot}). Links are relative, so they work under the proxy's {@code /proxy/<app>/}. The
+ * JDK's own HTTP server, one thread; it only reads what the driver recorded. Lifecycle: {@link #start},
+ * {@link #stop}.
  */
 public final class JobPage {
-  private static final int MAX_LINES = 500;
-  private static final Pattern EPOCH = Pattern.compile(
-      "epoch (\\d+) loss ([0-9.eE+-]+|NaN) train ([0-9.]+) val ([0-9.]+) test ([0-9.]+) ([0-9.]+) s");
-
-  private final String appId;
-  private final long startNanos = System.nanoTime();
-  private final Deque<String> lines = new ArrayDeque<>();
-  private final List<double[]> epochs = new ArrayList<>();
-  private float progress;
-  private String status = "starting";
+  /** A longer "line" (a driver printing without newlines) is cut into lines of this many bytes. */
+  private static final int MAX_LINE_BYTES = 16 * 1024;
+  private final JobFigures figures;
   private HttpServer server;
 
   public JobPage(String appId) {
-    this.appId = appId;
+    this.figures = new JobFigures(appId);
   }
 
-  /** Binds {@code host} (port 0) and serves; returns the URL to register as the tracking URL. */
-  public String start(String host) throws IOException {
+  /**
+   * Binds {@code host} (port 0) and serves, only through YARN's web proxy ({@link ProxyOnlyAccess}, the proxy
+   * hosts from {@code conf}); returns the URL to register as the tracking URL.
+   */
+  public String start(String host, Configuration conf) throws IOException {
+    List<String> proxies = WebAppUtils.getProxyHostsAndPortsForAmFilter(conf);
+    return start(host, proxies.isEmpty() ? null : new ProxyOnlyAccess(proxies,
+        WebAppUtils.getHttpSchemePrefix(conf) + proxies.get(0) + "/proxy/" + figures.application()));
+  }
+
+  /** As {@link #start(String, Configuration)}; {@code access} null answers every request. */
+  String start(String host, ProxyOnlyAccess access) throws IOException {
     server = HttpServer.create(new InetSocketAddress(host, 0), 16);
-    server.createContext("/json", ex -> send(ex, "application/json", Json.write(snapshot())));
-    server.createContext("/", ex -> send(ex, "text/html; charset=utf-8", html()));
+    server.createContext("/json", ex -> answer(ex, access, "application/json", () -> Json.write(figures.snapshot())));
+    server.createContext("/", ex -> answer(ex, access, "text/html; charset=utf-8",
+        () -> JobPageHtml.render(figures.snapshot())));
     server.start();
     return "http://" + host + ":" + server.getAddress().getPort() + "/";
+  }
+
+  private static void answer(HttpExchange ex, ProxyOnlyAccess access, String type,
+      java.util.function.Supplier<String> body) throws IOException {
+    if (access != null && !access.allows(ex.getRemoteAddress().getAddress())) {
+      try (ex) {
+        String q = ex.getRequestURI().getRawQuery();
+        ex.getResponseHeaders().set("Location", access.redirect(ex.getRequestURI().getRawPath()
+            + (q == null ? "" : "?" + q)));
+        ex.sendResponseHeaders(302, -1);
+      }
+      return;
+    }
+    send(ex, type, body.get());
   }
 
   public void stop() {
@@ -57,25 +75,34 @@ public final class JobPage {
     }
   }
 
-  public synchronized void status(float fraction, String text) {
-    this.progress = fraction;
-    this.status = text == null ? "" : text;
+  /** Where the driver's progress, answers, epochs and pool sizes go (see {@link DriverContext#reporter}). */
+  JobFigures figures() {
+    return figures;
   }
 
-  /** A line of the driver's log: kept (the newest {@value #MAX_LINES}); epoch lines also feed the chart. */
-  public synchronized void line(String text) {
-    lines.addLast(text);
-    while (lines.size() > MAX_LINES) {
-      lines.removeFirst();
+  public void status(float fraction, String text) {
+    figures.report(fraction, text);
+  }
+
+  /**
+   * Records the application's end and writes the page's last state to {@code file} ({@link JobHistory}), for
+   * {@code yarn-gnn status} once this AM is gone; a failure to write it is logged, never the job's failure.
+   */
+  public void finish(FileSystem fs, Path file, String finalStatus, String diagnostics) {
+    figures.report(figures.progressNow(), finalStatus.equals("SUCCEEDED") ? "finished" : finalStatus.toLowerCase(
+        java.util.Locale.ROOT));
+    figures.finished(finalStatus, diagnostics);
+    try {
+      JobHistory.write(fs, file, figures.snapshot());
+      ApplicationMaster.log("summary in " + file + " (yarn-gnn status " + figures.application() + ")");
+    } catch (IOException | RuntimeException e) {
+      ApplicationMaster.log("could not write the summary " + file + ": " + ApplicationMaster.describe(e));
     }
-    Matcher m = EPOCH.matcher(text);
-    if (text.startsWith("yarn-gnn train: ") && m.find()) {
-      double[] e = new double[6];
-      for (int i = 0; i < 6; i++) {
-        e[i] = Double.parseDouble(m.group(i + 1));
-      }
-      epochs.add(e);
-    }
+  }
+
+  /** A line of the driver's log, kept for the page. */
+  public void line(String text) {
+    figures.line(text);
   }
 
   /** A stream that prints to {@code out} and records each line here (the driver's log). */
@@ -87,7 +114,7 @@ public final class JobPage {
       @Override
       public synchronized void write(int b) {
         out.write(b);
-        if (b == '\n') {
+        if (b == '\n' || buf.size() >= MAX_LINE_BYTES) {
           page.line(buf.toString(StandardCharsets.UTF_8));
           buf.reset();
         } else {
@@ -102,83 +129,31 @@ public final class JobPage {
     }, true, StandardCharsets.UTF_8);
   }
 
-  synchronized Map<String, Object> snapshot() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("application", appId);
-    m.put("status", status);
-    m.put("progress", (double) progress);
-    m.put("seconds", (System.nanoTime() - startNanos) / 1e9);
-    List<Object> es = new ArrayList<>();
-    for (double[] e : epochs) {
-      Map<String, Object> x = new LinkedHashMap<>();
-      x.put("epoch", (long) e[0]);
-      if (Double.isFinite(e[1])) {
-        x.put("loss", e[1]);
-      }
-      x.put("train_accuracy", e[2]);
-      x.put("val_accuracy", e[3]);
-      x.put("test_accuracy", e[4]);
-      x.put("seconds", e[5]);
-      es.add(x);
-    }
-    m.put("epochs", es);
-    m.put("log", new ArrayList<Object>(lines));
-    return m;
+  /** The page's data now, as {@code json} serves it. */
+  Map<String, Object> snapshot() {
+    return figures.snapshot();
   }
 
-  private String html() {
-    Map<String, Object> s = snapshot();
-    StringBuilder h = new StringBuilder("<!doctype html><html><head><meta charset='utf-8'><title>yarn-gnn ")
-        .append(escape(appId)).append("</title><meta http-equiv='refresh' content='5'></head><body>")
-        .append("<h1>yarn-gnn ").append(escape(appId)).append("</h1><p>")
-        .append(escape(String.valueOf(s.get("status")))).append(String.format(Locale.ROOT,
-            " &mdash; %.0f%% after %.0f s &mdash; <a href='json'>json</a></p>", 100 * progress, s.get("seconds")));
-    synchronized (this) {
-      if (!epochs.isEmpty()) {
-        h.append(chart());
-      }
-    }
-    h.append("<pre>");
-    for (Object l : (List<?>) s.get("log")) {
-      h.append(escape(l.toString())).append('\n');
-    }
-    return h.append("</pre></body></html>").toString();
-  }
-
-  /** Loss (left axis, scaled to its range) and val/test accuracy (0..1) per epoch as inline SVG. */
-  private String chart() {
-    int w = 640;
-    int ht = 240;
-    double maxLoss = 1e-9;
-    for (double[] e : epochs) {
-      maxLoss = Math.max(maxLoss, Double.isFinite(e[1]) ? e[1] : 0);
-    }
-    double last = Math.max(1, epochs.get(epochs.size() - 1)[0]);
-    StringBuilder sb = new StringBuilder("<svg width='" + w + "' height='" + ht + "' style='border:1px solid #ccc'>");
-    String[] colors = {"#1f77b4", "#2ca02c", "#ff7f0e"};
-    int[] cols = {1, 3, 4};
-    for (int c = 0; c < 3; c++) {
-      sb.append("<polyline fill='none' stroke='").append(colors[c]).append("' points='");
-      for (double[] e : epochs) {
-        double y = c == 0 ? e[1] / maxLoss : e[cols[c]];
-        sb.append(String.format(Locale.ROOT, "%.1f,%.1f ", e[0] / last * (w - 10) + 5, (1 - y) * (ht - 10) + 5));
-      }
-      sb.append("'/>");
-    }
-    return sb.append("</svg><p><span style='color:#1f77b4'>loss (scaled)</span> <span style='color:#2ca02c'>val "
-        + "accuracy</span> <span style='color:#ff7f0e'>test accuracy</span></p>").toString();
-  }
-
-  private static String escape(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;");
-  }
-
+  /** Answers GET (and HEAD) with {@code body}; the page changes nothing, so any other method is refused. */
   private static void send(HttpExchange ex, String type, String body) throws IOException {
-    byte[] b = body.getBytes(StandardCharsets.UTF_8);
-    ex.getResponseHeaders().set("Content-Type", type);
-    ex.sendResponseHeaders(200, b.length);
-    try (OutputStream o = ex.getResponseBody()) {
-      o.write(b);
+    try (ex) {
+      String method = ex.getRequestMethod();
+      if (!method.equals("GET") && !method.equals("HEAD")) {
+        ex.getResponseHeaders().set("Allow", "GET, HEAD");
+        ex.sendResponseHeaders(405, -1);
+        return;
+      }
+      byte[] b = body.getBytes(StandardCharsets.UTF_8);
+      ex.getResponseHeaders().set("Content-Type", type);
+      ex.getResponseHeaders().set("Cache-Control", "no-store");
+      if (method.equals("HEAD")) {
+        ex.sendResponseHeaders(200, -1);
+        return;
+      }
+      ex.sendResponseHeaders(200, b.length);
+      try (OutputStream o = ex.getResponseBody()) {
+        o.write(b);
+      }
     }
   }
 }

@@ -21,6 +21,10 @@
  * {@link org.yarngnn.app.yarn.ContainerEnv}. A container failure stops all others and fails the application with
  * that container's diagnostics. {@code yarngnn.container.java-home} overrides the NodeManagers' JAVA_HOME.
  *
+ * <p>Tracking URL: the AM serves {@link org.yarngnn.app.yarn.JobPage} (only through YARN's web proxy), fed by
+ * the driver's {@link org.yarngnn.app.yarn.DriverContext#reporter}; as it unregisters it keeps the page's last
+ * state in {@link org.yarngnn.app.yarn.JobHistory}, which {@code yarn-gnn status APP_ID} prints.
+ *
  * <p>Smoke test of a cluster (the jar's own {@link org.yarngnn.app.yarn.SelfTestDriver}):
  * {@code HADOOP_CLASSPATH=yarn-gnn-<version>.jar hadoop org.yarngnn.app.yarn.SelfTestDriver --output /tmp/selftest}
  * exits 0 when two worker containers ran from the shipped jar and the application SUCCEEDED.

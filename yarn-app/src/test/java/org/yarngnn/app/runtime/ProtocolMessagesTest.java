@@ -42,6 +42,8 @@ class ProtocolMessagesTest {
         new PhaseDone(Phase.BUILD_EDGES, 0, new PhaseResult.PartitionSizes(10, 20, 30)),
         new PhaseDone(Phase.EXIT, 0, new PhaseResult.WorkerReport(figures)),
         new PhaseDone(Phase.LAYER, 1, PhaseResult.EMPTY),
+        new PhaseDone(Phase.FORWARD, 2, PhaseResult.EMPTY, figures),
+        new PhaseDone(Phase.BUILD_EDGES, 0, new PhaseResult.PartitionSizes(1, 2, 3), Map.of("heapUsedBytes", 5e8)),
         new WorkerFailure(FailureKind.BAD_INPUT, 2, Phase.BUILD_EDGES, "edges.tsv:5279: src 5000 has no row"),
         new WorkerFailure(FailureKind.INTERNAL, 0, Phase.JOB, ""),
         new PhaseCommand(Phase.FORWARD, 1, 17, null),
