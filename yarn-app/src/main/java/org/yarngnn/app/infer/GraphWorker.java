@@ -13,6 +13,7 @@ import org.yarngnn.app.runtime.WorkerSession;
 import org.yarngnn.app.transport.Endpoint;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Participants;
+import org.yarngnn.compute.infer.HaloExchangeHook;
 import org.yarngnn.compute.infer.KernelWarmup;
 import org.yarngnn.compute.infer.LayerwiseInference;
 import org.yarngnn.compute.infer.RowNormalization;
@@ -48,6 +49,8 @@ public final class GraphWorker implements WorkerSession.Role {
   private ConstructionPhases construction;
   private WorkerPartition partition;
   private HaloPlan plan;
+  /** With {@code --targets}: the targets' receptive field (the layers compute only its rows); else null. */
+  private TargetPlan targeted;
   /** The input of the next layer (after the last: the embeddings). */
   private DenseMatrix rows;
   private int layersDone;
@@ -107,7 +110,12 @@ public final class GraphWorker implements WorkerSession.Role {
           break;
         case PLAN:
           partition = construction.take(c);
-          plan = HaloPlan.build(partition, engine, mesh, index);
+          if (spec.targets() != null) {
+            targeted = planTargets(partition);
+            plan = targeted.halo();
+          } else {
+            plan = HaloPlan.build(partition, engine, mesh, index);
+          }
           rows = partition.rows();
           partition = partition.withoutRows();
           break;
@@ -176,8 +184,8 @@ public final class GraphWorker implements WorkerSession.Role {
     }
     long t0 = System.nanoTime();
     try {
-    rows = engine.layer(k, partition.graph(), plan.edges(k), rows, k == 0 && partition.fused(),
-        (layer, edges, msg, aggregation) -> {
+    boolean fused = k == 0 && partition.fused();
+    HaloExchangeHook hook = (layer, edges, msg, aggregation) -> {
           figures.add("transformSeconds", (System.nanoTime() - t0) / 1e9);
           long t1 = System.nanoTime();
           HaloExchange ex = new HaloExchange(k, edges, msg, plan.sendRows(k), plan.recvSlots(k),
@@ -191,7 +199,10 @@ public final class GraphWorker implements WorkerSession.Role {
           }
           sender.join();
           figures.add("exchangeAggregateSeconds", (System.nanoTime() - t1) / 1e9);
-        });
+        };
+    rows = targeted == null ? engine.layer(k, partition.graph(), plan.edges(k), rows, fused, hook)
+        : engine.layerRows(k, partition.graph(), plan.edges(k), rows, fused, targeted.inRows(k),
+            targeted.outRows(k), hook);
     } catch (Exception e) {
       throw NumberChecks.asBadInput(e, spec.edges() != null ? spec.edges() : spec.graph());
     }
@@ -206,13 +217,27 @@ public final class GraphWorker implements WorkerSession.Role {
     if (layersDone != plan.layers()) {
       throw new IllegalStateException("write after " + layersDone + " of " + plan.layers() + " layers");
     }
-    DenseMatrix h = rows;
+    // With --targets only the targets' rows are written (each once), else every own row.
+    DenseMatrix h = targeted == null ? rows : targeted.targetRows(rows);
+    long[] ids = targeted == null ? partition.graph().nodeIds() : targeted.targetIds(partition.graph());
     RowNormalization.applyOutput(model.spec().outputNormalize(), h);
     int[] pred = model.spec().predict() ? LayerwiseInference.predictions(h) : null;
-    long[] ids = partition.graph().nodeIds();
     int parts = Math.max(1, Math.min(PARTS_PER_WORKER, Math.min(spec.threads(), (ids.length + 65535) / 65536)));
     new PartWriter(conf, spec.outputFormat(), plan.layers()).write(ids, h, pred, parts, parts,
         t -> new Path(spec.workDir(), OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.outputFormat())));
+  }
+
+  /** Reads this worker's targets and builds their receptive field with the peers (see {@link TargetPlan}). */
+  private TargetPlan planTargets(WorkerPartition part) throws Exception {
+    TargetRows mine = TargetRows.read(conf, spec, part, index);
+    TargetPlan p = TargetPlan.build(part, engine, mesh, index, mine.rows(), mine.unknown());
+    figures.put("targetRows", p.targets().length);
+    long field = 0;
+    for (int k = 0; k < p.halo().layers(); k++) {
+      field += p.outRows(k).length;
+    }
+    figures.put("fieldRows", field);
+    return p;
   }
 
   @Override
