@@ -150,13 +150,19 @@ public final class LayerwiseInference {
     if (fused && k != 0) {
       throw new IllegalArgumentException("only the first layer takes fused rows");
     }
-    forRuns(inRows, (from, to) -> {
-      if (fused) {
-        layer.completeTransform(g, h, from, to, msg, self);
-      } else {
-        layer.transform(g, h, from, to, msg, self);
-      }
-    });
+    if (fused) {
+      forRuns(inRows, (from, to) -> layer.completeTransform(g, h, from, to, msg, self));
+    } else {
+      // Gathered into dense batches: a field's rows come in short runs, and short runs would keep the GEMM in its
+      // one-row tiles (slower, and left cold by the kernel warm-up); per row the arithmetic is the same.
+      RowRanges.parallel(inRows.length, GRAIN, (a, b) -> {
+        DenseMatrix batch = new DenseMatrix(b - a, h.cols());
+        for (int i = a; i < b; i++) {
+          System.arraycopy(h.data(), h.offset(inRows[i]), batch.data(), batch.offset(i - a), h.cols());
+        }
+        layer.transformRows(g, batch, java.util.Arrays.copyOfRange(inRows, a, b), b - a, msg, self);
+      });
+    }
     boolean[] wanted = new boolean[n];
     for (int r : outRows) {
       wanted[r] = true;
