@@ -135,6 +135,30 @@ class TargetedInferenceTest {
     assertTrue(t.out().contains("fieldRows="), t.toString());
   }
 
+  @Test
+  void aPartitionedGraphGivesTheSameTargetRows() throws Exception {
+    Path graph = work.resolve("cora-partitioned");
+    CliRun part = CliRun.of("partition", "--local", "--edges", coraDir.resolve("edges.tsv").toString(), "--nodes",
+        coraDir.resolve("nodes.tsv.gz").toString(), "--output", graph.toString(), "--partitions", "3");
+    assertEquals(0, part.status(), part.toString());
+    Path model = work.resolve("models").resolve("graph-sage");
+    ModelDirectory.write(RandomModels.random(spec("sage", 1433), 8), model);
+    Path table = work.resolve("graph-targets.txt");
+    Files.writeString(table, coraIds[100] + "\n" + coraIds[7] + "\n" + coraIds[2000] + "\n");
+    String[] common = {"infer", "--local", "--graph", graph.toString(), "--model", model.toString(), "--seed", "2"};
+    CliRun a = CliRun.of(concat(common, "--output", work.resolve("graph-all").toString()));
+    assertEquals(0, a.status(), a.toString());
+    CliRun t = CliRun.of(concat(common, "--output", work.resolve("graph-some").toString(), "--targets",
+        table.toString()));
+    assertEquals(0, t.status(), t.toString());
+    EmbeddingTable want = EmbeddingTable.read(CONF, new org.apache.hadoop.fs.Path(work.resolve("graph-all").toUri()));
+    EmbeddingTable got = EmbeddingTable.read(CONF, new org.apache.hadoop.fs.Path(work.resolve("graph-some").toUri()));
+    assertEquals(3, got.size());
+    for (long id : new long[] {coraIds[100], coraIds[7], coraIds[2000]}) {
+      assertArrayEquals(want.embedding(id), got.embedding(id), "node " + id);
+    }
+  }
+
   private static String[] concat(String[] a, String... b) {
     String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, out, a.length, b.length);
