@@ -237,6 +237,8 @@ public final class GraphWorker implements WorkerSession.Role {
       field += p.outRows(k).length;
     }
     figures.put("fieldRows", field);
+    // The first layer's inputs: on a power-law graph the widest part of the field, and what its transform costs.
+    figures.put("fieldInputRows", p.inRows(0).length);
     return p;
   }
 
