@@ -110,12 +110,7 @@ public final class GraphWorker implements WorkerSession.Role {
           break;
         case PLAN:
           partition = construction.take(c);
-          if (spec.targets() != null) {
-            targeted = planTargets(partition);
-            plan = targeted.halo();
-          } else {
-            plan = HaloPlan.build(partition, engine, mesh, index);
-          }
+          plan = buildPlan(partition);
           rows = partition.rows();
           partition = partition.withoutRows();
           break;
@@ -225,6 +220,18 @@ public final class GraphWorker implements WorkerSession.Role {
     int parts = Math.max(1, Math.min(PARTS_PER_WORKER, Math.min(spec.threads(), (ids.length + 65535) / 65536)));
     new PartWriter(conf, spec.outputFormat(), plan.layers()).write(ids, h, pred, parts, parts,
         t -> new Path(spec.workDir(), OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.outputFormat())));
+  }
+
+  /**
+   * The exchange plan of the layers, built with the peers: the all-node one, or with {@code --targets} the plan of
+   * the targets' receptive field (then {@link #targeted} is set).
+   */
+  private HaloPlan buildPlan(WorkerPartition part) throws Exception {
+    if (spec.targets() == null) {
+      return HaloPlan.build(part, engine, mesh, index);
+    }
+    targeted = planTargets(part);
+    return targeted.halo();
   }
 
   /** Reads this worker's targets and builds their receptive field with the peers (see {@link TargetPlan}). */
