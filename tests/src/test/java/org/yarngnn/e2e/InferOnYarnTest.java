@@ -237,4 +237,43 @@ class InferOnYarnTest {
     assertTrue(run.err().contains("edges.tsv:2"), run.toString());
     assertFalse(fs.exists(new Path("/out/bad")));
   }
+
+  /**
+   * {@code --targets} on the cluster (a Parquet id table on HDFS, 3 graph-worker containers): only the targets'
+   * rows, equal to the all-node job's rows of a local run with as many workers; an unknown id exits 2.
+   */
+  @Test
+  void targetsOnTheClusterEqualTheAllNodeRows() throws Exception {
+    long[] ids = CoraLocalInferenceTest.cora.ids;
+    long[] targets = new long[ids.length / 20 + 1];
+    for (int i = 0; i < targets.length; i++) {
+      targets[i] = ids[(int) ((long) i * 20 % ids.length)];
+    }
+    org.yarngnn.io.table.IdTable.write(cluster.conf(), new Path("/data/targets/ids.parquet"),
+        org.yarngnn.io.table.TableFormat.PARQUET, targets);
+    Model model = org.yarngnn.compute.model.RandomModels.random(CoraLocalInferenceTest.sageSpec(), 21);
+    CliRun run = inferCora(model, "targets", 3, 4, "--targets", "/data/targets");
+    assertEquals(0, run.status(), run.toString());
+    assertTrue(run.out().contains(String.format("%,d embeddings", targets.length)), run.toString());
+    java.nio.file.Path all = local.resolve("targets-all");
+    java.nio.file.Path dir = local.resolve("model-targets");
+    java.nio.file.Path cora = SharedData.planetoid("cora");
+    CliRun single = CliRun.of("infer", "--local", "--edges", cora.resolve("edges.tsv").toString(), "--nodes",
+        cora.resolve("nodes.tsv.gz").toString(), "--model", dir.toString(), "--output", all.toString(), "--seed", "4",
+        "--workers", "3");
+    assertEquals(0, single.status(), single.toString());
+    Map<Long, float[]> want = EmbeddingTable.read(new org.apache.hadoop.conf.Configuration(),
+        new Path(all.toUri())).embeddings();
+    EmbeddingTable got = EmbeddingTable.read(cluster.conf(), new Path("/out/targets"));
+    assertEquals(targets.length, got.size(), "exactly the targets");
+    for (long id : targets) {
+      org.junit.jupiter.api.Assertions.assertArrayEquals(want.get(id), got.embedding(id), "node " + id);
+    }
+    fs.copyFromLocalFile(new Path(Files.writeString(local.resolve("unknown-targets.txt"), ids[3] + "\n-5\n")
+        .toUri()), new Path("/data/unknown-targets.txt"));
+    run = inferCora(model, "targets-unknown", 2, 4, "--targets", "/data/unknown-targets.txt");
+    assertEquals(2, run.status(), run.toString());
+    assertTrue(run.err().contains("unknown-targets.txt:2: target id -5 is not a node of the graph"), run.toString());
+    assertFalse(fs.exists(new Path("/out/targets-unknown")));
+  }
 }

@@ -23,6 +23,7 @@ import org.yarngnn.app.yarn.YarnJobClient;
 import org.yarngnn.compute.model.Model;
 import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.io.table.IdTable;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.NodeTable;
 import org.yarngnn.io.table.OutputCommit;
@@ -42,9 +43,9 @@ public final class InferCommand implements Command {
   public int run(CommandLine cl, PrintStream out) throws Exception {
     InferOptions options = InferOptions.fromCommandLine(cl);
     PathOverlap.check(cl.conf(), "--output", options.output(), "--edges", options.edges(), "--nodes",
-        options.nodes(), "--graph", options.graph(), "--model", options.model());
+        options.nodes(), "--graph", options.graph(), "--model", options.model(), "--targets", options.targets());
     RunMetrics.check(cl.conf(), options.metrics(), options.output(), "--edges", options.edges(), "--nodes",
-        options.nodes(), "--graph", options.graph(), "--model", options.model());
+        options.nodes(), "--graph", options.graph(), "--model", options.model(), "--targets", options.targets());
     if (cl.flag("dry-run")) {
       DryRun.print(cl.conf(), "infer", options, validate(cl.conf(), options).spec(), out, null);
       return Main.OK;
@@ -68,6 +69,10 @@ public final class InferCommand implements Command {
    */
   static Model validate(Configuration conf, InferOptions o) throws Exception {
     Model model = ModelFiles.read(conf, new Path(o.model()));
+    if (o.targets() != null) {
+      // Every worker reads it again; here only that it exists and has a row (an empty targets table is refused).
+      IdTable.open(conf, o.targets(), TableReadOptions.builder().format(o.targetsFormat()).build(), "targets");
+    }
     if (o.graph() != null) {
       PartitionedGraph g = PartitionedGraph.open(conf, new Path(o.graph()));
       ModelFiles.checkInputWidth(model, o.model(), g.featureWidth(), o.graph());
@@ -110,7 +115,7 @@ public final class InferCommand implements Command {
       }
       printStats(out, "infer", r.workers());
       out.printf("yarn-gnn infer: wrote %,d embeddings of width %d to %s (%d part files) in %.1f s%n",
-          r.nodes(), model.spec().outputWidth(), commit.outputDir(), partFiles(conf, commit.outputDir()),
+          r.written(), model.spec().outputWidth(), commit.outputDir(), partFiles(conf, commit.outputDir()),
           r.seconds());
       return Main.OK;
     } catch (Exception | Error e) {
@@ -135,6 +140,9 @@ public final class InferCommand implements Command {
     }
     if (o.graph() != null) {
       qualified.graph(onCluster(conf, o.graph(), "graph"));
+    }
+    if (o.targets() != null) {
+      qualified.targets(onCluster(conf, o.targets(), "targets"));
     }
     Path modelPath = new Path(o.model());
     java.nio.file.Path shippedModel = null;
@@ -190,7 +198,8 @@ public final class InferCommand implements Command {
 
   /** The tables, graph, output and work directory a graph job reads or writes (its model aside). */
   static String[] accessedPaths(InferOptions job) {
-    return new String[] {job.edges(), job.nodes(), job.graph(), job.output(), job.workDir(), job.metrics()};
+    return new String[] {job.edges(), job.nodes(), job.graph(), job.output(), job.workDir(), job.metrics(),
+        job.targets()};
   }
 
   private static int graphParts(Configuration conf, InferOptions o) {

@@ -44,6 +44,11 @@ public final class LayerwiseInference {
     return layers;
   }
 
+  /** The sampler's seed. */
+  public long seed() {
+    return seed;
+  }
+
   /**
    * Embeddings of every node of {@code g} (row i = local node i). {@code features} is consumed: it is
    * normalised in place and released after the first layer.
@@ -104,20 +109,105 @@ public final class LayerwiseInference {
 
       @Override
       public void rows(int[] rows) {
-        RowRanges.parallel(rows.length, GRAIN / 2, (a, b) -> {
-          int p = a;
-          while (p < b) {
-            int q = p + 1;
-            while (q < b && rows[q] == rows[q - 1] + 1) {
-              q++;
-            }
-            layer.aggregate(edges, msg, self, rows[p], rows[q - 1] + 1, out);
-            p = q;
-          }
-        });
+        forRuns(rows, (from, to) -> layer.aggregate(edges, msg, self, from, to, out));
       }
     });
     return out;
+  }
+
+  /**
+   * Targeted inference in one JVM: the embeddings of {@code targets} (rows of {@code g}, any order, duplicates
+   * allowed; row r of the result is {@code targets[r]}'s), computing only their {@link ReceptiveField}.
+   * {@code features} is consumed as in {@link #run}.
+   */
+  public DenseMatrix runTargets(GraphBlock g, DenseMatrix features, int[] targets) throws Exception {
+    ReceptiveField field = ReceptiveField.of(this, g, targets);
+    RowNormalization.applyInput(model.spec().inputNormalize(), features);
+    DenseMatrix h = features;
+    for (int k = 0; k < layers.size(); k++) {
+      h = layerRows(k, g, field.edges(k), h, false, field.inRows(k), field.outRows(k), HaloExchangeHook.NONE);
+    }
+    DenseMatrix out = new DenseMatrix(targets.length, h.cols());
+    for (int r = 0; r < targets.length; r++) {
+      System.arraycopy(h.data(), h.offset(targets[r]), out.data(), out.offset(r), h.cols());
+    }
+    RowNormalization.applyOutput(model.spec().outputNormalize(), out);
+    return out;
+  }
+
+  /**
+   * {@link #layer} restricted to a receptive field: transforms only the own rows {@code inRows} (ascending;
+   * the rows whose messages this worker's aggregation and its peers read) and aggregates only {@code outRows}
+   * (ascending) over {@code edges} (their sampled in-edges); every other output row stays zero. Row for row the
+   * arithmetic is {@link #layer}'s, so each computed row equals the all-node job's.
+   */
+  public DenseMatrix layerRows(int k, GraphBlock g, GraphBlock edges, DenseMatrix h, boolean fused, int[] inRows,
+      int[] outRows, HaloExchangeHook exchange) throws Exception {
+    Layer layer = layers.get(k);
+    int n = g.numNodes();
+    DenseMatrix msg = new DenseMatrix(g.numSlots(), layer.messageWidth());
+    DenseMatrix self = layer.selfWidth() > 0 ? new DenseMatrix(n, layer.selfWidth()) : null;
+    if (fused && k != 0) {
+      throw new IllegalArgumentException("only the first layer takes fused rows");
+    }
+    if (fused) {
+      forRuns(inRows, (from, to) -> layer.completeTransform(g, h, from, to, msg, self));
+    } else {
+      // Gathered into dense batches: a field's rows come in short runs, and short runs would keep the GEMM in its
+      // one-row tiles (slower, and left cold by the kernel warm-up); per row the arithmetic is the same.
+      RowRanges.parallel(inRows.length, GRAIN, (a, b) -> {
+        DenseMatrix batch = new DenseMatrix(b - a, h.cols());
+        for (int i = a; i < b; i++) {
+          System.arraycopy(h.data(), h.offset(inRows[i]), batch.data(), batch.offset(i - a), h.cols());
+        }
+        layer.transformRows(g, batch, java.util.Arrays.copyOfRange(inRows, a, b), b - a, msg, self);
+      });
+    }
+    boolean[] wanted = new boolean[n];
+    for (int r : outRows) {
+      wanted[r] = true;
+    }
+    DenseMatrix out = new DenseMatrix(n, layer.outWidth());
+    RowRanges.Body aggregate = (from, to) -> layer.aggregate(edges, msg, self, from, to, out);
+    exchange.exchange(k, edges, msg, new HaloExchangeHook.Aggregation() {
+      @Override
+      public void range(int from, int to) {
+        forRuns(wantedIn(outRows, wanted, from, to), aggregate);
+      }
+
+      @Override
+      public void rows(int[] rows) {
+        forRuns(wantedIn(rows, wanted, Integer.MIN_VALUE, Integer.MAX_VALUE), aggregate);
+      }
+    });
+    return out;
+  }
+
+  /** The rows of {@code sorted} that are {@code wanted} and in {@code [from, to)}. */
+  private static int[] wantedIn(int[] sorted, boolean[] wanted, int from, int to) {
+    int[] keep = new int[sorted.length];
+    int w = 0;
+    for (int r : sorted) {
+      if (r >= from && r < to && wanted[r]) {
+        keep[w++] = r;
+      }
+    }
+    return java.util.Arrays.copyOf(keep, w);
+  }
+
+  /** Runs {@code body} over the contiguous runs of {@code sorted} (ascending, distinct), runs in parallel. */
+  private static void forRuns(int[] sorted, RowRanges.Body body) {
+    RowRanges.parallel(sorted.length, GRAIN / 2, (a, b) -> {
+      int p = a;
+      while (p < b) {
+        int q = p + 1;
+        while (q < b && sorted[q] == sorted[q - 1] + 1) {
+          q++;
+        }
+        body.run(sorted[p], sorted[q - 1] + 1);
+        p = q;
+      }
+    });
   }
 
   /** The in-edges layer {@code k} aggregates over: a per-layer sample when the layer has a fanout. */

@@ -83,6 +83,47 @@ public final class NeighbourSampler {
   }
 
   /**
+   * As {@link #sample} for only the destination rows {@code rows} (ascending, distinct): the block with the same
+   * nodes and slots whose CSR holds those rows' sampled in-edges (exactly the ones {@link #sample} keeps for
+   * them, since a row's sample depends on nothing but itself) and no edges for every other row. {@code fanout =
+   * -1} keeps those rows' edges whole. Costs O(rows' edges), not O(all edges): what targeted inference samples.
+   */
+  public static GraphBlock sampleRows(GraphBlock g, int fanout, long seed, int layer, int[] rows) {
+    if (fanout < -1) {
+      throw new IllegalArgumentException("fanout " + fanout + " (use -1 for all neighbours)");
+    }
+    Csr c = g.inEdges();
+    int n = c.numRows();
+    int[] rowPtr = c.rowPtr();
+    int[] newPtr = new int[n + 1];
+    int last = -1;
+    for (int r : rows) {
+      if (r <= last || r >= n) {
+        throw new IllegalArgumentException("rows must be ascending, distinct and below " + n + ": " + r
+            + " after " + last);
+      }
+      int d = rowPtr[r + 1] - rowPtr[r];
+      newPtr[r + 1] = fanout < 0 ? d : Math.min(fanout, d);
+      last = r;
+    }
+    for (int i = 0; i < n; i++) {
+      newPtr[i + 1] += newPtr[i];
+    }
+    int[] newCol = new int[newPtr[n]];
+    float[] newW = c.weights() == null ? null : new float[newCol.length];
+    long[] ids = g.nodeIds();
+    int keep = fanout < 0 ? Integer.MAX_VALUE : fanout;
+    RowRanges.parallel(rows.length, GRAIN, (from, to) -> {
+      Scratch s = SCRATCH.get();
+      for (int p = from; p < to; p++) {
+        int i = rows[p];
+        fillRow(c, i, keep, rowSeed(seed, layer, ids[i]), s, newPtr[i], newCol, newW);
+      }
+    });
+    return g.withEdges(new Csr(n, c.numCols(), newPtr, newCol, newW));
+  }
+
+  /**
    * Positions (0-based, ascending) within a row of {@code degree} edges that node {@code nodeId} keeps at
    * {@code layer}: the reference form of the algorithm, for tests and for explaining a sample.
    */

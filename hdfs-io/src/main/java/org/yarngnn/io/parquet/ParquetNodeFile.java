@@ -83,14 +83,7 @@ public final class ParquetNodeFile {
         PageCursor bulk = feat instanceof PageCursor ? (PageCursor) feat : null;
         for (long r = 1; r <= rows; r++) {
           long row = base + r;
-          if (idCol.maxDefinition > 0 && id.definitionLevel() < idCol.maxDefinition) {
-            throw InputException.at(file, row, "null id");
-          }
-          long nodeId = id.getLong();
-          if (idCol.unsigned64 && nodeId < 0) {
-            throw InputException.at(file, row, ParquetEdgeFile.tooLarge("id", nodeId));
-          }
-          id.consume();
+          long nodeId = ParquetIdFile.next(id, idCol, file, row);
           if (bulk != null && bulk.readFullRow(features)) {
             if (!allowNonFinite || doubles) {
               checkFinite(features, allowNonFinite, file, row);

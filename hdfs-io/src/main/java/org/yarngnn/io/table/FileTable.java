@@ -34,6 +34,18 @@ abstract class FileTable<S> {
   /** Rows of file {@code index}: exact for Parquet and ORC, estimated from the byte size for text. */
   abstract long rowCount(int index);
 
+  /**
+   * Rows of {@code file}: from the footer for Parquet and ORC, else estimated from its bytes at about
+   * {@code textRowBytes} a row.
+   */
+  static long rowCount(Configuration conf, Path file, TableFormat format, int textRowBytes) {
+    switch (format) {
+      case PARQUET: return org.yarngnn.io.parquet.ParquetNodeFile.rowCount(conf, file);
+      case ORC: return org.yarngnn.io.orc.OrcNodeFile.rowCount(conf, file);
+      default: return org.yarngnn.io.text.TextSizes.estimateRows(conf, file, textRowBytes);
+    }
+  }
+
   /** The number of rows: exact for Parquet and ORC (file footers), an estimate for text, for presizing. */
   public long countHint() {
     if (countHint < 0) {

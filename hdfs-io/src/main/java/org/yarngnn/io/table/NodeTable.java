@@ -5,7 +5,6 @@ import org.apache.hadoop.fs.Path;
 import org.yarngnn.io.orc.OrcNodeFile;
 import org.yarngnn.io.parquet.ParquetNodeFile;
 import org.yarngnn.io.text.TextNodeFile;
-import org.yarngnn.io.text.TextSizes;
 
 /**
  * A nodes table (a file or a directory of files) on any Hadoop FileSystem. Opening looks at the first row of
@@ -89,11 +88,6 @@ public final class NodeTable extends FileTable<NodeSink> {
 
   @Override
   long rowCount(int index) {
-    Path f = files.file(index);
-    switch (files.format(index)) {
-      case PARQUET: return ParquetNodeFile.rowCount(conf, f);
-      case ORC: return OrcNodeFile.rowCount(conf, f);
-      default: return TextSizes.estimateRows(conf, f, 12 + 4 * Math.max(1, layout.featureWidth()));
-    }
+    return rowCount(conf, files.file(index), files.format(index), 12 + 4 * Math.max(1, layout.featureWidth()));
   }
 }

@@ -14,6 +14,7 @@ import org.yarngnn.app.runtime.WorkerSession;
 import org.yarngnn.app.transport.Endpoint;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Participants;
+import org.yarngnn.compute.infer.HaloExchangeHook;
 import org.yarngnn.compute.infer.KernelWarmup;
 import org.yarngnn.compute.infer.LayerwiseInference;
 import org.yarngnn.compute.infer.RowNormalization;
@@ -62,6 +63,8 @@ public final class GraphWorker implements WorkerSession.Role {
   private ConstructionPhases construction;
   private WorkerPartition partition;
   private HaloPlan plan;
+  /** With {@code --targets}: the targets' receptive field (the layers compute only its rows); else null. */
+  private TargetPlan targeted;
   /** The input of the next layer (after the last: the embeddings). */
   private DenseMatrix rows;
   private int layersDone;
@@ -157,7 +160,7 @@ public final class GraphWorker implements WorkerSession.Role {
             rows = p.rows();
             partition = p.withoutRows();
           }
-          plan = HaloPlan.build(partition, engine, mesh, index);
+          plan = buildPlan(partition);
           break;
         case LAYER:
           layer(c.layer(), require(plan, c));
@@ -258,7 +261,7 @@ public final class GraphWorker implements WorkerSession.Role {
     } else if (layersDone != k) {
       throw new IllegalStateException("rejoin at layer " + k + " after " + layersDone + " layers");
     }
-    plan = HaloPlan.build(partition, engine, mesh, index);
+    plan = buildPlan(partition);
   }
 
   /** A replacement's partition: its files of {@code --graph}, or the checkpoint construction wrote. */
@@ -327,8 +330,8 @@ public final class GraphWorker implements WorkerSession.Role {
     long t0 = System.nanoTime();
     rowsBefore = rows;
     try {
-    rows = engine.layer(k, partition.graph(), plan.edges(k), rows, k == 0 && partition.fused(),
-        (layer, edges, msg, aggregation) -> {
+    boolean fused = k == 0 && partition.fused();
+    HaloExchangeHook hook = (layer, edges, msg, aggregation) -> {
           figures.add("transformSeconds", (System.nanoTime() - t0) / 1e9);
           long t1 = System.nanoTime();
           HaloExchange ex = new HaloExchange(k, edges, msg, plan.sendRows(k), plan.recvSlots(k),
@@ -344,7 +347,10 @@ public final class GraphWorker implements WorkerSession.Role {
           }
           sender.join();
           figures.add("exchangeAggregateSeconds", (System.nanoTime() - t1) / 1e9);
-        });
+        };
+    rows = targeted == null ? engine.layer(k, partition.graph(), plan.edges(k), rows, fused, hook)
+        : engine.layerRows(k, partition.graph(), plan.edges(k), rows, fused, targeted.inRows(k),
+            targeted.outRows(k), hook);
     } catch (Exception e) {
       throw NumberChecks.asBadInput(e, spec.edges() != null ? spec.edges() : spec.graph());
     }
@@ -359,10 +365,11 @@ public final class GraphWorker implements WorkerSession.Role {
     if (layersDone != plan.layers()) {
       throw new IllegalStateException("write after " + layersDone + " of " + plan.layers() + " layers");
     }
-    DenseMatrix h = rows;
+    // With --targets only the targets' rows are written (each once), else every own row.
+    DenseMatrix h = targeted == null ? rows : targeted.targetRows(rows);
+    long[] ids = targeted == null ? partition.graph().nodeIds() : targeted.targetIds(partition.graph());
     RowNormalization.applyOutput(model.spec().outputNormalize(), h);
     int[] pred = model.spec().predict() ? LayerwiseInference.predictions(h) : null;
-    long[] ids = partition.graph().nodeIds();
     int parts = Math.max(1, Math.min(PARTS_PER_WORKER, Math.min(spec.threads(), (ids.length + 65535) / 65536)));
     if (generation > 0) {
       // Written again after a loss: this worker's parts of the interrupted attempt go first.
@@ -391,6 +398,33 @@ public final class GraphWorker implements WorkerSession.Role {
     java.nio.file.Files.createDirectories(dir);
     java.nio.file.Files.writeString(dir.resolve("paused-" + ProcessHandle.current().pid()), "");
     Thread.sleep(Long.MAX_VALUE);
+  }
+
+  /**
+   * The exchange plan of the layers, built with the peers: the all-node one, or with {@code --targets} the plan of
+   * the targets' receptive field (then {@link #targeted} is set).
+   */
+  private HaloPlan buildPlan(WorkerPartition part) throws Exception {
+    if (spec.targets() == null) {
+      return HaloPlan.build(part, engine, mesh, index);
+    }
+    targeted = planTargets(part);
+    return targeted.halo();
+  }
+
+  /** Reads this worker's targets and builds their receptive field with the peers (see {@link TargetPlan}). */
+  private TargetPlan planTargets(WorkerPartition part) throws Exception {
+    TargetRows mine = TargetRows.read(conf, spec, part, index);
+    TargetPlan p = TargetPlan.build(part, engine, mesh, index, mine.rows(), mine.unknown());
+    figures.put("targetRows", p.targets().length);
+    long field = 0;
+    for (int k = 0; k < p.halo().layers(); k++) {
+      field += p.outRows(k).length;
+    }
+    figures.put("fieldRows", field);
+    // The first layer's inputs: on a power-law graph the widest part of the field, and what its transform costs.
+    figures.put("fieldInputRows", p.inRows(0).length);
+    return p;
   }
 
   @Override

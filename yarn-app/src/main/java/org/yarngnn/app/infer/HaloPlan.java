@@ -60,51 +60,14 @@ public final class HaloPlan {
    */
   public static HaloPlan build(WorkerPartition part, int depth, java.util.function.IntFunction<GraphBlock> edgesOf,
       WorkerMesh mesh, int self) throws Exception {
-    GraphBlock graph = part.graph();
     int workers = mesh.workers();
-    int n = graph.numNodes();
-    long[] halo = graph.haloIds();
+    int[] haloOwner = haloOwners(part);
     GraphBlock[] layerEdges = new GraphBlock[depth];
     int[][][] sendRows = new int[depth][workers][];
     int[][][] recvSlots = new int[depth][workers][];
-    int[] haloOwner = new int[halo.length];
-    for (int j = 0; j < halo.length; j++) {
-      haloOwner[j] = part.ownership().owner(halo[j]);
-    }
     for (int k = 0; k < depth; k++) {
       layerEdges[k] = edgesOf.apply(k);
-      boolean[] used = new boolean[halo.length];
-      Csr c = layerEdges[k].inEdges();
-      for (int e = 0; e < c.numEdges(); e++) {
-        int slot = c.colIdx()[e];
-        if (slot >= n) {
-          used[slot - n] = true;
-        }
-      }
-      int[] counts = new int[workers];
-      for (int j = 0; j < halo.length; j++) {
-        if (used[j]) {
-          counts[haloOwner[j]]++;
-        }
-      }
-      long[][] ids = new long[workers][];
-      for (int q = 0; q < workers; q++) {
-        ids[q] = new long[counts[q]];
-        recvSlots[k][q] = new int[counts[q]];
-      }
-      int[] fill = new int[workers];
-      for (int j = 0; j < halo.length; j++) {
-        if (used[j]) {
-          int q = haloOwner[j];
-          ids[q][fill[q]] = halo[j];
-          recvSlots[k][q][fill[q]++] = n + j;
-        }
-      }
-      for (int q = 0; q < workers; q++) {
-        if (q != self) {
-          mesh.send(q, new HaloRequest(k, ids[q]));
-        }
-      }
+      request(k, layerEdges[k], part, haloOwner, mesh, self, recvSlots[k]);
       sendRows[k][self] = new int[0];
     }
     for (int received = 0; received < depth * (workers - 1); received++) {
@@ -114,23 +77,87 @@ public final class HaloPlan {
         WorkerMesh.releaseQuietly(in.message());
         throw new IllegalStateException("plan: unexpected message from worker " + in.from() + ": " + in.message());
       }
-      int[] rows = new int[r.ids().length];
-      for (int i = 0; i < rows.length; i++) {
-        long id = r.ids()[i];
-        if (part.ownership().owner(id) != self) {
-          throw new IllegalStateException("plan: worker " + in.from() + " asked for node " + id
-              + ", which worker " + self + " does not own");
-        }
-        rows[i] = part.index().get(id);
-        if (rows[i] < 0) {
-          // Construction checked every edge endpoint against its owner's nodes: a peer asking for a missing row
-          // breaks the protocol, it is not bad input.
-          throw new IllegalStateException("plan: worker " + in.from() + " asked for node " + id
-              + ", which has no row on worker " + self);
-        }
-      }
-      sendRows[r.layer()][in.from()] = rows;
+      sendRows[r.layer()][in.from()] = answer(part, in.from(), r, self);
     }
     return new HaloPlan(layerEdges, sendRows, recvSlots);
+  }
+
+  /** A plan of layers whose tables were built elsewhere (targeted inference's {@link TargetPlan}). */
+  static HaloPlan of(GraphBlock[] layerEdges, int[][][] sendRows, int[][][] recvSlots) {
+    return new HaloPlan(layerEdges, sendRows, recvSlots);
+  }
+
+  /** The owner of each halo slot's node. */
+  static int[] haloOwners(WorkerPartition part) {
+    long[] halo = part.graph().haloIds();
+    int[] haloOwner = new int[halo.length];
+    for (int j = 0; j < halo.length; j++) {
+      haloOwner[j] = part.ownership().owner(halo[j]);
+    }
+    return haloOwner;
+  }
+
+  /**
+   * Asks each peer for the rows layer {@code k}'s in-edges {@code edges} reference among its nodes (one
+   * {@link HaloRequest} per peer, possibly empty) and fills {@code recvSlots[q]} with the halo slots peer q's rows
+   * will fill, in the order asked.
+   */
+  static void request(int k, GraphBlock edges, WorkerPartition part, int[] haloOwner, WorkerMesh mesh, int self,
+      int[][] recvSlots) throws Exception {
+    int workers = mesh.workers();
+    int n = part.graph().numNodes();
+    long[] halo = part.graph().haloIds();
+    boolean[] used = new boolean[halo.length];
+    Csr c = edges.inEdges();
+    for (int e = 0; e < c.numEdges(); e++) {
+      int slot = c.colIdx()[e];
+      if (slot >= n) {
+        used[slot - n] = true;
+      }
+    }
+    int[] counts = new int[workers];
+    for (int j = 0; j < halo.length; j++) {
+      if (used[j]) {
+        counts[haloOwner[j]]++;
+      }
+    }
+    long[][] ids = new long[workers][];
+    for (int q = 0; q < workers; q++) {
+      ids[q] = new long[counts[q]];
+      recvSlots[q] = new int[counts[q]];
+    }
+    int[] fill = new int[workers];
+    for (int j = 0; j < halo.length; j++) {
+      if (used[j]) {
+        int q = haloOwner[j];
+        ids[q][fill[q]] = halo[j];
+        recvSlots[q][fill[q]++] = n + j;
+      }
+    }
+    for (int q = 0; q < workers; q++) {
+      if (q != self) {
+        mesh.send(q, new HaloRequest(k, ids[q]));
+      }
+    }
+  }
+
+  /** The local rows of the ids worker {@code from} asked for, in its order; a node not held here breaks the protocol. */
+  static int[] answer(WorkerPartition part, int from, HaloRequest r, int self) {
+    int[] rows = new int[r.ids().length];
+    for (int i = 0; i < rows.length; i++) {
+      long id = r.ids()[i];
+      if (part.ownership().owner(id) != self) {
+        throw new IllegalStateException("plan: worker " + from + " asked for node " + id
+            + ", which worker " + self + " does not own");
+      }
+      rows[i] = part.index().get(id);
+      if (rows[i] < 0) {
+        // Construction checked every edge endpoint against its owner's nodes: a peer asking for a missing row
+        // breaks the protocol, it is not bad input.
+        throw new IllegalStateException("plan: worker " + from + " asked for node " + id
+            + ", which has no row on worker " + self);
+      }
+    }
+    return rows;
   }
 }

@@ -96,6 +96,8 @@ public final class InferOptions {
   private final int layers;
   private final String haltAt;
   private final RecoveryOptions recovery;
+  private final String targets;
+  private final TableFormat targetsFormat;
 
   private InferOptions(Builder b) {
     this.edges = b.edges;
@@ -133,6 +135,8 @@ public final class InferOptions {
     this.layers = b.layers == null ? 0 : atLeast("job.layers", b.layers, 1);
     this.haltAt = b.haltAt;
     this.recovery = b.recovery != null ? b.recovery : RecoveryOptions.defaults(b.local);
+    this.targets = b.targets;
+    this.targetsFormat = b.targetsFormat;
   }
 
   /** The same message as {@link CommandLine#getInt} gives for a value out of range. */
@@ -182,6 +186,8 @@ public final class InferOptions {
     b.layers = layers == 0 ? null : (long) layers;
     b.haltAt = haltAt;
     b.recovery = recovery;
+    b.targets = targets;
+    b.targetsFormat = targetsFormat;
     return b;
   }
 
@@ -196,7 +202,10 @@ public final class InferOptions {
         .value("strategy", "layerwise|nodewise", "layerwise (Deal, default) or the nodewise mini-batch baseline (--local only)")
         .value("batch-size", "N", "nodewise: targets per mini-batch (default 1024)")
         .value("pipelining", "on|off", "chunked exchange overlapped with aggregation (default on)")
-        .value("fusion", "on|off", "first layer's transform fused with feature loading (default on)");
+        .value("fusion", "on|off", "first layer's transform fused with feature loading (default on)")
+        .value("targets", "PATH", "a table of node ids (column id; text: one id a line): compute only what their "
+            + "embeddings need and write only their rows")
+        .value("targets-format", "FORMAT", "parquet|orc|tsv|csv when the targets' file names do not say");
   }
 
   /**
@@ -225,7 +234,7 @@ public final class InferOptions {
 
   /** The option keys only {@code infer} has (a training job's configuration leaves them out). */
   public static final java.util.Set<String> INFER_ONLY = java.util.Set.of("model", "strategy", "batch-size",
-      "pipelining", "fusion", "checkpoint", "max-worker-failures");
+      "pipelining", "fusion", "checkpoint", "max-worker-failures", "targets", "targets-format");
 
   /**
    * The job's options from the command line (and {@code -D yarngnn.*}, {@code -conf}): where a job runs is
@@ -243,7 +252,9 @@ public final class InferOptions {
         .fusion(onOff(cl, "fusion"))
         .pipelining(onOff(cl, "pipelining"))
         .strategy(Strategy.byName(cl.get("strategy", "layerwise")))
-        .batchSize(cl.getLong("batch-size", 1024));
+        .batchSize(cl.getLong("batch-size", 1024))
+        .targets(text(cl, "targets"))
+        .targetsFormat(format(cl, "targets-format"));
   }
 
   /**
@@ -348,6 +359,8 @@ public final class InferOptions {
     set(c, "ownership", ownership());
     set(c, "local", Boolean.toString(local));
     set(c, "verbose", Boolean.toString(verbose));
+    set(c, "targets", targets);
+    set(c, "targets-format", targetsFormat == null ? null : targetsFormat.extension());
     if (workDir != null) {
       c.set(WORK_DIR_KEY, workDir);
     }
@@ -544,10 +557,21 @@ public final class InferOptions {
     return recovery;
   }
 
+  /** {@code --targets}: a table of the node ids whose rows alone are computed and written; null for all nodes. */
+  public String targets() {
+    return targets;
+  }
+
+  /** The targets' format when the file names do not say, or null. */
+  public TableFormat targetsFormat() {
+    return targetsFormat;
+  }
+
   private List<Object> fields() {
     return Arrays.asList(edges, nodes, edgesFormat, nodesFormat, graph, model, output, outputFormat, metrics, undirected,
         missingFeatures, overwrite, seed, threads, workers, workerMemoryMb, workerVcores, queue, name, fusion,
-        pipelining, chunkRows, roundTimeoutSeconds, strategy, batchSize, ownership, local, verbose, workDir, layers, haltAt, recovery);
+        pipelining, chunkRows, roundTimeoutSeconds, strategy, batchSize, ownership, local, verbose, workDir, layers, haltAt, recovery,
+        targets, targetsFormat);
   }
 
   @Override
@@ -601,6 +625,8 @@ public final class InferOptions {
     private Long layers;
     private String haltAt;
     private RecoveryOptions recovery;
+    private String targets;
+    private TableFormat targetsFormat;
 
     private Builder() {}
 
@@ -766,6 +792,16 @@ public final class InferOptions {
       return this;
     }
 
+    public Builder targets(String v) {
+      targets = v == null || v.isEmpty() ? null : v;
+      return this;
+    }
+
+    public Builder targetsFormat(TableFormat v) {
+      targetsFormat = v;
+      return this;
+    }
+
     /** Checks every value; the message of the {@link UsageException} names the option. */
     public InferOptions build() {
       Objects.requireNonNull(outputFormat, "outputFormat");
@@ -787,6 +823,9 @@ public final class InferOptions {
       require("model", model);
       require("output", output);
       InferOptions o = new InferOptions(this);
+      if (targets != null && strategy == Strategy.NODEWISE) {
+        throw new UsageException("--targets needs --strategy layerwise (the nodewise baseline computes every node)");
+      }
       if (strategy == Strategy.NODEWISE && !local) {
         throw new UsageException("--strategy nodewise is a single-JVM baseline: add --local");
       }

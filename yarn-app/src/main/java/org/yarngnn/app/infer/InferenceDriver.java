@@ -27,7 +27,19 @@ public final class InferenceDriver {
   public interface Progress extends DriverSession.Progress {}
 
   /** What the job did: per-worker figures (from their exit reports) and totals. */
-  public record Result(long nodes, long edges, long halo, List<Map<String, Double>> workers, double seconds) {}
+  public record Result(long nodes, long edges, long halo, List<Map<String, Double>> workers, double seconds) {
+    /** Rows written: with {@code --targets} the targets' (each worker's {@code targetRows}), else every node's. */
+    public long written() {
+      if (workers.isEmpty() || !workers.get(0).containsKey("targetRows")) {
+        return nodes;
+      }
+      long n = 0;
+      for (Map<String, Double> w : workers) {
+        n += w.getOrDefault("targetRows", 0.0).longValue();
+      }
+      return n;
+    }
+  }
 
   private final InferOptions spec;
   private final JobTransport transport;

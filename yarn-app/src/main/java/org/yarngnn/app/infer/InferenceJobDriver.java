@@ -50,7 +50,7 @@ public final class InferenceJobDriver implements JobDriver {
         RunMetrics.writeOrWarn(ctx.conf(), spec.metrics(), RunMetrics.summary("infer", r.seconds(), r.workers()),
             System.out, "infer");
       }
-      ctx.setProgress(1f, String.format("wrote %,d embeddings", r.nodes()));
+      ctx.setProgress(1f, String.format("wrote %,d embeddings", r.written()));
       System.out.println("yarn-gnn infer: " + r);
       return 0;
     } catch (InputException | ModelFormatException e) {

@@ -36,6 +36,7 @@ class InferOptionsTest {
         .fusion(false).pipelining(false).chunkRows(99).strategy(InferOptions.Strategy.LAYERWISE).batchSize(17)
         .ownership(Ownership.Kind.HASH).local(false).verbose(true)
         .workDir("hdfs://nn:8020/.out.yarn-gnn-tmp-1").layers(3).haltAt("1@plan")
+        .targets("hdfs://nn:8020/data/targets").targetsFormat(TableFormat.ORC)
         .build();
   }
 
@@ -58,6 +59,7 @@ class InferOptionsTest {
     assertNull(back.nodesFormat());
     assertNull(back.workDir());
     assertNull(back.haltAt());
+    assertNull(back.targets());
     assertEquals(0, back.workers());
     assertEquals(0, back.layers());
   }
@@ -167,6 +169,8 @@ class InferOptionsTest {
     assertEquals("infer needs --nodes", refused(new Configuration(false), "--local", "--edges", "e", "--model", "m",
         "--output", "o"));
     assertEquals("infer needs --model", refused(new Configuration(false), "--graph", "g", "--output", "o"));
+    assertEquals("--targets needs --strategy layerwise (the nodewise baseline computes every node)",
+        refused("--strategy", "nodewise", "--targets", "t"));
     assertEquals("--strategy nodewise is a single-JVM baseline: add --local",
         assertThrows(UsageException.class, () -> minimal().toBuilder().strategy(InferOptions.Strategy.NODEWISE)
             .build()).getMessage());
