@@ -6,6 +6,9 @@ Usage (Debian's /usr/bin/python3 with python3-matplotlib):
   plot.py curves RESULTS_TSV WARMUP OUT.png [TITLE]
       training loss and validation accuracy against epoch and against seconds, one line per configuration of
       ours (each staleness, backend, worker count), from the metrics.json beside each run's log (first run)
+  plot.py faults RESULTS_TSV 0 OUT.png [TITLE]
+      the fault sweep (scripts/bench/faults): extra seconds over the undisturbed run per fault, coloured by its
+      outcome (recovered, failed cleanly, BAD), one panel per job
   plot.py inference RESULTS_TSV LIMIT OUT.png [TITLE]
       wall time per configuration as stacked phases (construction, layers, write, and the rest: JVM start,
       reading the model, the commit), per model; a run killed at LIMIT seconds is drawn as a hatched lower bound
@@ -124,6 +127,31 @@ def curves(results, out, title):
     print(f"bench: chart {out}")
 
 
+def faults(results, out, title):
+    """Bars of extra seconds per fault (rows: job, fault, hook, outcome, seconds, extra), coloured by outcome."""
+    rows = [r for r in read_tsv(results, 6) if r[1] != "undisturbed"]
+    if not rows:
+        print(f"bench: {results} has no faults: no chart drawn")
+        return
+    plt = load_matplotlib()
+    jobs = sorted({r[0] for r in rows})
+    fig, axes = plt.subplots(1, len(jobs), figsize=(6 * len(jobs), 4.5), squeeze=False)
+    colors = {"recovered": "tab:green", "failed": "tab:orange"}
+    for ax, job in zip(axes[0], jobs):
+        mine = [r for r in rows if r[0] == job]
+        values = [float(r[5]) for r in mine]
+        shades = [colors.get(r[3].split()[0], "tab:red") for r in mine]
+        ax.bar(range(len(mine)), values, color=shades)
+        ax.set_xticks(range(len(mine)))
+        ax.set_xticklabels([r[1] for r in mine], rotation=60, ha="right", fontsize=8)
+        ax.axhline(0, color="black", linewidth=0.6)
+        ax.set_ylabel("seconds beyond the undisturbed run")
+        ax.set_title(f"{job}: green recovered, orange failed cleanly, red BAD")
+        ax.grid(axis="y", alpha=0.3)
+    save(fig, out, title)
+    print(f"bench: chart {out}")
+
+
 def save(fig, out, title):
     if title:
         fig.suptitle(title, fontsize=9)
@@ -205,14 +233,16 @@ def main(argv):
         title = argv[4] if len(argv) == 5 else ""
         if kind == "training":
             training(results, int(number), out, title)
+        elif kind == "faults":
+            faults(results, out, title)
         elif kind == "curves":
             curves(results, out, title)
         elif kind == "inference":
             inference(results, float(number), out, title)
         else:
-            raise ValueError(f"unknown chart '{kind}' (training, curves or inference)")
+            raise ValueError(f"unknown chart '{kind}' (training, curves, faults or inference)")
     except ValueError as e:
-        print(f"plot.py: {e}\nusage: plot.py training|curves|inference RESULTS_TSV WARMUP|LIMIT OUT.png [TITLE]",
+        print(f"plot.py: {e}\nusage: plot.py training|curves|faults|inference RESULTS_TSV WARMUP|LIMIT OUT.png [TITLE]",
               file=sys.stderr)
         return 2
     except OSError as e:
