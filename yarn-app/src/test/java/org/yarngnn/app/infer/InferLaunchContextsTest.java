@@ -70,7 +70,8 @@ class InferLaunchContextsTest {
     InferOptions read = InferOptions.fromConfiguration(LaunchContexts.jobConf(localized));
     assertEquals(job, read);
     assertEquals(new Path(staging, "my-model").toString(), InferenceJobDriver.inStaging(read, staging).model());
-    assertEquals(job.toBuilder().model("/abs").build(),
+    // A model path that is not staged stays; the checkpoints' directory moves into staging.
+    assertEquals(job.toBuilder().model("/abs").recovery(job.recovery().inStaging(staging)).build(),
         InferenceJobDriver.inStaging(job.toBuilder().model("/abs").build(), staging));
   }
 }
