@@ -1,0 +1,37 @@
+package org.yarngnn.compute.cost;
+
+/**
+ * Per-core rates the {@link CostModel} divides work by, each measured by a short calibration run
+ * ({@code scripts/bench/cost-model}): the kernels by timing {@code SpMM} and {@code Gemm} on one thread, the phases
+ * by a one-worker calibration job on a small graph (its {@code --metrics} phase seconds divided into the work the
+ * model counts), the network by the transport's loopback throughput.
+ *
+ * @param readBytes decoded node-table bytes (ids and feature floats) a reading thread reads per second
+ * @param routeBytes node-row bytes one worker routes to their owners and assembles per second
+ * @param buildEdges edges read, routed and built into the CSR per core-second
+ * @param planEdges edges scanned per core-second to plan the halo (which rows move at each layer)
+ * @param spmmEdgeFloats edge x width products aggregated per core-second, as the layers run them
+ * @param gemmFlops dense flops per core-second, as the layers run them
+ * @param writeBytes embedding bytes written as Parquet per second per part-writing thread
+ * @param networkBytes bytes per second one worker sends to its peers
+ * @param trainEpochFactor one training epoch (forward, backward, evaluation) over one inference pass's seconds
+ */
+public record CostRates(double readBytes, double routeBytes, double buildEdges, double planEdges,
+    double spmmEdgeFloats, double gemmFlops, double writeBytes, double networkBytes, double trainEpochFactor) {
+
+  /**
+   * Rates measured here (AMD EPYC Zen 4, 2 shared cores; {@code scripts/bench/cost-model}, README "Cost model"):
+   * what {@code --dry-run} estimates with. Another machine's rates differ; rerun the script there.
+   */
+  public static final CostRates REFERENCE = new CostRates(190e6, 300e6, 4.0e6, 60e6, 1.4e9, 20e9, 60e6, 700e6, 3.0);
+
+  public CostRates {
+    double[] all = {readBytes, routeBytes, buildEdges, planEdges, spmmEdgeFloats, gemmFlops, writeBytes,
+        networkBytes, trainEpochFactor};
+    for (double r : all) {
+      if (!(r > 0) || Double.isInfinite(r)) {
+        throw new IllegalArgumentException("a cost rate must be positive and finite: " + r);
+      }
+    }
+  }
+}
