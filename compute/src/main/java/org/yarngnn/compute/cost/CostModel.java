@@ -17,8 +17,10 @@ import java.util.Map;
  *   plan        E_w / (planEdges min(1,c))
  *   layer k     2 n_w in_k lin_k / (gemmFlops c) + S_k msg_k / (spmmEdgeFloats c) + 4 h_k msg_k / networkBytes
  *   write       n_w (8 + 4 out) / (writeBytes min(parts, c))
- *   train       + epochs * trainEpochFactor * (sum of the layers), reported as "epochs"
+ *   train       epochs (trainEpochFactor * (sum of the layers) + 3 sum_k 4 h_k msg_k / networkBytes), as "epochs"
+ *               (instead of the layers and write: forward, backward and evaluation each exchange every layer)
  * </pre>
+ * Each phase adds its {@link CostRates#fixedSeconds} (what it takes whatever the size).
  * {@code r} is the routed row width (the first layer's linear width when fused and narrower, else f), {@code lin}
  * a layer's dense output width (sage {@code 2 out}, gat heads x out), {@code msg} the width aggregated and
  * exchanged (gat adds a score per head; gat aggregates twice: scores and rows), {@code S_k} the sampled in-edges
@@ -80,7 +82,7 @@ public final class CostModel {
       double agg = passes * sampled * l.messageWidth() / (r.spmmEdgeFloats() * c);
       double net = 4 * halo * l.messageWidth() / r.networkBytes();
       t.put("layer" + k, gemm + agg + net);
-      layers += gemm + agg + net;
+      layers += gemm + agg; // compute only: training counts its own exchanges
       bytes.add(Math.round(4 * p * halo * l.messageWidth()));
     }
     int outW = in.layers().get(in.layers().size() - 1).outputWidth();
@@ -88,14 +90,20 @@ public final class CostModel {
     t.put("write", nw * (8 + 4.0 * outW) / (r.writeBytes() * Math.min(parts, c)));
     if (in.epochs() > 0) {
       t.remove("write");
-      t.put("epochs", in.epochs() * r.trainEpochFactor() * layers);
+      // Each epoch exchanges every layer's halo rows three times: forward, backward (in reverse), evaluation.
+      double exchanged = 0;
+      for (long b : bytes) {
+        exchanged += b;
+      }
+      t.put("epochs", in.epochs() * (r.trainEpochFactor() * layers + 3 * exchanged / p / r.networkBytes()));
       for (int k = 0; k < in.layers().size(); k++) {
         t.remove("layer" + k);
       }
     }
     double total = 0;
-    for (double s : t.values()) {
-      total += s;
+    for (Map.Entry<String, Double> e : t.entrySet()) {
+      e.setValue(e.getValue() + r.fixedSeconds().getOrDefault(e.getKey(), 0.0));
+      total += e.getValue();
     }
     long heap = heapBytesPerWorker(in, firstHalo);
     return new CostEstimate(t, total, bytes, firstHalo, heap, heap + NATIVE_BYTES);

@@ -1,5 +1,7 @@
 package org.yarngnn.compute.cost;
 
+import java.util.Map;
+
 /**
  * Per-core rates the {@link CostModel} divides work by, each measured by a short calibration run
  * ({@code scripts/bench/cost-model}): the kernels by timing {@code SpMM} and {@code Gemm} on one thread, the phases
@@ -14,10 +16,14 @@ package org.yarngnn.compute.cost;
  * @param gemmFlops dense flops per core-second, as the layers run them
  * @param writeBytes embedding bytes written as Parquet per second per part-writing thread
  * @param networkBytes bytes per second one worker sends to its peers
- * @param trainEpochFactor one training epoch (forward, backward, evaluation) over one inference pass's seconds
+ * @param trainEpochFactor one training epoch's compute (forward, backward, evaluation) over one inference pass's
+ * @param fixedSeconds seconds a phase takes whatever its size (JIT compilation of its kernels, thread pools, file
+ *     opens), by phase name as {@link CostEstimate} names them; the calibration's two sizes separate them from
+ *     the rates
  */
 public record CostRates(double readBytes, double routeBytes, double buildEdges, double planEdges,
-    double spmmEdgeFloats, double gemmFlops, double writeBytes, double networkBytes, double trainEpochFactor) {
+    double spmmEdgeFloats, double gemmFlops, double writeBytes, double networkBytes, double trainEpochFactor,
+    Map<String, Double> fixedSeconds) {
 
   /**
    * Rates measured here (AMD EPYC Zen 4, 2 shared cores; {@code scripts/bench/cost-model}, README "Cost model"):
@@ -25,7 +31,20 @@ public record CostRates(double readBytes, double routeBytes, double buildEdges, 
    */
   public static final CostRates REFERENCE = new CostRates(190e6, 300e6, 4.0e6, 60e6, 1.4e9, 20e9, 60e6, 700e6, 3.0);
 
+  /** Rates without fixed costs. */
+  public CostRates(double readBytes, double routeBytes, double buildEdges, double planEdges, double spmmEdgeFloats,
+      double gemmFlops, double writeBytes, double networkBytes, double trainEpochFactor) {
+    this(readBytes, routeBytes, buildEdges, planEdges, spmmEdgeFloats, gemmFlops, writeBytes, networkBytes,
+        trainEpochFactor, Map.of());
+  }
+
   public CostRates {
+    fixedSeconds = Map.copyOf(fixedSeconds);
+    for (double s : fixedSeconds.values()) {
+      if (!(s >= 0) || Double.isInfinite(s)) {
+        throw new IllegalArgumentException("a fixed phase cost must be finite and not negative: " + s);
+      }
+    }
     double[] all = {readBytes, routeBytes, buildEdges, planEdges, spmmEdgeFloats, gemmFlops, writeBytes,
         networkBytes, trainEpochFactor};
     for (double r : all) {

@@ -59,6 +59,21 @@ class CostModelTest {
     assertEquals(10 * 3 * infer.phaseSeconds().get("layer0"), train.phaseSeconds().get("epochs"), 1e-12);
     assertTrue(!train.phaseSeconds().containsKey("write") && !train.phaseSeconds().containsKey("layer0"));
     assertEquals(3 * infer.phaseSeconds().get("layer0"), train.epochSeconds(10), 1e-12);
+    // Two workers: each epoch also moves every layer's halo rows three times.
+    CostEstimate two = CostModel.estimate(small().workers(2).epochs(1).build());
+    CostEstimate twoInfer = CostModel.estimate(small().workers(2).build());
+    double halo = twoInfer.haloRowsPerWorker();
+    double compute = 2.0 * 500 * 16 * 8 / 1e8 + 5000 * 8 / 1e6;
+    assertEquals(3 * compute + 3 * 4 * halo * 8 / 1e6, two.phaseSeconds().get("epochs"), 1e-5); // bytes rounded
+  }
+
+  @Test
+  void fixedCostsAddToTheirPhase() {
+    CostRates withFixed = new CostRates(1e6, 1e6, 1e4, 1e5, 1e6, 1e8, 1e6, 1e6, 3, java.util.Map.of("layer0", 2.0));
+    CostEstimate a = CostModel.estimate(small().build());
+    CostEstimate b = CostModel.estimate(small().rates(withFixed).build());
+    assertEquals(a.phaseSeconds().get("layer0") + 2, b.phaseSeconds().get("layer0"), 1e-12);
+    assertEquals(a.seconds() + 2, b.seconds(), 1e-12);
   }
 
   @Test
