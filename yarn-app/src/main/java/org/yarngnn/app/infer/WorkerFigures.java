@@ -1,8 +1,5 @@
 package org.yarngnn.app.infer;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -12,6 +9,10 @@ import java.util.Map;
  */
 public final class WorkerFigures {
   private final Map<String, Double> values = new LinkedHashMap<>();
+
+  public WorkerFigures() {
+    HeapPeak.install();
+  }
 
   public synchronized void put(String key, double v) {
     values.put(key, v);
@@ -30,13 +31,8 @@ public final class WorkerFigures {
     long[] bytes = mesh.bytes();
     values.put("bytesSent", (double) bytes[0]);
     values.put("bytesReceived", (double) bytes[1]);
-    long peak = 0;
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
-        peak += pool.getPeakUsage().getUsed();
-      }
-    }
-    values.put("peakHeapBytes", (double) peak);
+    values.put("peakHeapBytes", (double) HeapPeak.peakBytes());
+    values.put("peakHeapAfterGcBytes", (double) HeapPeak.peakAfterGcBytes());
     long rss = peakRssBytes();
     if (rss > 0) {
       values.put("peakRssBytes", (double) rss);
