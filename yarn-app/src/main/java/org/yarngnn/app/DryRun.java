@@ -65,7 +65,7 @@ final class DryRun {
     if (extra != null) {
       out.println(p + "  " + extra);
     }
-    if (nodes >= 0) {
+    if (nodes >= 0 && edges >= 0 && featureWidth >= 1) {
       printEstimate(p, out, g, spec, nodes, g.undirected() ? 2 * edges : edges, featureWidth, weighted, epochs);
     }
   }
@@ -84,22 +84,28 @@ final class DryRun {
         .layers(spec.layers().stream().map(CostLayer::of).toList()).workers(workers).coresPerWorker(cores)
         .weighted(weighted).fused(g.fusion() && epochs == 0).epochs(epochs).build();
     CostEstimate e = CostModel.estimate(in);
-    out.printf(Locale.ROOT, "%s  time    about %.0f s (%s; the reference machine's rates, scripts/bench/cost-model)%n",
-        p, e.seconds(), e.phaseSeconds().entrySet().stream()
-            .map(x -> String.format(Locale.ROOT, "%s %.1f", x.getKey(), x.getValue())).collect(Collectors.joining(", ")));
-    out.printf(Locale.ROOT, "%s  network about %s MB sent between workers per layer (%.0f halo rows per worker)%n", p,
-        e.bytesPerLayer().stream().map(b -> String.format(Locale.ROOT, "%,.0f", b / 1e6))
+    out.printf(Locale.ROOT, "%s  time    about %.0f s (%s; the reference machine's rates, "
+        + "scripts/bench/cost-model)%n", p, e.seconds(), e.phaseSeconds().entrySet().stream()
+            .map(x -> String.format(Locale.ROOT, "%s %.1f", x.getKey(), x.getValue()))
+            .collect(Collectors.joining(", ")));
+    out.printf(Locale.ROOT, "%s  network about %s MB sent between workers per layer (%.0f halo rows per "
+        + "worker)%n", p, e.bytesPerLayer().stream().map(b -> String.format(Locale.ROOT, "%,.0f", b / 1e6))
             .collect(Collectors.joining(", ")), e.haloRowsPerWorker());
     long heapMb = (CostModel.JVM_BASE_HEAP + e.heapBytesPerWorker()) >> 20;
     long jvmMb = (CostModel.JVM_BASE_HEAP + workers * e.heapBytesPerWorker()) >> 20;
     long maxMb = Runtime.getRuntime().maxMemory() >> 20;
-    String fits = g.local()
-        ? (jvmMb <= maxMb ? "; all " + workers + " fit" : "; the " + workers + " worker(s) need " + jvmMb + " MB, more than")
-            + " this JVM's -Xmx " + maxMb + " MB (YARN_GNN_OPTS=-Xmx...)"
-        : heapMb <= (long) g.workerMemoryMb() * 3 / 4 ? "; fits --worker-memory " + g.workerMemoryMb() + " MB (-Xmx at 75%)"
-        : "; more than --worker-memory " + g.workerMemoryMb() + " MB gives (-Xmx at 75%): add workers or memory";
+    String fits;
+    if (g.local()) {
+      fits = (jvmMb <= maxMb ? "; all " + workers + " fit" : "; the workers need " + jvmMb + " MB, more than")
+          + " this JVM's -Xmx " + maxMb + " MB (YARN_GNN_OPTS=-Xmx...)";
+    } else if (heapMb <= (long) g.workerMemoryMb() * 3 / 4) {
+      fits = "; fits --worker-memory " + g.workerMemoryMb() + " MB (-Xmx at 75%)";
+    } else {
+      fits = "; more than --worker-memory " + g.workerMemoryMb() + " MB gives (-Xmx at 75%): add workers or memory";
+    }
     out.printf(Locale.ROOT, "%s  memory  about %,d MB of heap per graph worker (the peak of its phases' arrays, "
-        + "CostModel), RSS about %,d MB%s%n", p, heapMb, (CostModel.JVM_BASE_HEAP + e.rssBytesPerWorker()) >> 20, fits);
+        + "CostModel), RSS about %,d MB%s%n", p, heapMb, (CostModel.JVM_BASE_HEAP + e.rssBytesPerWorker()) >> 20,
+        fits);
   }
 
   /**

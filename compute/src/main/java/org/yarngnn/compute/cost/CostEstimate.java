@@ -8,8 +8,8 @@ import java.util.Map;
 /**
  * The cost model's answer for one job: each phase's seconds (the slowest worker's, named as {@code --metrics}
  * names them: read-nodes, route-nodes, edges, plan, layer0.., write; for train "epochs", every epoch's
- * forward, backward and evaluation instead of the layers and the write), their total, the bytes all workers send each other at each layer, the halo rows of a
- * worker, and a worker's peak heap and resident set.
+ * forward, backward and evaluation instead of the layers and the write), their total, the bytes all workers send
+ * each other at each layer, the halo rows of a worker, and a worker's peak heap and resident set.
  */
 public record CostEstimate(Map<String, Double> phaseSeconds, double seconds, List<Long> bytesPerLayer,
     double haloRowsPerWorker, long heapBytesPerWorker, long rssBytesPerWorker) {
