@@ -174,8 +174,9 @@ public final class CostModelReport {
 
   private static void compare(List<Run> runs, int f, double cores, CostRates rates) {
     System.out.println("| job | workers | phase seconds, measured / predicted (ratio) | total measured | total "
-        + "predicted | ratio | peak heap measured (JVM) | heap predicted (JVM) | peak RSS measured | RSS predicted |");
-    System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+        + "predicted | ratio | halo rows measured / predicted | MB sent measured / predicted | peak heap measured (JVM) | "
+        + "heap predicted (JVM) | peak RSS measured | RSS predicted |");
+    System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     double worst = 0;
     for (Run run : runs) {
       CostInputs in = run.inputs(f, Math.min(cores, cores / run.workers()), rates);
@@ -197,8 +198,22 @@ public final class CostModelReport {
       worst = Math.max(worst, Math.max(ratio, 1 / ratio));
       long jvmHeap = CostModel.JVM_BASE_HEAP + run.workers() * p.heapBytesPerWorker();
       long jvmRss = jvmHeap + CostModel.NATIVE_BYTES;
-      System.out.printf(Locale.ROOT, "| %s %s | %d | %s | %.2f s | %.2f s | %.2f | %.0f MB | %.0f MB | %.0f MB | %.0f MB |%n",
+      // Sent: the node rows and edges routed to peers, then every layer's halo rows (train: three times an epoch).
+      double q = (run.workers() - 1) / (double) run.workers();
+      int rw = in.featureWidth();
+      double sent = q * in.nodes() * (16 + 4.0 * rw) + 12 * q * in.edges();
+      for (long b : p.bytesPerLayer()) {
+        sent += run.train() ? 3.0 * in.epochs() * b : b;
+      }
+      @SuppressWarnings("unchecked")
+      Map<String, Object> g = (Map<String, Object>) run.metrics().get("graph");
+      @SuppressWarnings("unchecked")
+      Map<String, Object> bx = (Map<String, Object>) run.metrics().get("bytes_exchanged");
+      System.out.printf(Locale.ROOT, "| %s %s | %d | %s | %.2f s | %.2f s | %.2f | %,d / %,.0f | %,.0f / %,.0f "
+          + "| %.0f MB | %.0f MB | %.0f MB | %.0f MB |%n",
           run.kind(), run.modelName(), run.workers(), cells, measured, p.seconds(), ratio,
+          ((Number) g.get("halo_rows")).longValue(), run.workers() * p.haloRowsPerWorker(),
+          ((Number) bx.get("sent")).doubleValue() / 1e6, sent / 1e6,
           run.number("peak_heap_bytes") / 1e6, jvmHeap / 1e6, run.number("peak_rss_bytes") / 1e6, jvmRss / 1e6);
     }
     System.out.printf(Locale.ROOT, "worst total ratio: %.2f (target: within 1.25)%n%n", worst);

@@ -26,10 +26,12 @@ public record CostRates(double readBytes, double routeBytes, double buildEdges, 
     Map<String, Double> fixedSeconds) {
 
   /**
-   * Rates measured here (AMD EPYC Zen 4, 2 shared cores; {@code scripts/bench/cost-model}, README "Cost model"):
-   * what {@code --dry-run} estimates with. Another machine's rates differ; rerun the script there.
+   * Rates measured here by {@code scripts/bench/cost-model} (AMD EPYC Zen 4, 2 cores shared with other jobs, load
+   * average 15-20, medians of 3 rounds; README "Cost model"): what {@code --dry-run} estimates with. A quiet core
+   * is several times faster; rerun the script on the cluster's machines for their rates.
    */
-  public static final CostRates REFERENCE = new CostRates(190e6, 300e6, 4.0e6, 60e6, 1.4e9, 20e9, 60e6, 700e6, 3.0);
+  public static final CostRates REFERENCE = new CostRates(57.5e6, 74.9e6, 0.675e6, 53.1e6, 0.203e9, 8.26e9, 8.57e6,
+      957e6, 8.27, Map.of("read-nodes", 0.58, "layer0", 3.07, "layer1", 0.05));
 
   /** Rates without fixed costs. */
   public CostRates(double readBytes, double routeBytes, double buildEdges, double planEdges, double spmmEdgeFloats,
