@@ -30,8 +30,8 @@ public record CostRates(double readBytes, double routeBytes, double buildEdges, 
    * average 15-20, medians of 3 rounds; README "Cost model"): what {@code --dry-run} estimates with. A quiet core
    * is several times faster; rerun the script on the cluster's machines for their rates.
    */
-  public static final CostRates REFERENCE = new CostRates(57.5e6, 74.9e6, 0.675e6, 53.1e6, 0.203e9, 8.26e9, 8.57e6,
-      957e6, 8.27, Map.of("read-nodes", 0.58, "layer0", 3.07, "layer1", 0.05));
+  public static final CostRates REFERENCE = new CostRates(57.5e6, 74.9e6, 0.675e6, 53.1e6, 0.225e9, 6.29e9, 8.57e6,
+      957e6, 7.22, Map.of("read-nodes", 0.58, "layer0", 3.07, "layer1", 0.05));
 
   /** Rates without fixed costs. */
   public CostRates(double readBytes, double routeBytes, double buildEdges, double planEdges, double spmmEdgeFloats,
