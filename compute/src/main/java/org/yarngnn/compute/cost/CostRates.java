@@ -27,11 +27,11 @@ public record CostRates(double readBytes, double routeBytes, double buildEdges, 
 
   /**
    * Rates measured here by {@code scripts/bench/cost-model} (AMD EPYC Zen 4, 2 cores shared with other jobs, load
-   * average 15-20, medians of 3 rounds; README "Cost model"): what {@code --dry-run} estimates with. A quiet core
-   * is several times faster; rerun the script on the cluster's machines for their rates.
+   * average 6-8, medians of 3 rounds; README "Cost model"): what {@code --dry-run} estimates with. Rerun the script
+   * on the cluster's machines for their rates.
    */
-  public static final CostRates REFERENCE = new CostRates(57.5e6, 74.9e6, 0.675e6, 53.1e6, 0.225e9, 6.29e9, 8.57e6,
-      957e6, 7.22, Map.of("read-nodes", 0.58, "layer0", 3.07, "layer1", 0.05));
+  public static final CostRates REFERENCE = new CostRates(682e6, 515e6, 3.75e6, 101e6, 1.23e9, 24.5e9, 29.1e6,
+      957e6, 12.4, Map.of("read-nodes", 0.39, "route-nodes", 0.06, "edges", 0.28, "layer0", 0.23));
 
   /** Rates without fixed costs. */
   public CostRates(double readBytes, double routeBytes, double buildEdges, double planEdges, double spmmEdgeFloats,
