@@ -6,7 +6,10 @@ import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.train.TrainOptions;
-import org.yarngnn.compute.model.LayerSpec;
+import org.yarngnn.compute.cost.CostEstimate;
+import org.yarngnn.compute.cost.CostInputs;
+import org.yarngnn.compute.cost.CostLayer;
+import org.yarngnn.compute.cost.CostModel;
 import org.yarngnn.compute.model.ModelSpec;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.NodeTable;
@@ -16,20 +19,26 @@ import org.yarngnn.io.table.TableReadOptions;
  * {@code --dry-run} (CONTRACT.md "Other options") of infer and train: the command's checks have run (tables'
  * schemas and widths, the model; bad input exits 2 as in a real run); this prints what a run would do — the
  * tables' sizes (exact from Parquet and ORC footers, estimated from a text table's bytes), the model, the workers
- * and containers, and a rough memory figure per graph worker — and runs nothing, writes nothing.
+ * and containers, and the cost model's estimate of the time per phase, the bytes exchanged and the heap per graph
+ * worker ({@link CostModel}) — and runs nothing, writes nothing.
  */
 final class DryRun {
-  /** Rough bytes per edge a graph worker holds: CSR column and row share, the source's slot, the weight. */
-  static final long BYTES_PER_EDGE = 16;
-
   private DryRun() {}
 
   static void print(Configuration conf, String command, InferOptions g, ModelSpec spec, PrintStream out,
       String extra) {
+    print(conf, command, g, spec, out, extra, 0);
+  }
+
+  /** {@link #print} of a job of {@code epochs} training epochs (0: inference). */
+  static void print(Configuration conf, String command, InferOptions g, ModelSpec spec, PrintStream out,
+      String extra, int epochs) {
     String p = "yarn-gnn " + command + ": ";
     out.println(p + "dry run: checked the tables and the model; nothing runs, nothing is written");
     long nodes = -1;
     long edges = -1;
+    int featureWidth = -1;
+    boolean weighted = false;
     if (g.graph() != null) {
       out.println(p + "  graph   " + g.graph() + " (partitioned)");
     } else {
@@ -37,6 +46,8 @@ final class DryRun {
       NodeTable n = NodeTable.open(conf, g.nodes(), TableReadOptions.builder().format(g.nodesFormat()).build());
       edges = e.countHint();
       nodes = n.countHint();
+      featureWidth = n.featureWidth();
+      weighted = e.weighted();
       out.printf(Locale.ROOT, "%s  edges   %s: %s%,d rows%s%n", p, g.edges(), about(g.edges(), g.edgesFormat()),
           edges, g.undirected() ? " (x2: --undirected)" : "");
       out.printf(Locale.ROOT, "%s  nodes   %s: %s%,d rows of %d features%n", p, g.nodes(),
@@ -54,18 +65,47 @@ final class DryRun {
     if (extra != null) {
       out.println(p + "  " + extra);
     }
-    if (nodes >= 0) {
-      long edgeRows = g.undirected() ? 2 * edges : edges;
-      int widest = spec.layers().get(0).in();
-      for (LayerSpec l : spec.layers()) {
-        widest = Math.max(widest, l.outputWidth());
-      }
-      // Features of its nodes, three node rows of the widest layer (messages, outputs, a work row), its edges.
-      double mb = ((double) nodes / workers * 4 * (spec.layers().get(0).in() + 3L * widest)
-          + (double) edgeRows / workers * BYTES_PER_EDGE) / (1 << 20);
-      out.printf(Locale.ROOT, "%s  memory  about %,.0f MB of heap per graph worker (features + 3 rows of the widest "
-          + "layer per node + %d bytes per edge; a rough figure, halo rows not counted)%n", p, mb, BYTES_PER_EDGE);
+    if (nodes >= 0 && edges >= 0 && featureWidth >= 1) {
+      printEstimate(p, out, g, spec, nodes, g.undirected() ? 2 * edges : edges, featureWidth, weighted, epochs);
     }
+  }
+
+  /**
+   * The cost model's estimate ({@link CostModel}, with the rates measured on the reference machine): seconds per
+   * phase and a graph worker's peak heap, against the heap its container gets.
+   */
+  private static void printEstimate(String p, PrintStream out, InferOptions g, ModelSpec spec, long nodes,
+      long edges, int featureWidth, boolean weighted, int epochs) {
+    int workers = Math.max(1, g.workers());
+    double cores = g.local()
+        ? Math.min(g.threads(), Runtime.getRuntime().availableProcessors()) / (double) workers
+        : Math.min(g.threads(), g.workerVcores());
+    CostInputs in = CostInputs.builder().nodes(Math.max(1, nodes)).edges(edges).featureWidth(featureWidth)
+        .layers(spec.layers().stream().map(CostLayer::of).toList()).workers(workers).coresPerWorker(cores)
+        .weighted(weighted).fused(g.fusion() && epochs == 0).epochs(epochs).build();
+    CostEstimate e = CostModel.estimate(in);
+    out.printf(Locale.ROOT, "%s  time    about %.0f s (%s; the reference machine's rates, "
+        + "scripts/bench/cost-model)%n", p, e.seconds(), e.phaseSeconds().entrySet().stream()
+            .map(x -> String.format(Locale.ROOT, "%s %.1f", x.getKey(), x.getValue()))
+            .collect(Collectors.joining(", ")));
+    out.printf(Locale.ROOT, "%s  network about %s MB sent between workers per layer (%.0f halo rows per "
+        + "worker)%n", p, e.bytesPerLayer().stream().map(b -> String.format(Locale.ROOT, "%,.0f", b / 1e6))
+            .collect(Collectors.joining(", ")), e.haloRowsPerWorker());
+    long heapMb = (CostModel.JVM_BASE_HEAP + e.heapBytesPerWorker()) >> 20;
+    long jvmMb = (CostModel.JVM_BASE_HEAP + workers * e.heapBytesPerWorker()) >> 20;
+    long maxMb = Runtime.getRuntime().maxMemory() >> 20;
+    String fits;
+    if (g.local()) {
+      fits = (jvmMb <= maxMb ? "; all " + workers + " fit" : "; the workers need " + jvmMb + " MB, more than")
+          + " this JVM's -Xmx " + maxMb + " MB (YARN_GNN_OPTS=-Xmx...)";
+    } else if (heapMb <= (long) g.workerMemoryMb() * 3 / 4) {
+      fits = "; fits --worker-memory " + g.workerMemoryMb() + " MB (-Xmx at 75%)";
+    } else {
+      fits = "; more than --worker-memory " + g.workerMemoryMb() + " MB gives (-Xmx at 75%): add workers or memory";
+    }
+    out.printf(Locale.ROOT, "%s  memory  about %,d MB of heap per graph worker (the peak of its phases' arrays, "
+        + "CostModel), RSS about %,d MB%s%n", p, heapMb, (CostModel.JVM_BASE_HEAP + e.rssBytesPerWorker()) >> 20,
+        fits);
   }
 
   /**

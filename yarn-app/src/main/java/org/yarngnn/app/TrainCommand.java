@@ -57,7 +57,7 @@ public final class TrainCommand implements Command {
     if (cl.flag("dry-run")) {
       TrainOptions checked = validate(cl.conf(), o);
       DryRun.print(cl.conf(), "train", g, ModelFormat.parse(checked.specJson(), o.modelSpec()), out,
-          DryRun.trainPlan(o));
+          DryRun.trainPlan(o), o.epochs());
       return Main.OK;
     }
     return o.local() ? runLocal(cl.conf(), o, out) : runOnYarn(cl.conf(), o, out);

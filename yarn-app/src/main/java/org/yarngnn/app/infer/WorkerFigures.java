@@ -1,8 +1,6 @@
 package org.yarngnn.app.infer;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -12,6 +10,10 @@ import java.util.Map;
  */
 public final class WorkerFigures {
   private final Map<String, Double> values = new LinkedHashMap<>();
+
+  public WorkerFigures() {
+    HeapPeak.install();
+  }
 
   public synchronized void put(String key, double v) {
     values.put(key, v);
@@ -30,23 +32,13 @@ public final class WorkerFigures {
     long[] bytes = mesh.bytes();
     values.put("bytesSent", (double) bytes[0]);
     values.put("bytesReceived", (double) bytes[1]);
-    values.put("peakHeapBytes", (double) peakHeapBytes());
+    values.put("peakHeapBytes", (double) HeapPeak.peakBytes());
+    values.put("peakHeapAfterGcBytes", (double) HeapPeak.peakAfterGcBytes());
     long rss = peakRssBytes();
     if (rss > 0) {
       values.put("peakRssBytes", (double) rss);
     }
     return new LinkedHashMap<>(values);
-  }
-
-  /** The peak heap so far: the sum of the heap pools' peaks. */
-  static long peakHeapBytes() {
-    long peak = 0;
-    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-      if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
-        peak += pool.getPeakUsage().getUsed();
-      }
-    }
-    return peak;
   }
 
   /**
@@ -59,7 +51,7 @@ public final class WorkerFigures {
     g.put("bytesSent", (double) bytes[0]);
     g.put("bytesReceived", (double) bytes[1]);
     g.put("heapUsedBytes", (double) ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
-    g.put("peakHeapBytes", (double) peakHeapBytes());
+    g.put("peakHeapBytes", (double) HeapPeak.peakBytes());
     return g;
   }
 

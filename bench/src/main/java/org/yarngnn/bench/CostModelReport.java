@@ -1,0 +1,345 @@
+package org.yarngnn.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.yarngnn.compute.cost.CostEstimate;
+import org.yarngnn.compute.cost.CostInputs;
+import org.yarngnn.compute.cost.CostLayer;
+import org.yarngnn.compute.cost.CostModel;
+import org.yarngnn.compute.cost.CostRates;
+import org.yarngnn.compute.graph.Csr;
+import org.yarngnn.compute.kernel.Gemm;
+import org.yarngnn.compute.kernel.PackedMatrix;
+import org.yarngnn.compute.kernel.SpMM;
+import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.model.LayerType;
+import org.yarngnn.compute.model.ModelFormat;
+import org.yarngnn.compute.model.ModelSpec;
+import org.yarngnn.compute.tensor.DenseMatrix;
+
+/**
+ * {@code scripts/bench/cost-model}'s calculations: calibrates the {@link CostRates} (the kernels timed here on one
+ * thread; the phases from a one-worker calibration job's {@code --metrics}; the network from the transport's
+ * loopback throughput), prints the model's prediction next to every measured run (per phase, with the ratio),
+ * and projects to ogbn-papers100M and a 10B-edge graph on 32 GB, 8-vcore containers.
+ * <pre>
+ * CostModelReport CORES NET_MIB_S FEATURES CALIB_INFER CALIB_INFER CALIB_TRAIN CALIB_TRAIN RUN...
+ *   CALIB_* (one worker, a smaller then a larger graph) and RUN: KIND:MODEL_JSON:METRICS_JSON (KIND infer or
+ *   train; train's epochs come from its metrics)
+ * </pre>
+ */
+public final class CostModelReport {
+  private static final String[] INFER_PHASES = {"read-nodes", "route-nodes", "edges", "plan", "layer0", "layer1",
+      "write"};
+  private static final String[] TRAIN_PHASES = {"read-nodes", "route-nodes", "edges", "plan", "epochs"};
+
+  private CostModelReport() {}
+
+  public static void main(String[] args) throws IOException {
+    if (args.length < 7) {
+      System.err.println("usage: CostModelReport CORES NET_MIB_S FEATURES CALIB_INFER CALIB_INFER CALIB_TRAIN "
+          + "CALIB_TRAIN [RUN...]");
+      System.exit(2);
+    }
+    double cores = Double.parseDouble(args[0]);
+    double net = Double.parseDouble(args[1]) * (1 << 20);
+    int features = Integer.parseInt(args[2]);
+    double[] kernels = kernels();
+    System.out.printf(Locale.ROOT, "kernels (one thread, %s): SpMM %.0f M edges/s at width 128 (%.2f G edge-floats/s),"
+        + " GEMM %.1f GFLOP/s; network (loopback, one stream) %.0f MiB/s%n", Gemm.kernelName(), kernels[0] / 128e6,
+        kernels[0] / 1e9, kernels[1] / 1e9, net / (1 << 20));
+    Run[] ci = {Run.parse(args[3]), Run.parse(args[4])};
+    Run[] ct = {Run.parse(args[5]), Run.parse(args[6])};
+    CostRates rates = calibrate(ci, ct, features, cores, kernels, net);
+    System.out.printf(Locale.ROOT, "calibrated rates per core: read %.0f MB/s, route %.0f MB/s, build %.2f M edges/s,"
+        + " plan %.0f M edges/s, SpMM in layers %.2f G edge-floats/s, GEMM in layers %.1f GFLOP/s (layers at %.0f%%"
+        + " of the kernels), write %.0f MB/s, network %.0f MB/s, train epoch = %.2f x an inference pass%n",
+        rates.readBytes() / 1e6, rates.routeBytes() / 1e6, rates.buildEdges() / 1e6, rates.planEdges() / 1e6,
+        rates.spmmEdgeFloats() / 1e9, rates.gemmFlops() / 1e9, 100 * rates.gemmFlops() / kernels[1],
+        rates.writeBytes() / 1e6, rates.networkBytes() / 1e6, rates.trainEpochFactor());
+    System.out.println("CostRates(" + rates.readBytes() + ", " + rates.routeBytes() + ", " + rates.buildEdges() + ", "
+        + rates.planEdges() + ", " + rates.spmmEdgeFloats() + ", " + rates.gemmFlops() + ", " + rates.writeBytes()
+        + ", " + rates.networkBytes() + ", " + rates.trainEpochFactor() + ", " + rates.fixedSeconds() + ")");
+    System.out.printf(Locale.ROOT, "fixed seconds per phase: %s%n", rates.fixedSeconds());
+    System.out.println();
+    List<Run> runs = new ArrayList<>();
+    for (int i = 7; i < args.length; i++) {
+      runs.add(Run.parse(args[i]));
+    }
+    compare(runs, features, cores, rates);
+    project(rates);
+  }
+
+  /** One-thread kernel rates: {SpMM edge-floats/s at width 128, GEMM flops/s}, medians of 5 after warm-up. */
+  static double[] kernels() {
+    int n = 200_000;
+    int e = 4_000_000;
+    int w = 128;
+    Csr g = RmatCsr.generate(n, e, 7);
+    DenseMatrix x = new DenseMatrix(n, w, RandomFill.uniform((long) n * w, 1));
+    DenseMatrix out = new DenseMatrix(n, w);
+    double spmm = (double) e * w / median(() -> SpMM.multiplyRows(g, x, out, SpMM.Reduce.SUM, 0, n));
+    PackedMatrix b = PackedMatrix.pack(new DenseMatrix(w, w, RandomFill.uniform((long) w * w, 2)));
+    double gemm = 2.0 * n * w * w / median(() -> Gemm.multiply(x.data(), 0, w, n, b, out.data(), 0, w));
+    return new double[] {spmm, gemm};
+  }
+
+  private static double median(Runnable r) {
+    for (int i = 0; i < 3; i++) {
+      r.run();
+    }
+    double[] s = new double[5];
+    for (int i = 0; i < s.length; i++) {
+      long t0 = System.nanoTime();
+      r.run();
+      s[i] = (System.nanoTime() - t0) / 1e9;
+    }
+    Arrays.sort(s);
+    return s[2];
+  }
+
+  /**
+   * Rates from the one-worker calibration jobs at two sizes: each phase's measured seconds fitted as
+   * {@code fixed + work / rate}, its work counted as {@link CostModel} counts it (so the fit's slope is the rate and
+   * its intercept the phase's fixed cost); the layers' kernel rates scaled by one factor, the fit of all layers'
+   * seconds against the kernels' own; the train factor from the training jobs' epochs against the model's
+   * inference pass over their graph.
+   */
+  static CostRates calibrate(Run[] infer, Run[] train, int f, double cores, double[] kernels, double net) {
+    CostRates unit = new CostRates(1, 1, 1, 1, kernels[0], kernels[1], 1, net, 1);
+    CostEstimate[] m = new CostEstimate[2];
+    for (int i = 0; i < 2; i++) {
+      m[i] = CostModel.estimate(infer[i].inputs(f, cores, unit));
+    }
+    Map<String, Double> fixed = new LinkedHashMap<>();
+    double[] rate = new double[5];
+    String[] rated = {"read-nodes", "route-nodes", "edges", "plan", "write"};
+    for (int k = 0; k < rated.length; k++) {
+      double[] fit = fit(m[0].phaseSeconds().get(rated[k]), infer[0].phase(rated[k]),
+          m[1].phaseSeconds().get(rated[k]), infer[1].phase(rated[k]));
+      fixed.put(rated[k], fit[0]);
+      rate[k] = 1 / fit[1];
+    }
+    int layers = infer[0].spec().layers().size();
+    double[] mk = new double[2];
+    double[] tk = new double[2];
+    for (int i = 0; i < 2; i++) {
+      for (int k = 0; k < layers; k++) {
+        mk[i] += m[i].phaseSeconds().get("layer" + k);
+        tk[i] += infer[i].phase("layer" + k);
+      }
+    }
+    double slope = fit(mk[0], tk[0], mk[1], tk[1])[1];
+    for (int k = 0; k < layers; k++) {
+      fixed.put("layer" + k, Math.max(0, infer[0].phase("layer" + k) - slope * m[0].phaseSeconds().get("layer" + k)));
+    }
+    double eff = 1 / slope;
+    CostRates layered = new CostRates(rate[0], rate[1], rate[2], rate[3], kernels[0] * eff, kernels[1] * eff,
+        rate[4], net, 1);
+    double[] pass = new double[2];
+    double[] epoch = new double[2];
+    for (int i = 0; i < 2; i++) {
+      CostInputs tin = train[i].inputs(f, cores, layered);
+      pass[i] = CostModel.estimate(tin.toBuilder().epochs(1).build()).phaseSeconds().get("epochs");
+      epoch[i] = train[i].phase("epochs") / tin.epochs();
+    }
+    double[] t = fit(pass[0], epoch[0], pass[1], epoch[1]);
+    fixed.put("epochs", t[0] * train[1].epochs());
+    return new CostRates(rate[0], rate[1], rate[2], rate[3], kernels[0] * eff, kernels[1] * eff, rate[4], net, t[1],
+        fixed);
+  }
+
+  /**
+   * {fixed, slope} of the line through (work0, seconds0) and (work1, seconds1); a slope that noise made zero or
+   * negative falls back to the larger run's seconds over its work, without a fixed part.
+   */
+  static double[] fit(double work0, double seconds0, double work1, double seconds1) {
+    double slope = (seconds1 - seconds0) / (work1 - work0);
+    if (!(slope > 0) || Double.isInfinite(slope)) {
+      return new double[] {0, seconds1 / work1};
+    }
+    double fixed = seconds0 - slope * work0;
+    if (fixed < 0) {
+      return new double[] {0, seconds1 / work1};
+    }
+    return new double[] {fixed, slope};
+  }
+
+  private static void compare(List<Run> runs, int f, double cores, CostRates rates) {
+    System.out.println("| job | workers | phase seconds, measured / predicted (ratio) | total measured | total "
+        + "predicted | ratio | halo rows measured / predicted | MB sent measured / predicted | peak heap measured (JVM) | "
+        + "heap predicted (JVM) | peak RSS measured | RSS predicted |");
+    System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    double worst = 0;
+    for (Run run : runs) {
+      CostInputs in = run.inputs(f, Math.min(cores, cores / run.workers()), rates);
+      CostEstimate p = CostModel.estimate(in);
+      StringBuilder cells = new StringBuilder();
+      double measured = 0;
+      for (String ph : run.train() ? TRAIN_PHASES : INFER_PHASES) {
+        Double predicted = p.phaseSeconds().get(ph);
+        if (predicted == null) {
+          continue;
+        }
+        double m = run.phase(ph);
+        cells.append(String.format(Locale.ROOT, "%s %.2f/%.2f (%.2f); ", ph, m, predicted, predicted / m));
+      }
+      for (double s : run.phases().values()) {
+        measured += s;
+      }
+      double ratio = p.seconds() / measured;
+      worst = Math.max(worst, Math.max(ratio, 1 / ratio));
+      long jvmHeap = CostModel.JVM_BASE_HEAP + run.workers() * p.heapBytesPerWorker();
+      long jvmRss = jvmHeap + CostModel.NATIVE_BYTES;
+      // Sent: the node rows and edges routed to peers, then every layer's halo rows (train: three times an epoch).
+      double q = (run.workers() - 1) / (double) run.workers();
+      int rw = in.featureWidth();
+      double sent = q * in.nodes() * (16 + 4.0 * rw) + 12 * q * in.edges();
+      for (long b : p.bytesPerLayer()) {
+        sent += run.train() ? 3.0 * in.epochs() * b : b;
+      }
+      @SuppressWarnings("unchecked")
+      Map<String, Object> g = (Map<String, Object>) run.metrics().get("graph");
+      @SuppressWarnings("unchecked")
+      Map<String, Object> bx = (Map<String, Object>) run.metrics().get("bytes_exchanged");
+      System.out.printf(Locale.ROOT, "| %s %s | %d | %s | %.2f s | %.2f s | %.2f | %,d / %,.0f | %,.0f / %,.0f "
+          + "| %.0f MB | %.0f MB | %.0f MB | %.0f MB |%n",
+          run.kind(), run.modelName(), run.workers(), cells, measured, p.seconds(), ratio,
+          ((Number) g.get("halo_rows")).longValue(), run.workers() * p.haloRowsPerWorker(),
+          ((Number) bx.get("sent")).doubleValue() / 1e6, sent / 1e6,
+          run.number("peak_heap_bytes") / 1e6, jvmHeap / 1e6, run.number("peak_rss_bytes") / 1e6, jvmRss / 1e6);
+    }
+    System.out.printf(Locale.ROOT, "worst total ratio: %.2f (target: within 1.25)%n%n", worst);
+  }
+
+  private static void project(CostRates measured) {
+    // A cluster's network is not loopback: 10 GbE per container unless this machine measured less.
+    CostRates r = new CostRates(measured.readBytes(), measured.routeBytes(), measured.buildEdges(),
+        measured.planEdges(), measured.spmmEdgeFloats(), measured.gemmFlops(), measured.writeBytes(),
+        Math.min(measured.networkBytes(), 1.25e9), measured.trainEpochFactor(), measured.fixedSeconds());
+    System.out.println("Projections: 32 GB, 8-vcore graph-worker containers (-Xmx 24 GB), this machine's per-core rates, "
+        + "network " + Math.round(r.networkBytes() / 1e6) + " MB/s per container");
+    System.out.println("| graph | model | containers | heap per container | bytes exchanged per layer | wall time "
+        + "(read, route, edges, plan, layers, write) |");
+    System.out.println("| --- | --- | --- | --- | --- | --- |");
+    Object[][] graphs = {{"ogbn-papers100M (111M nodes, 1.6B edges, 128 features)", 111_059_956L, 1_615_685_872L},
+        {"10B edges (500M nodes, 128 features)", 500_000_000L, 10_000_000_000L}};
+    for (Object[] g : graphs) {
+      for (String model : new String[] {"gcn", "sage"}) {
+        List<CostLayer> layers = model.equals("gcn")
+            ? List.of(new CostLayer(LayerType.GCN, 128, 128, 1, -1), new CostLayer(LayerType.GCN, 128, 128, 1, -1))
+            : List.of(new CostLayer(LayerType.SAGE, 128, 128, 1, 10), new CostLayer(LayerType.SAGE, 128, 128, 1, 10));
+        CostInputs in = CostInputs.builder().nodes((Long) g[1]).edges((Long) g[2]).featureWidth(128).layers(layers)
+            .coresPerWorker(8).rates(r).build();
+        int p = CostModel.containersNeeded(in, 32 * 1024, 10_000);
+        CostEstimate e = CostModel.estimate(in.toBuilder().workers(p).build());
+        StringBuilder bytes = new StringBuilder();
+        for (long b : e.bytesPerLayer()) {
+          bytes.append(bytes.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.1f GB", b / 1e9));
+        }
+        Map<String, Double> t = e.phaseSeconds();
+        System.out.printf(Locale.ROOT, "| %s | %s 2x128 | %d | %.1f GB | %s | %.0f s (%.0f, %.0f, %.0f, %.0f, %.0f, %.0f) |%n",
+            g[0], model, p, (CostModel.JVM_BASE_HEAP + e.heapBytesPerWorker()) / 1e9, bytes, e.seconds(),
+            t.get("read-nodes"), t.get("route-nodes"), t.get("edges"), t.get("plan"),
+            t.get("layer0") + t.get("layer1"), t.get("write"));
+      }
+    }
+  }
+
+  /**
+   * A measured configuration: its kind, its model, its {@code --metrics} summaries (one per round) and each
+   * phase's median over them.
+   */
+  record Run(String kind, String modelName, ModelSpec spec, Map<String, Object> metrics, Map<String, Double> phases) {
+    @SuppressWarnings("unchecked")
+    static Run parse(String arg) throws IOException {
+      String[] p = arg.split(":", 3);
+      String json = Files.readString(Path.of(p[1]));
+      String name = Path.of(p[1]).getParent().getFileName().toString().replace("model-", "");
+      List<Map<String, Object>> rounds = new ArrayList<>();
+      for (String file : p[2].split(",")) {
+        rounds.add((Map<String, Object>) Json.parse(Files.readString(Path.of(file))));
+      }
+      boolean train = p[0].equals("train");
+      Map<String, List<Double>> each = new LinkedHashMap<>();
+      for (Map<String, Object> m : rounds) {
+        for (Map.Entry<String, Double> e : phasesOf(m, train).entrySet()) {
+          each.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue());
+        }
+      }
+      Map<String, Double> medians = new LinkedHashMap<>();
+      each.forEach((k, v) -> medians.put(k, median(v)));
+      // Peaks: the median round's too.
+      Map<String, Object> first = new LinkedHashMap<>(rounds.get(0));
+      for (String key : new String[] {"peak_heap_bytes", "peak_rss_bytes", "seconds"}) {
+        List<Double> v = new ArrayList<>();
+        rounds.forEach(m -> v.add(((Number) m.get(key)).doubleValue()));
+        first.put(key, median(v));
+      }
+      return new Run(p[0], name.startsWith("spec") ? "sage" : name, ModelFormat.parse(json, p[1]), first, medians);
+    }
+
+    private static double median(List<Double> v) {
+      List<Double> sorted = new ArrayList<>(v);
+      sorted.sort(null);
+      int n = sorted.size();
+      return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    /** Phase seconds as the model names them: train's forward, backward, gradients and evaluate are "epochs". */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Double> phasesOf(Map<String, Object> metrics, boolean train) {
+      Map<String, Double> out = new LinkedHashMap<>();
+      for (Map.Entry<String, Object> e : ((Map<String, Object>) metrics.get("phase_seconds")).entrySet()) {
+        String k = e.getKey();
+        String as = train && (k.equals("forward") || k.equals("backward") || k.equals("gradients")
+            || k.equals("evaluate")) ? "epochs" : k;
+        out.merge(as, ((Number) e.getValue()).doubleValue(), Double::sum);
+      }
+      return out;
+    }
+
+    boolean train() {
+      return kind.equals("train");
+    }
+
+    int workers() {
+      return (int) number("workers");
+    }
+
+    double number(String key) {
+      return ((Number) metrics.get(key)).doubleValue();
+    }
+
+    double phase(String name) {
+      Double s = phases.get(name);
+      if (s == null) {
+        throw new IllegalArgumentException("no phase " + name + " in the metrics of a " + kind + " run");
+      }
+      return s;
+    }
+
+    @SuppressWarnings("unchecked")
+    int epochs() {
+      return ((List<Object>) ((Map<String, Object>) metrics.get("training")).get("epochs")).size();
+    }
+
+    @SuppressWarnings("unchecked")
+    CostInputs inputs(int features, double coresPerWorker, CostRates rates) {
+      Map<String, Object> g = (Map<String, Object>) metrics.get("graph");
+      List<CostLayer> layers = new ArrayList<>();
+      spec.layers().forEach(l -> layers.add(CostLayer.of(l)));
+      CostInputs.Builder b = CostInputs.builder().nodes(((Number) g.get("nodes")).longValue())
+          .edges(((Number) g.get("edges")).longValue()).featureWidth(features).layers(layers).workers(workers())
+          .coresPerWorker(coresPerWorker).fused(!train()).epochs(train() ? epochs() : 0);
+      return rates == null ? b.build() : b.rates(rates).build();
+    }
+  }
+}

@@ -1,0 +1,58 @@
+package org.yarngnn.compute.cost;
+
+import java.util.Map;
+
+/**
+ * Per-core rates the {@link CostModel} divides work by, each measured by a short calibration run
+ * ({@code scripts/bench/cost-model}): the kernels by timing {@code SpMM} and {@code Gemm} on one thread, the phases
+ * by a one-worker calibration job on a small graph (its {@code --metrics} phase seconds divided into the work the
+ * model counts), the network by the transport's loopback throughput.
+ *
+ * @param readBytes decoded node-table bytes (ids and feature floats) a reading thread reads per second
+ * @param routeBytes node-row bytes one worker routes to their owners and assembles per second
+ * @param buildEdges edges read, routed and built into the CSR per core-second
+ * @param planEdges edges scanned per core-second to plan the halo (which rows move at each layer)
+ * @param spmmEdgeFloats edge x width products aggregated per core-second, as the layers run them
+ * @param gemmFlops dense flops per core-second, as the layers run them
+ * @param writeBytes embedding bytes written as Parquet per second per part-writing thread
+ * @param networkBytes bytes per second one worker sends to its peers
+ * @param trainEpochFactor one training epoch's compute (forward, backward, evaluation) over one inference pass's
+ * @param fixedSeconds seconds a phase takes whatever its size (JIT compilation of its kernels, thread pools, file
+ *     opens), by phase name as {@link CostEstimate} names them; the calibration's two sizes separate them from
+ *     the rates
+ */
+public record CostRates(double readBytes, double routeBytes, double buildEdges, double planEdges,
+    double spmmEdgeFloats, double gemmFlops, double writeBytes, double networkBytes, double trainEpochFactor,
+    Map<String, Double> fixedSeconds) {
+
+  /**
+   * Rates measured here by {@code scripts/bench/cost-model} (AMD EPYC Zen 4, 2 cores shared with other jobs, load
+   * average 6-8, medians of 3 rounds; README "Cost model"): what {@code --dry-run} estimates with. Rerun the script
+   * on the cluster's machines for their rates.
+   */
+  public static final CostRates REFERENCE = new CostRates(682e6, 515e6, 3.75e6, 101e6, 1.23e9, 24.5e9, 29.1e6,
+      957e6, 12.4, Map.of("read-nodes", 0.39, "route-nodes", 0.06, "edges", 0.28, "layer0", 0.23));
+
+  /** Rates without fixed costs. */
+  public CostRates(double readBytes, double routeBytes, double buildEdges, double planEdges, double spmmEdgeFloats,
+      double gemmFlops, double writeBytes, double networkBytes, double trainEpochFactor) {
+    this(readBytes, routeBytes, buildEdges, planEdges, spmmEdgeFloats, gemmFlops, writeBytes, networkBytes,
+        trainEpochFactor, Map.of());
+  }
+
+  public CostRates {
+    fixedSeconds = Map.copyOf(fixedSeconds);
+    for (double s : fixedSeconds.values()) {
+      if (!(s >= 0) || Double.isInfinite(s)) {
+        throw new IllegalArgumentException("a fixed phase cost must be finite and not negative: " + s);
+      }
+    }
+    double[] all = {readBytes, routeBytes, buildEdges, planEdges, spmmEdgeFloats, gemmFlops, writeBytes,
+        networkBytes, trainEpochFactor};
+    for (double r : all) {
+      if (!(r > 0) || Double.isInfinite(r)) {
+        throw new IllegalArgumentException("a cost rate must be positive and finite: " + r);
+      }
+    }
+  }
+}
