@@ -366,4 +366,62 @@ class TrainOnYarnTest {
     System.out.printf(java.util.Locale.ROOT, "AM restart: killed %.1f s into the run, finished %.1f s after the kill "
         + "(%d epochs, resumed after epoch 4)%n", (killedAt.get() - t0) / 1e9, (t1 - killedAt.get()) / 1e9, epochs);
   }
+
+  /**
+   * A lost graph worker of train: one TrainWorkerMain container is SIGKILLed after the checkpoint of epoch 4; the
+   * job starts a new set of workers from that checkpoint and SUCCEEDS with the 40 losses of an undisturbed run.
+   * Prints the time lost.
+   */
+  @Test
+  void aKilledGraphWorkerContainerRestartsTrainingFromItsCheckpoint() throws Exception {
+    int epochs = 40;
+    java.nio.file.Path spec = Files.writeString(local.resolve("workerkill-spec.json"), TrainLocalTest.SPEC);
+    Path marker = new Path("/out/.workerkill" + org.yarngnn.app.train.Checkpoint.INFIX + "/checkpoint-000004.json");
+    java.util.concurrent.atomic.AtomicLong killedAt = new java.util.concurrent.atomic.AtomicLong();
+    Thread killer = new Thread(() -> {
+      try {
+        while (killedAt.get() == 0) {
+          if (fs.exists(marker)) {
+            java.util.Optional<ProcessHandle> w = ProcessHandle.allProcesses().filter(h -> h.info().commandLine()
+                .orElse("").contains("org.yarngnn.app.train.TrainWorkerMain")).findFirst();
+            if (w.isPresent() && w.get().destroyForcibly()) {
+              killedAt.set(System.nanoTime());
+            }
+          }
+          Thread.sleep(50);
+        }
+      } catch (InterruptedException | java.io.IOException e) {
+        // the run ended; the test fails on killedAt == 0
+      }
+    }, "worker-killer");
+    killer.setDaemon(true);
+    killer.start();
+    long t0 = System.nanoTime();
+    CliRun run;
+    try {
+      run = cli("train", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz",
+          "--model-spec", spec.toUri().toString(), "--output", "/out/workerkill", "--workers", "2",
+          "--worker-memory", "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1",
+          "--checkpoint-every", "2");
+    } finally {
+      killer.interrupt();
+    }
+    long t1 = System.nanoTime();
+    assertTrue(killedAt.get() != 0, "no graph-worker container was killed: " + run);
+    assertEquals(0, run.status(), run.toString());
+    String text;
+    try (java.io.InputStream in = fs.open(new Path("/out/workerkill/metrics.json"))) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    TrainLocalTest.assertSameLosses(TrainLocalTest.referenceLosses(epochs),
+        TrainLocalTest.losses((Map<?, ?>) Json.parse(text)), "new graph workers resumed from the checkpoint");
+    assertFalse(fs.exists(marker.getParent()), "the checkpoints are deleted after the commit");
+    // The driver's log, kept in the job's summary: the loss, and the resumption from a checkpoint (not epoch 1).
+    String id = run.out().replaceAll("(?s).*submitted (application_[0-9_]+).*", "$1");
+    CliRun summary = cli("status", id, "--json");
+    assertTrue(summary.out().contains("lost a graph worker") && summary.out().contains("resuming after epoch"),
+        summary.out());
+    System.out.printf(java.util.Locale.ROOT, "lost graph worker (train): killed %.1f s into the run, finished %.1f s "
+        + "after the kill (%d epochs)%n", (killedAt.get() - t0) / 1e9, (t1 - killedAt.get()) / 1e9, epochs);
+  }
 }
