@@ -301,49 +301,22 @@ class TrainOnYarnTest {
   }
 
   /**
-   * AM restart: the ApplicationMaster (the driver and the parameter server) is SIGKILLed after the checkpoint of
-   * epoch 4; YARN starts a second attempt, which resumes from that checkpoint; the run SUCCEEDS with the losses
-   * of an undisturbed run (the single-JVM trainer's), every epoch once in metrics.json. Prints the time lost.
+   * AM restart: the first attempt's ApplicationMaster (the driver and the parameter server) halts as a crash
+   * (exit 137, nothing cleaned: {@code -D yarngnn.test.halt-am-at}) when epoch 7 starts, after the checkpoint of
+   * epoch 6; YARN starts a second attempt, which resumes from that checkpoint; the run SUCCEEDS with the losses of
+   * an undisturbed run (the single-JVM trainer's), every epoch once in metrics.json, two attempts on record.
+   * Prints the time it took.
    */
   @Test
-  void aKilledApplicationMasterIsRestartedAndResumesFromItsCheckpoint() throws Exception {
+  void aCrashedApplicationMasterIsRestartedAndResumesFromItsCheckpoint() throws Exception {
     int epochs = 40;
     java.nio.file.Path spec = Files.writeString(local.resolve("amkill-spec.json"), TrainLocalTest.SPEC);
-    Path marker = new Path("/out/.amkill" + org.yarngnn.app.train.Checkpoint.INFIX + "/checkpoint-000004.json");
-    java.util.concurrent.atomic.AtomicLong killedAt = new java.util.concurrent.atomic.AtomicLong();
-    java.util.concurrent.atomic.AtomicReference<String> killerFailure = new java.util.concurrent.atomic.AtomicReference<>();
-    Thread killer = new Thread(() -> {
-      try {
-        while (killedAt.get() == 0) {
-          if (fs.exists(marker)) {
-            java.util.Optional<ProcessHandle> am = ProcessHandle.allProcesses()
-                .filter(h -> h.info().commandLine().orElse("").contains("org.yarngnn.app.yarn.AmMain")).findFirst();
-            if (am.isPresent() && am.get().destroyForcibly()) {
-              killedAt.set(System.nanoTime());
-            }
-          }
-          Thread.sleep(50);
-        }
-      } catch (InterruptedException e) {
-        // the run ended
-      } catch (Exception e) {
-        killerFailure.set(e.toString());
-      }
-    }, "am-killer");
-    killer.setDaemon(true);
-    killer.start();
     long t0 = System.nanoTime();
-    CliRun run;
-    try {
-      run = cli("train", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz",
-          "--model-spec", spec.toUri().toString(), "--output", "/out/amkill", "--workers", "2", "--worker-memory",
-          "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1",
-          "--checkpoint-every", "2");
-    } finally {
-      killer.interrupt();
-    }
+    CliRun run = cli("train", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz",
+        "--model-spec", spec.toUri().toString(), "--output", "/out/amkill", "--workers", "2", "--worker-memory",
+        "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1",
+        "--checkpoint-every", "2", "-D", "yarngnn.test.halt-am-at=forward epoch 7 layer 1");
     long t1 = System.nanoTime();
-    assertTrue(killedAt.get() != 0, "the ApplicationMaster was never killed (" + killerFailure.get() + "): " + run);
     assertEquals(0, run.status(), run.toString());
     String text;
     try (java.io.InputStream in = fs.open(new Path("/out/amkill/metrics.json"))) {
@@ -351,9 +324,10 @@ class TrainOnYarnTest {
     }
     Map<?, ?> m = (Map<?, ?>) Json.parse(text);
     TrainLocalTest.assertSameLosses(TrainLocalTest.referenceLosses(epochs), TrainLocalTest.losses(m),
-        "a second AM attempt resumed from epoch 4");
+        "a second AM attempt resumed from epoch 6");
     assertTrue(fs.exists(new Path("/out/amkill/_SUCCESS")));
-    assertFalse(fs.exists(marker.getParent()), "the checkpoints are deleted after the commit");
+    assertFalse(fs.exists(new Path("/out/.amkill" + org.yarngnn.app.train.Checkpoint.INFIX)),
+        "the checkpoints are deleted after the commit");
     String id = run.out().replaceAll("(?s).*submitted (application_[0-9_]+).*", "$1");
     try (org.apache.hadoop.yarn.client.api.YarnClient yc = org.apache.hadoop.yarn.client.api.YarnClient
         .createYarnClient()) {
@@ -363,7 +337,68 @@ class TrainOnYarnTest {
           yc.getApplicationAttempts(org.apache.hadoop.yarn.api.records.ApplicationId.fromString(id));
       assertEquals(2, attempts.size(), attempts.toString());
     }
-    System.out.printf(java.util.Locale.ROOT, "AM restart: killed %.1f s into the run, finished %.1f s after the kill "
-        + "(%d epochs, resumed after epoch 4)%n", (killedAt.get() - t0) / 1e9, (t1 - killedAt.get()) / 1e9, epochs);
+    CliRun summary = cli("status", id, "--json");
+    assertTrue(summary.out().contains("resuming after epoch 6"), summary.out());
+    System.out.printf(java.util.Locale.ROOT, "AM restart (train): %.1f s for %d epochs with the first AM crashed "
+        + "at epoch 7%n", (t1 - t0) / 1e9, epochs);
+  }
+
+  /**
+   * A lost graph worker of train: one TrainWorkerMain container is SIGKILLed after the checkpoint of epoch 2; the
+   * job starts a new set of workers from the latest checkpoint and SUCCEEDS with the 100 losses of an undisturbed
+   * run.
+   * Prints the time lost.
+   */
+  @Test
+  void aKilledGraphWorkerContainerRestartsTrainingFromItsCheckpoint() throws Exception {
+    int epochs = 100; // the kill comes after epoch 2's checkpoint: 98 epochs leave it time on a quiet machine
+    java.nio.file.Path spec = Files.writeString(local.resolve("workerkill-spec.json"), TrainLocalTest.SPEC);
+    Path marker = new Path("/out/.workerkill" + org.yarngnn.app.train.Checkpoint.INFIX + "/checkpoint-000002.json");
+    java.util.concurrent.atomic.AtomicLong killedAt = new java.util.concurrent.atomic.AtomicLong();
+    Thread killer = new Thread(() -> {
+      try {
+        while (killedAt.get() == 0) {
+          if (fs.exists(marker)) {
+            java.util.Optional<ProcessHandle> w = ProcessHandle.allProcesses().filter(h -> h.info().commandLine()
+                .orElse("").contains("org.yarngnn.app.train.TrainWorkerMain")).findFirst();
+            if (w.isPresent() && w.get().destroyForcibly()) {
+              killedAt.set(System.nanoTime());
+            }
+          }
+          Thread.sleep(50);
+        }
+      } catch (InterruptedException | java.io.IOException e) {
+        // the run ended; the test fails on killedAt == 0
+      }
+    }, "worker-killer");
+    killer.setDaemon(true);
+    killer.start();
+    long t0 = System.nanoTime();
+    CliRun run;
+    try {
+      run = cli("train", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz",
+          "--model-spec", spec.toUri().toString(), "--output", "/out/workerkill", "--workers", "2",
+          "--worker-memory", "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1",
+          "--checkpoint-every", "2");
+    } finally {
+      killer.interrupt();
+    }
+    long t1 = System.nanoTime();
+    assertTrue(killedAt.get() != 0, "no graph-worker container was killed: " + run);
+    assertEquals(0, run.status(), run.toString());
+    String text;
+    try (java.io.InputStream in = fs.open(new Path("/out/workerkill/metrics.json"))) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    TrainLocalTest.assertSameLosses(TrainLocalTest.referenceLosses(epochs),
+        TrainLocalTest.losses((Map<?, ?>) Json.parse(text)), "new graph workers resumed from the checkpoint");
+    assertFalse(fs.exists(marker.getParent()), "the checkpoints are deleted after the commit");
+    // The driver's log, kept in the job's summary: the loss, and the resumption from a checkpoint (not epoch 1).
+    String id = run.out().replaceAll("(?s).*submitted (application_[0-9_]+).*", "$1");
+    CliRun summary = cli("status", id, "--json");
+    assertTrue(summary.out().contains("lost a graph worker") && summary.out().contains("resuming after epoch"),
+        summary.out());
+    System.out.printf(java.util.Locale.ROOT, "lost graph worker (train): killed %.1f s into the run, finished %.1f s "
+        + "after the kill (%d epochs)%n", (killedAt.get() - t0) / 1e9, (t1 - killedAt.get()) / 1e9, epochs);
   }
 }

@@ -31,6 +31,8 @@ public final class ContainerWorkers implements ReplaceableWorkers {
   private final boolean replaceable;
   private final CompletableFuture<String> failure = new CompletableFuture<>();
   private final ConcurrentLinkedQueue<Loss> losses = new ConcurrentLinkedQueue<>();
+  /** This set's containers: the pool's exit listeners hear every container, also an earlier set's. */
+  private final java.util.Set<ContainerHandle> mine = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private volatile boolean replacing;
   private String driverHost;
   private int driverPort;
@@ -65,13 +67,28 @@ public final class ContainerWorkers implements ReplaceableWorkers {
     return new ContainerWorkers(pool, memoryMb, vcores, preferredHosts, GraphWorkerMain.class.getName(), true);
   }
 
+  /**
+   * Training's graph workers: expendable to the pool, a loss completes {@link #failure()} (so the driver's round
+   * ends naming it) without failing the application, and {@link #stopAll()} stops them so the job may launch a
+   * new set (training restarts from its last checkpoint).
+   */
+  public static ContainerWorkers restartable(ContainerPool pool, int memoryMb, int vcores,
+      List<String> preferredHosts, String mainClass) {
+    return new ContainerWorkers(pool, memoryMb, vcores, preferredHosts, mainClass, true);
+  }
+
+  /** Stops this job's graph-worker containers, leaving the pool open for other launches. */
+  public void stopAll() {
+    pool.stopRole(ROLE);
+  }
+
   @Override
   public void launch(String host, int port, int workers) {
     this.driverHost = host;
     this.driverPort = port;
     this.workers = workers;
-    pool.launch(builder(host, port, workers, memoryMb, vcores, preferredHosts, mainClass).expendable(replaceable)
-        .build());
+    mine.addAll(pool.launch(builder(host, port, workers, memoryMb, vcores, preferredHosts, mainClass)
+        .expendable(replaceable).build()));
   }
 
   @Override
@@ -83,11 +100,11 @@ public final class ContainerWorkers implements ReplaceableWorkers {
     ContainerSpec one = builder(driverHost, driverPort, 1, memoryMb, vcores, preferredHosts, mainClass)
         .expendable(true).env(ContainerEnv.INDEX, Integer.toString(worker)).env(ContainerEnv.COUNT, Integer.toString(workers))
         .env(ATTEMPT_ENV, Integer.toString(attempt)).build();
-    pool.launch(one);
+    mine.addAll(pool.launch(one));
   }
 
   private void exited(ContainerHandle h, ContainerExit exit) {
-    if (!ROLE.equals(h.role()) || exit.succeeded() || exit.stoppedByAm()) {
+    if (!mine.contains(h) || exit.succeeded() || exit.stoppedByAm()) {
       return;
     }
     String index = h.spec().environment().get(ContainerEnv.INDEX);

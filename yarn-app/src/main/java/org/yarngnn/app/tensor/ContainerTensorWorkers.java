@@ -11,7 +11,7 @@ import org.yarngnn.app.yarn.LaunchContexts;
  * the {@link TensorPool}, it does not fail the job.
  */
 public final class ContainerTensorWorkers implements TensorLauncher {
-  static final String ROLE = "tensor-worker";
+  public static final String ROLE = "tensor-worker";
 
   private final ContainerPool pool;
   private final int memoryMb;

@@ -19,9 +19,23 @@ import org.yarngnn.io.table.OutputCommit;
  * The training job inside the ApplicationMaster: launches the graph-worker containers running
  * {@link TrainWorkerMain}, runs {@link TrainingDriver} with its parameter server in this JVM, writes the model
  * directory into the commit's work directory and promotes it ({@code _SUCCESS} last); on failure nothing reaches
- * the output. The options and the spec come from the localized {@value LaunchContexts#JOB_XML}.
+ * the output. A lost graph-worker container (at most {@code --max-worker-failures} in all) stops the run; a new set
+ * of workers then resumes from the last checkpoint, or starts at epoch 1 without one: every worker's state is
+ * rebuilt from the tables, since an epoch's rows and gradients are spread over all of them. The options and the spec come from the localized {@value LaunchContexts#JOB_XML}.
  */
 public final class TrainJobDriver implements JobDriver {
+  /** How long a failed run waits for YARN to report a lost container (survivors may tell the driver first). */
+  static final long LOSS_REPORT_WAIT_SECONDS = 20;
+
+  /** The lost graph worker's container, if one was lost (waiting briefly for YARN's report), else null. */
+  private static String lostWorker(ContainerWorkers workers) throws InterruptedException {
+    try {
+      return workers.failure().get(LOSS_REPORT_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+      return null;
+    }
+  }
+
   @Override
   public int run(DriverContext ctx) throws Exception {
     TrainOptions opts = TrainOptions.fromConfiguration(LaunchContexts.jobConf());
@@ -29,8 +43,7 @@ public final class TrainJobDriver implements JobDriver {
         new Path(opts.graph().workDir()), opts.graph().overwrite());
     List<String> hosts = opts.graph().graph() == null ? List.of()
         : InferenceJobDriver.partitionHosts(ctx.conf(), new Path(opts.graph().graph()));
-    try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), opts.graph().workerMemoryMb(),
-        opts.graph().workerVcores(), hosts, TrainWorkerMain.class.getName())) {
+    try {
       ModelSpec spec = ModelFormat.parse(opts.specJson(), opts.modelSpec());
       Checkpoint checkpoints = Checkpoint.of(ctx.conf(), new Path(opts.output()));
       if (ctx.attempt() > 1) {
@@ -45,12 +58,40 @@ public final class TrainJobDriver implements JobDriver {
           opts = opts.toBuilder().resume(opts.output()).build();
         }
       }
-      ContainerTensorWorkers tensors = opts.tensorBackend() == TrainOptions.TensorBackend.REMOTE
-          ? new ContainerTensorWorkers(ctx.containers(), opts.tensorWorkerMemoryMb(), opts.tensorWorkerVcores(),
-              TensorWorkerMain.class.getName())
-          : null;
-      TrainingDriver.Result r = new TrainingDriver(opts, spec, ctx.transport(), workers, ctx.reporter(),
-          ctx.log(), checkpoints, tensors).run();
+      TrainingDriver.Result r = null;
+      for (int losses = 0; r == null; ) {
+        // A lost graph worker (killed, preempted, lost node) ends the round; the job then starts a new set of
+        // workers from the last checkpoint (the epochs that follow are an undisturbed run's) or from epoch 1.
+        ContainerWorkers workers = ContainerWorkers.restartable(ctx.containers(), opts.graph().workerMemoryMb(),
+            opts.graph().workerVcores(), hosts, TrainWorkerMain.class.getName());
+        ContainerTensorWorkers tensors = opts.tensorBackend() == TrainOptions.TensorBackend.REMOTE
+            ? new ContainerTensorWorkers(ctx.containers(), opts.tensorWorkerMemoryMb(), opts.tensorWorkerVcores(),
+                TensorWorkerMain.class.getName())
+            : null;
+        try {
+          r = new TrainingDriver(opts, spec, ctx.transport(), workers, ctx.reporter(), ctx.log(), checkpoints,
+              tensors).run();
+        } catch (IllegalStateException e) {
+          String lost = lostWorker(workers);
+          if (lost == null) {
+            throw e;
+          }
+          if (++losses > opts.maxWorkerFailures()) {
+            throw new IllegalStateException(losses + " graph-worker losses, more than --max-worker-failures "
+                + opts.maxWorkerFailures() + ": " + lost);
+          }
+          boolean resume = checkpoints.latest() != null;
+          ctx.log().println("yarn-gnn train: lost a graph worker (" + lost + "): starting the workers again ("
+              + losses + " of --max-worker-failures " + opts.maxWorkerFailures() + "), "
+              + (resume ? "from " + checkpoints.latest() : "from epoch 1"));
+          if (resume && opts.resume() == null) {
+            opts = opts.toBuilder().resume(opts.output()).build();
+          }
+        } finally {
+          workers.stopAll();
+          ctx.containers().stopRole(ContainerTensorWorkers.ROLE);
+        }
+      }
       ModelOutput.write(ctx.conf(), commit.workDir(), r, r.seconds() * opts.workers(), opts.prices());
       commit.commit();
       if (opts.graph().metrics() != null) {

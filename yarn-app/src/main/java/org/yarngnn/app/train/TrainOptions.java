@@ -47,6 +47,7 @@ public final class TrainOptions {
   private final double dropout;
   private final int patience;
   private final int checkpointEvery;
+  private final int maxWorkerFailures;
   private final String resume;
   private final TensorBackend tensorBackend;
   private final int tensorWorkers;
@@ -72,6 +73,7 @@ public final class TrainOptions {
     this.dropout = b.dropout;
     this.patience = (int) b.patience;
     this.checkpointEvery = (int) b.checkpointEvery;
+    this.maxWorkerFailures = (int) b.maxWorkerFailures;
     this.resume = b.resume;
     this.tensorBackend = b.tensorBackend;
     this.tensorWorkers = (int) b.tensorWorkers;
@@ -103,6 +105,7 @@ public final class TrainOptions {
     b.dropout = dropout;
     b.patience = patience;
     b.checkpointEvery = checkpointEvery;
+    b.maxWorkerFailures = maxWorkerFailures;
     b.resume = resume;
     b.tensorBackend = tensorBackend;
     b.tensorWorkers = tensorWorkers;
@@ -134,6 +137,8 @@ public final class TrainOptions {
         .value("dropout", "P", "dropout of every layer's input and of gat attention (default 0.5); a layer's "
             + "\"dropout\" in the spec wins")
         .value("patience", "P", "stop when the validation accuracy has not improved for P epochs (default: never)")
+        .value("max-worker-failures", "N", "on YARN, lost graph workers the job survives in total (default 3): "
+            + "it starts new workers and goes on from its last --checkpoint-every checkpoint (or epoch 1)")
         .value("checkpoint-every", "K", "checkpoint every K epochs into .MODEL_DIR.yarn-gnn-checkpoint beside the output "
             + "(default 0 = never)")
         .value("resume", "MODEL_DIR", "continue the stopped run whose output is MODEL_DIR from its last checkpoint "
@@ -187,6 +192,7 @@ public final class TrainOptions {
         .dropout(cl.getDouble("dropout", 0.5))
         .patience(cl.getLong("patience", 0))
         .checkpointEvery(cl.getLong("checkpoint-every", 0))
+        .maxWorkerFailures(cl.getLong("max-worker-failures", 3))
         .resume(resume)
         .stopAfterEpoch(conf.getLong(STOP_AFTER_EPOCH_KEY, 0))
         .poolTiming(conf.getLong(GROW_AFTER_KEY, 500), conf.getLong(IDLE_KEY, 30_000))
@@ -229,6 +235,7 @@ public final class TrainOptions {
     c.set(PREFIX + "dropout", Double.toString(dropout));
     c.set(PREFIX + "patience", Integer.toString(patience));
     c.set(PREFIX + "checkpoint-every", Integer.toString(checkpointEvery));
+    c.set(PREFIX + "max-worker-failures", Integer.toString(maxWorkerFailures));
     if (resume != null) {
       c.set(PREFIX + "resume", resume);
     }
@@ -296,6 +303,11 @@ public final class TrainOptions {
   /** Epochs without a better validation accuracy that stop the run; 0: never. */
   public int patience() {
     return patience;
+  }
+
+  /** Lost graph workers a job on YARN survives in total (restarting its workers from the last checkpoint). */
+  public int maxWorkerFailures() {
+    return maxWorkerFailures;
   }
 
   public int checkpointEvery() {
@@ -378,7 +390,7 @@ public final class TrainOptions {
   }
 
   private List<Object> fields() {
-    return Arrays.asList(graph, modelSpec, specJson, epochs, lr, weightDecay, dropout, patience, checkpointEvery,
+    return Arrays.asList(graph, modelSpec, specJson, epochs, lr, weightDecay, dropout, patience, checkpointEvery, maxWorkerFailures,
         resume, tensorBackend, tensorWorkers, staleness, intervals, tensorWorkersMin, tensorWorkersMax,
         tensorWorkerMemoryMb, tensorWorkerVcores, parameterServers, Arrays.toString(prices), growAfterMs, idleMs, stopAfterEpoch);
   }
@@ -412,6 +424,7 @@ public final class TrainOptions {
     private double dropout = 0.5;
     private long patience;
     private long checkpointEvery;
+    private long maxWorkerFailures = 3;
     private String resume;
     private TensorBackend tensorBackend = TensorBackend.LOCAL;
     private long tensorWorkers = 2;
@@ -479,6 +492,11 @@ public final class TrainOptions {
 
     public Builder patience(long v) {
       patience = v;
+      return this;
+    }
+
+    public Builder maxWorkerFailures(long v) {
+      maxWorkerFailures = v;
       return this;
     }
 
@@ -574,6 +592,7 @@ public final class TrainOptions {
       range("epochs", epochs, 1, Integer.MAX_VALUE);
       range("patience", patience, 0, Integer.MAX_VALUE);
       range("checkpoint-every", checkpointEvery, 0, Integer.MAX_VALUE);
+      range("max-worker-failures", maxWorkerFailures, 0, 1000);
       range("tensor-workers", tensorWorkers, 1, 10_000);
       range("tensor-workers-min", tensorWorkersMin, 1, tensorWorkers);
       range("tensor-workers-max", tensorWorkersMax, tensorWorkers, 10_000);

@@ -147,6 +147,35 @@ public final class ContainerPool {
   }
 
   /**
+   * Withdraws the open requests and stops the running containers of role {@code role}, leaving the pool open for
+   * new launches (a job that starts that role again: training after a lost graph worker). Returns how many running
+   * containers it asked to stop.
+   */
+  public int stopRole(String role) {
+    int stopped = 0;
+    synchronized (this) {
+      for (Iterator<ContainerHandle> it = pending.values().iterator(); it.hasNext();) {
+        ContainerHandle h = it.next();
+        if (h.role().equals(role)) {
+          it.remove();
+          rm.removeContainerRequest(h.request);
+        }
+      }
+      for (ContainerHandle h : allocated.values()) {
+        if (h.role().equals(role) && !h.exited && !h.stopRequested) {
+          h.stopRequested = true;
+          stopped++;
+          stoppedTotal++;
+          if (h.started().isDone()) {
+            nm.stopContainerAsync(h.container.getId(), h.container.getNodeId());
+          }
+        }
+      }
+    }
+    return stopped;
+  }
+
+  /**
    * Withdraws open requests and stops every running container. Returns how many running containers it asked to
    * stop. Idempotent.
    */
