@@ -172,7 +172,7 @@ final class StaleHalo implements AutoCloseable {
         System.arraycopy(v, i * w, msg.data(), msg.offset(slots[i]), w);
       }
       stale = Math.max(stale, epoch - e.getKey());
-      drop(direction, k, q, oldest);
+      drop(direction, k, q, e.getKey()); // later reads take this copy or a newer one
     }
     return stale;
   }
@@ -200,7 +200,7 @@ final class StaleHalo implements AutoCloseable {
         }
       }
       stale = Math.max(stale, epoch - e.getKey());
-      drop(GRADIENT, k, q, oldest);
+      drop(GRADIENT, k, q, e.getKey());
     }
     return stale;
   }
@@ -231,7 +231,10 @@ final class StaleHalo implements AutoCloseable {
     }
   }
 
-  /** Forgets {@code q}'s copies older than {@code below}: no later read can use them. */
+  /**
+   * Forgets {@code q}'s copies older than {@code below}, the copy a read just took: a later read (a later epoch,
+   * so a window ending later) takes that copy or a newer one.
+   */
   private void drop(int direction, int k, int q, int below) {
     synchronized (lock) {
       Iterator<Integer> it = copies[direction][k][q].keySet().iterator();
