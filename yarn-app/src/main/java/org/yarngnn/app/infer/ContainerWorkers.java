@@ -73,9 +73,14 @@ public final class ContainerWorkers implements ReplaceableWorkers {
    * new set (training restarts from its last checkpoint).
    */
   public static ContainerWorkers restartable(ContainerPool pool, int memoryMb, int vcores,
-      List<String> preferredHosts, String mainClass) {
-    return new ContainerWorkers(pool, memoryMb, vcores, preferredHosts, mainClass, true);
+      List<String> preferredHosts, String mainClass, int set) {
+    ContainerWorkers w = new ContainerWorkers(pool, memoryMb, vcores, preferredHosts, mainClass, true);
+    w.set = set;
+    return w;
   }
+
+  /** Which set of restartable workers this is (0 first; {@value #ATTEMPT_ENV} tells its containers). */
+  private int set;
 
   /** Stops this job's graph-worker containers, leaving the pool open for other launches. */
   public void stopAll() {
@@ -87,8 +92,12 @@ public final class ContainerWorkers implements ReplaceableWorkers {
     this.driverHost = host;
     this.driverPort = port;
     this.workers = workers;
-    mine.addAll(pool.launch(builder(host, port, workers, memoryMb, vcores, preferredHosts, mainClass)
-        .expendable(replaceable).build()));
+    ContainerSpec.Builder b = builder(host, port, workers, memoryMb, vcores, preferredHosts, mainClass)
+        .expendable(replaceable);
+    if (set > 0) {
+      b.env(ATTEMPT_ENV, Integer.toString(set));
+    }
+    mine.addAll(pool.launch(b.build()));
   }
 
   @Override

@@ -223,7 +223,7 @@ public final class DriverSession implements AutoCloseable {
       if (late != null && late.message() instanceof WorkerFailure f && registered(late.connection())) {
         throw failure(f);
       }
-      throw new IllegalStateException("a worker failed during " + phase.label() + ": " + launcher.failure().get());
+      throw new WorkerLostException("a worker failed during " + phase.label() + ": " + launcher.failure().get());
     }
     if (ev == null) {
       if (System.currentTimeMillis() > deadline) {
@@ -242,7 +242,7 @@ public final class DriverSession implements AutoCloseable {
       if (late != null && late.message() instanceof WorkerFailure f && registered(late.connection())) {
         throw failure(f);
       }
-      throw new IllegalStateException("lost worker " + indexOf(ev.connection()) + " during " + phase.label()
+      throw new WorkerLostException("lost worker " + indexOf(ev.connection()) + " during " + phase.label()
           + (ev.cause() == null ? "" : ": " + ev.cause().getMessage()));
     }
     if (ev.message() instanceof WorkerFailure f) {
@@ -261,7 +261,8 @@ public final class DriverSession implements AutoCloseable {
       // The message already names the file and row (or the option).
       return new InputException(f.message());
     }
-    return new IllegalStateException("worker " + f.worker() + " (" + f.phase().label() + "): " + f.message());
+    String text = "worker " + f.worker() + " (" + f.phase().label() + "): " + f.message();
+    return f.kind() == FailureKind.WORKER_LOST ? new WorkerLostException(text) : new IllegalStateException(text);
   }
 
   public void report(float fraction, String status) {

@@ -63,7 +63,7 @@ public final class TrainJobDriver implements JobDriver {
         // A lost graph worker (killed, preempted, lost node) ends the round; the job then starts a new set of
         // workers from the last checkpoint (the epochs that follow are an undisturbed run's) or from epoch 1.
         ContainerWorkers workers = ContainerWorkers.restartable(ctx.containers(), opts.graph().workerMemoryMb(),
-            opts.graph().workerVcores(), hosts, TrainWorkerMain.class.getName());
+            opts.graph().workerVcores(), hosts, TrainWorkerMain.class.getName(), losses);
         ContainerTensorWorkers tensors = opts.tensorBackend() == TrainOptions.TensorBackend.REMOTE
             ? new ContainerTensorWorkers(ctx.containers(), opts.tensorWorkerMemoryMb(), opts.tensorWorkerVcores(),
                 TensorWorkerMain.class.getName())
@@ -71,7 +71,8 @@ public final class TrainJobDriver implements JobDriver {
         try {
           r = new TrainingDriver(opts, spec, ctx.transport(), workers, ctx.reporter(), ctx.log(), checkpoints,
               tensors).run();
-        } catch (IllegalStateException e) {
+        } catch (org.yarngnn.app.runtime.WorkerLostException e) {
+          // Only a loss YARN confirms is one (not the driver's own failure, after which the workers exit too).
           String lost = lostWorker(workers);
           if (lost == null) {
             throw e;

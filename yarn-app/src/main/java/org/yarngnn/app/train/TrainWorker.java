@@ -195,7 +195,10 @@ public final class TrainWorker implements WorkerSession.Role {
   @Override
   public PhaseResult run(PhaseCommand c) throws Exception {
     String halt = graphSpec.haltAt();
-    if (halt != null && halt.equals(index + "@" + c.phase().label())) {
+    String attempt = System.getenv(org.yarngnn.app.infer.ContainerWorkers.ATTEMPT_ENV);
+    if (halt != null && (halt.equals(index + "@" + c.phase().label()) || halt.equals("kill:" + index + "@"
+        + c.phase().label()) && (attempt == null || attempt.equals("0")))) {
+      // kill:W@PHASE: only the first set of workers (a restarted set runs the phase again and must not die too)
       if (System.getenv("CONTAINER_ID") != null) {
         Runtime.getRuntime().halt(137);
       }
