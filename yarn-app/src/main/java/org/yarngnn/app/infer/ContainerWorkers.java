@@ -29,6 +29,8 @@ public final class ContainerWorkers implements ReplaceableWorkers {
   private final List<String> preferredHosts;
   private final String mainClass;
   private final boolean replaceable;
+  /** Which set of restartable workers this is (0 first; {@value #ATTEMPT_ENV} tells its containers). */
+  private final int set;
   private final CompletableFuture<String> failure = new CompletableFuture<>();
   private final ConcurrentLinkedQueue<Loss> losses = new ConcurrentLinkedQueue<>();
   /** This set's containers: the pool's exit listeners hear every container, also an earlier set's. */
@@ -45,11 +47,12 @@ public final class ContainerWorkers implements ReplaceableWorkers {
   /** Graph-worker containers whose JVMs run {@code mainClass} (inference's or training's role). */
   public ContainerWorkers(ContainerPool pool, int memoryMb, int vcores, List<String> preferredHosts,
       String mainClass) {
-    this(pool, memoryMb, vcores, preferredHosts, mainClass, false);
+    this(pool, memoryMb, vcores, preferredHosts, mainClass, false, 0);
   }
 
   private ContainerWorkers(ContainerPool pool, int memoryMb, int vcores, List<String> preferredHosts,
-      String mainClass, boolean replaceable) {
+      String mainClass, boolean replaceable, int set) {
+    this.set = set;
     this.mainClass = mainClass;
     this.pool = pool;
     this.memoryMb = memoryMb;
@@ -64,7 +67,7 @@ public final class ContainerWorkers implements ReplaceableWorkers {
 
   /** Inference's graph workers whose losses the driver replaces ({@link org.yarngnn.app.runtime.WorkerRecovery}). */
   static ContainerWorkers replaceable(ContainerPool pool, int memoryMb, int vcores, List<String> preferredHosts) {
-    return new ContainerWorkers(pool, memoryMb, vcores, preferredHosts, GraphWorkerMain.class.getName(), true);
+    return new ContainerWorkers(pool, memoryMb, vcores, preferredHosts, GraphWorkerMain.class.getName(), true, 0);
   }
 
   /**
@@ -74,13 +77,8 @@ public final class ContainerWorkers implements ReplaceableWorkers {
    */
   public static ContainerWorkers restartable(ContainerPool pool, int memoryMb, int vcores,
       List<String> preferredHosts, String mainClass, int set) {
-    ContainerWorkers w = new ContainerWorkers(pool, memoryMb, vcores, preferredHosts, mainClass, true);
-    w.set = set;
-    return w;
+    return new ContainerWorkers(pool, memoryMb, vcores, preferredHosts, mainClass, true, set);
   }
-
-  /** Which set of restartable workers this is (0 first; {@value #ATTEMPT_ENV} tells its containers). */
-  private int set;
 
   /** Stops this job's graph-worker containers, leaving the pool open for other launches. */
   public void stopAll() {

@@ -229,14 +229,7 @@ public final class Checkpoint {
     m.put("best", best);
     List<Object> epochs = new ArrayList<>();
     for (TrainingDriver.Epoch e : s.epochs()) {
-      Map<String, Object> x = new LinkedHashMap<>();
-      x.put("epoch", (long) e.epoch());
-      x.put("loss", e.loss());
-      x.put("train_accuracy", e.trainAccuracy());
-      x.put("val_accuracy", e.valAccuracy());
-      x.put("test_accuracy", e.testAccuracy());
-      x.put("seconds", e.seconds());
-      epochs.add(x);
+      epochs.add(epochFigures(e));
     }
     m.put("epochs", epochs);
     m.put("seconds", s.seconds());
@@ -513,5 +506,17 @@ public final class Checkpoint {
       }
       return new Fields(v, where + ": " + key);
     }
+  }
+
+  /** An epoch's figures as the manifest keeps them (metrics.json adds its staleness to the same map). */
+  static Map<String, Object> epochFigures(TrainingDriver.Epoch e) {
+    Map<String, Object> x = new LinkedHashMap<>();
+    x.put("epoch", (long) e.epoch());
+    x.put("loss", e.loss());
+    x.put("train_accuracy", e.trainAccuracy());
+    x.put("val_accuracy", e.valAccuracy());
+    x.put("test_accuracy", e.testAccuracy());
+    x.put("seconds", e.seconds());
+    return x;
   }
 }

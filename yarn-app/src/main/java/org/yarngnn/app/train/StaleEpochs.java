@@ -30,7 +30,6 @@ final class StaleEpochs implements DriverSession.WorkerMessages {
   private final int workers;
   private final int staleness;
   private final long trainRows;
-  private final int first;
   private final TrainingDriver.EpochLog run;
   private final int[] nextEpoch;
   private final long[] nextEval;
@@ -53,7 +52,6 @@ final class StaleEpochs implements DriverSession.WorkerMessages {
     this.workers = session.workers();
     this.staleness = staleness;
     this.trainRows = trainRows;
-    this.first = first;
     this.limit = epochs;
     this.run = run;
     this.nextEpoch = new int[workers];

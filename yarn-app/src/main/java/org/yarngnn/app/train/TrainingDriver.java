@@ -264,11 +264,7 @@ public final class TrainingDriver {
         async.finish();
         // The epochs' accuracies read rows up to S epochs old: the model written is evaluated exactly once more.
         s.broadcast(new Weights(ps.version() + 1, run.best));
-        PhaseResult.Accuracy acc = null;
-        for (int k = 0; k < layers; k++) {
-          acc = sum(round(new PhaseCommand(Phase.EVALUATE, k, 0, null), 0.98f), acc, k == layers - 1);
-        }
-        run.exact(acc);
+        run.exact(evaluate(layers, 0, 0.98f));
       }
       for (int e = first; e <= opts.epochs() && opts.staleness() == 0; e++) {
         long te = System.nanoTime();
@@ -291,10 +287,7 @@ public final class TrainingDriver {
         Weights next = ps.step(grads);
         ps.release(used);
         s.broadcast(next);
-        PhaseResult.Accuracy acc = null;
-        for (int k = 0; k < layers; k++) {
-          acc = sum(round(new PhaseCommand(Phase.EVALUATE, k, e, null), at), acc, k == layers - 1);
-        }
+        PhaseResult.Accuracy acc = evaluate(layers, e, at);
         boolean stop = run.record(Epoch.of(e, lossSum / counts[0], acc, (System.nanoTime() - te) / 1e9, 0, 0),
             next.values());
         if (opts.checkpointEvery() > 0 && e % opts.checkpointEvery() == 0 && !stop && e < opts.epochs()) {
@@ -351,9 +344,13 @@ public final class TrainingDriver {
     return count == 0 ? 0 : (double) correct / count;
   }
 
-  /** The last layer's evaluation round: the counts summed; before it, {@code before}. */
-  private static PhaseResult.Accuracy sum(List<PhaseResult> rs, PhaseResult.Accuracy before, boolean last) {
-    return last ? sum(rs) : before;
+  /** EVALUATE rounds of every layer (of epoch {@code e}); the last layer's correct counts, summed. */
+  private PhaseResult.Accuracy evaluate(int layers, int e, float at) throws Exception {
+    List<PhaseResult> rs = null;
+    for (int k = 0; k < layers; k++) {
+      rs = round(new PhaseCommand(Phase.EVALUATE, k, e, null), at);
+    }
+    return sum(rs);
   }
 
   private static PhaseResult.Accuracy sum(List<PhaseResult> rs) {
@@ -388,13 +385,7 @@ public final class TrainingDriver {
 
   /** One epoch's entry of metrics.json; the job page shows the same. */
   static Map<String, Object> epochFigures(Epoch e) {
-    Map<String, Object> x = new LinkedHashMap<>();
-    x.put("epoch", (long) e.epoch());
-    x.put("loss", e.loss());
-    x.put("train_accuracy", e.trainAccuracy());
-    x.put("val_accuracy", e.valAccuracy());
-    x.put("test_accuracy", e.testAccuracy());
-    x.put("seconds", e.seconds());
+    Map<String, Object> x = Checkpoint.epochFigures(e);
     x.put("max_staleness", (long) Math.max(e.rowStaleness(), e.weightStaleness()));
     x.put("row_staleness", (long) e.rowStaleness());
     x.put("weight_staleness", (long) e.weightStaleness());
