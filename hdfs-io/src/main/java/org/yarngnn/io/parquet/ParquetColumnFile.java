@@ -25,7 +25,9 @@ import org.apache.parquet.schema.MessageType;
  * A Parquet file filled leaf column by leaf column through parquet-mr's own column writers (encoders, pages,
  * statistics, compression, footer), skipping record assembly, which costs several calls per value. The caller
  * writes each leaf's values with their repetition and definition levels, then calls {@link #endRow()}. Row
- * groups are sized and flushed the way parquet-mr's record writer does it, so files match ParquetWriter's.
+ * groups are sized and flushed the way parquet-mr's record writer does it. Leaves named as float lists skip the
+ * column writer too: their pages are built a row at a time ({@link FloatListPages}) and given to the same page
+ * store, so compression, indexes and footer are still parquet-mr's.
  */
 final class ParquetColumnFile implements Closeable {
   private final ParquetFileWriter file;
@@ -36,6 +38,10 @@ final class ParquetColumnFile implements Closeable {
   private final ParquetProperties props;
   private final long rowGroupBytes;
   private final ColumnWriter[] writers;
+  /** Per leaf: true if it is a float list written by pages ({@link #list}), else by a column writer. */
+  private final boolean[] direct;
+  private final MessageType columnSchema;
+  private final FloatListPages[] lists;
   private ColumnChunkPageWriteStore pages;
   private ColumnWriteStore store;
   private long rows;
@@ -50,8 +56,17 @@ final class ParquetColumnFile implements Closeable {
    */
   ParquetColumnFile(Configuration conf, Path path, MessageType schema, ParquetProperties props,
       CompressionCodecName codec, long rowGroupBytes, int maxPaddingBytes) throws IOException {
+    this(conf, path, schema, props, codec, rowGroupBytes, maxPaddingBytes, new boolean[schema.getColumns().size()]);
+  }
+
+  /** As above; leaf i with {@code floatLists[i]} is a {@code LIST<FLOAT>} leaf written through {@link #list}. */
+  ParquetColumnFile(Configuration conf, Path path, MessageType schema, ParquetProperties props,
+      CompressionCodecName codec, long rowGroupBytes, int maxPaddingBytes, boolean[] floatLists) throws IOException {
     this.schema = schema;
     this.leaves = schema.getColumns();
+    this.direct = floatLists.clone();
+    this.lists = new FloatListPages[leaves.size()];
+    this.columnSchema = withoutLeaves(schema, direct);
     this.props = props;
     this.rowGroupBytes = rowGroupBytes;
     this.nextRowGroupBytes = rowGroupBytes;
@@ -68,9 +83,39 @@ final class ParquetColumnFile implements Closeable {
     openRowGroup();
   }
 
+  /**
+   * The schema of the leaves the column writers write: the float-list leaves' fields left out (top-level fields
+   * only: a float list is a top-level {@code LIST} group here). Their page writers stay in the page store, which
+   * writes every leaf of the full schema.
+   */
+  private static MessageType withoutLeaves(MessageType schema, boolean[] direct) {
+    List<org.apache.parquet.schema.Type> keep = new java.util.ArrayList<>();
+    int leaf = 0;
+    for (org.apache.parquet.schema.Type field : schema.getFields()) {
+      int n = field.isPrimitive() ? 1 : new MessageType("f", field).getColumns().size();
+      boolean skip = false;
+      for (int i = leaf; i < leaf + n; i++) {
+        skip |= direct[i];
+      }
+      if (skip && n != 1) {
+        throw new IllegalArgumentException("field " + field.getName() + " has " + n + " leaves, not one float list");
+      }
+      if (!skip) {
+        keep.add(field);
+      }
+      leaf += n;
+    }
+    return new MessageType(schema.getName(), keep);
+  }
+
   /** The writer of leaf column {@code leaf} (schema order) for the open row group; valid until endRow. */
   ColumnWriter column(int leaf) {
     return writers[leaf];
+  }
+
+  /** The pages of float-list leaf {@code leaf} for the open row group; valid until endRow. */
+  FloatListPages list(int leaf) {
+    return lists[leaf];
   }
 
   /** Ends the current row: every leaf has received its values for it. */
@@ -82,6 +127,9 @@ final class ParquetColumnFile implements Closeable {
     } else if (rows >= nextSizeCheck) {
       // Same policy as parquet-mr: measuring the buffers is not free, so look again about halfway to the limit.
       long buffered = store.getBufferedSize();
+      for (FloatListPages l : lists) {
+        buffered += l == null ? 0 : l.bufferedBytes();
+      }
       long rowBytes = buffered / rows;
       if (buffered > nextRowGroupBytes - 2 * rowBytes) {
         nextRowGroup();
@@ -105,9 +153,14 @@ final class ParquetColumnFile implements Closeable {
     pages = new ColumnChunkPageWriteStore(compressor, schema, props.getAllocator(),
         props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled(), file.getEncryptor(),
         rowGroupOrdinal);
-    store = props.newColumnWriteStore(schema, pages, pages);
+    store = props.newColumnWriteStore(columnSchema, pages, pages);
     for (int i = 0; i < writers.length; i++) {
-      writers[i] = store.getColumnWriter(leaves.get(i));
+      if (direct[i]) {
+        lists[i] = new FloatListPages(leaves.get(i), pages.getPageWriter(leaves.get(i)),
+            props.getPageSizeThreshold());
+      } else {
+        writers[i] = store.getColumnWriter(leaves.get(i));
+      }
     }
   }
 
@@ -117,6 +170,11 @@ final class ParquetColumnFile implements Closeable {
         rowGroupOrdinal++;
         file.startBlock(rows);
         store.flush();
+        for (FloatListPages l : lists) {
+          if (l != null) {
+            l.flush();
+          }
+        }
         pages.flushToFileWriter(file);
         rows = 0;
         file.endBlock();

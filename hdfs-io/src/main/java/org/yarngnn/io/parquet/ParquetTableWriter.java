@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -18,13 +17,12 @@ import org.yarngnn.io.table.ColumnSpec;
  * Writes rows straight to Parquet's column writers (no record objects, no record assembly): each column of the
  * table is one leaf of the schema. Lists use the standard 3-level LIST encoding
  * ({@code group (LIST) { repeated group list { required float element } }}), which Spark, DuckDB and pyarrow
- * read. Properties, codec and row-group size are ParquetWriter's defaults with SNAPPY.
+ * read; an empty list is a null list (as parquet-mr's record writers store it). Properties, codec and row-group size
+ * are ParquetWriter's defaults with SNAPPY.
  */
 public final class ParquetTableWriter extends RowBufferWriter {
   private static final String LIST = "list";
   private static final String ELEMENT = "element";
-  /** A list element's definition level when present (the repeated group adds one; the element is required). */
-  private static final int ELEMENT_DEFINED = 1;
 
   private final Path file;
   private final ColumnSpec.Type[] types;
@@ -43,17 +41,17 @@ public final class ParquetTableWriter extends RowBufferWriter {
     types = new ColumnSpec.Type[n];
     ParquetProperties.Builder props =
         ParquetProperties.builder().withValuesWriterFactory(new BlockFloatWriterFactory());
+    boolean[] floatLists = new boolean[n];
     for (int i = 0; i < n; i++) {
       ColumnSpec c = columns.get(i);
       types[i] = c.type();
-      if (c.type() == ColumnSpec.Type.FLOAT_LIST) {
-        // Dense float vectors rarely repeat: a dictionary only costs time before Parquet falls back.
-        props.withDictionaryEncoding(c.name() + "." + LIST + "." + ELEMENT, false);
-      }
+      // A float list's pages are built a row at a time (FloatListPages): PLAIN, never a dictionary (dense float
+      // vectors rarely repeat).
+      floatLists[i] = c.type() == ColumnSpec.Type.FLOAT_LIST;
     }
     try {
       out = new ParquetColumnFile(conf, file, schema(tableName, columns), props.build(), CompressionCodecName.SNAPPY,
-          rowGroupBytes, ParquetWriter.MAX_PADDING_SIZE_DEFAULT);
+          rowGroupBytes, ParquetWriter.MAX_PADDING_SIZE_DEFAULT, floatLists);
     } catch (IOException e) {
       throw new UncheckedIOException("creating " + file + ": " + e.getMessage(), e);
     }
@@ -81,31 +79,18 @@ public final class ParquetTableWriter extends RowBufferWriter {
   public void endRow() {
     try {
       for (int i = 0; i < types.length; i++) {
-        ColumnWriter w = out.column(i);
         switch (types[i]) {
-          case INT64: w.write(longs[i], 0, 0); break;
-          case INT32: w.write((int) longs[i], 0, 0); break;
-          case FLOAT: w.write(floats[i], 0, 0); break;
-          case STRING: w.write(Binary.fromReusedByteArray(strings[i]), 0, 0); break;
-          case FLOAT_LIST: writeList(w, lists[i], listOffsets[i], listLengths[i]); break;
+          case INT64: out.column(i).write(longs[i], 0, 0); break;
+          case INT32: out.column(i).write((int) longs[i], 0, 0); break;
+          case FLOAT: out.column(i).write(floats[i], 0, 0); break;
+          case STRING: out.column(i).write(Binary.fromReusedByteArray(strings[i]), 0, 0); break;
+          case FLOAT_LIST: out.list(i).write(lists[i], listOffsets[i], listLengths[i]); break;
           default: throw new IllegalStateException(types[i].toString());
         }
       }
       out.endRow();
     } catch (IOException e) {
       throw new UncheckedIOException("writing " + file + ": " + e.getMessage(), e);
-    }
-  }
-
-  /** First element starts the row (repetition 0), the rest repeat the list (1); an empty list is a null at 0. */
-  private static void writeList(ColumnWriter w, float[] values, int offset, int length) {
-    if (length == 0) {
-      w.writeNull(0, 0);
-      return;
-    }
-    w.write(values[offset], 0, ELEMENT_DEFINED);
-    for (int k = 1; k < length; k++) {
-      w.write(values[offset + k], 1, ELEMENT_DEFINED);
     }
   }
 
