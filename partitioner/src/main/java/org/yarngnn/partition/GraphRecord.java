@@ -18,6 +18,8 @@ public final class GraphRecord implements Writable {
   NodeBlock nodes;
   RefBlock refs;
   EdgeBlock edges;
+  /** Set by {@link #take}: the emitting router must start a new block rather than reuse this one's. */
+  boolean taken;
 
   GraphRecord nodes(NodeBlock block) {
     this.kind = PartitionKey.NODE;
@@ -58,6 +60,21 @@ public final class GraphRecord implements Writable {
       case PartitionKey.REF: c.refs = refs.copy(); break;
       default: c.edges = edges.copy(); break;
     }
+    return c;
+  }
+
+  /**
+   * A record that takes over this one's block, for a consumer of the emitting worker itself: the
+   * {@link RecordRouter} that emitted it starts a new block instead of reusing this one, so the rows are not
+   * copied (as {@link #copy} does). Only inside {@link RecordRouter.Emitter#emit}.
+   */
+  public GraphRecord take() {
+    GraphRecord c = new GraphRecord();
+    c.kind = kind;
+    c.nodes = nodes;
+    c.refs = refs;
+    c.edges = edges;
+    taken = true;
     return c;
   }
 

@@ -172,19 +172,38 @@ public final class RecordRouter implements EdgeSink, NodeSink {
   private void flushNodes(int owner) {
     NodeBlock b = nodeBlocks[owner];
     out.emit(key.block(owner, PartitionKey.NODE, file, blocks++), rec.nodes(b));
-    b.clear(file);
+    if (kept()) {
+      b.clear(file);
+    } else {
+      nodeBlocks[owner] = null;
+    }
   }
 
   private void flushEdges(int owner) {
     EdgeBlock b = edgeBlocks[owner];
     out.emit(key.block(owner, PartitionKey.EDGE, file, blocks++), rec.edges(b));
-    b.clear(file);
+    if (kept()) {
+      b.clear(file);
+    } else {
+      edgeBlocks[owner] = null;
+    }
   }
 
   private void flushReferences(int owner) {
     RefBlock b = refBlocks[owner];
     out.emit(key.block(owner, PartitionKey.REF, file, blocks++), rec.refs(b));
-    b.clear(file);
+    if (kept()) {
+      b.clear(file);
+    } else {
+      refBlocks[owner] = null;
+    }
+  }
+
+  /** Whether the emitted block is still the router's: not if the emitter took it ({@link GraphRecord#take}). */
+  private boolean kept() {
+    boolean taken = rec.taken;
+    rec.taken = false;
+    return !taken;
   }
 
   /** Emits every partly filled block; call after the file's last row (also after a malformed row). */

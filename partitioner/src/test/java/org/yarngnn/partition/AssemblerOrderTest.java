@@ -22,14 +22,17 @@ import org.yarngnn.io.table.TableReadOptions;
 class AssemblerOrderTest {
   @TempDir java.nio.file.Path dir;
 
-  /** Each partition's routed blocks (copies), in the order the routers emitted them. */
+  /**
+   * Each partition's routed blocks, in the order the routers emitted them: taken over ({@link GraphRecord#take},
+   * as a worker keeps its own blocks) for even partitions, copies for odd ones, so both must leave intact blocks.
+   */
   private static List<List<GraphRecord>> route(EdgeTable edges, NodeTable nodes, Ownership own, boolean undirected,
       MissingFeatures missing, int blockRows) {
     List<List<GraphRecord>> out = new ArrayList<>();
     for (int p = 0; p < own.parts(); p++) {
       out.add(new ArrayList<>());
     }
-    RecordRouter.Emitter emit = (k, r) -> out.get(k.partition()).add(r.copy());
+    RecordRouter.Emitter emit = (k, r) -> out.get(k.partition()).add(k.partition() % 2 == 0 ? r.take() : r.copy());
     RecordRouter router = new RecordRouter(own, undirected, missing, nodes.featureWidth(), 0, blockRows, emit);
     for (int f = 0; f < nodes.files().size(); f++) {
       router.file(f);

@@ -89,7 +89,7 @@ public final class WorkerConstruction {
       RecordRouter router = new RecordRouter(ownership, false, spec.missingFeatures(), width, 0, EDGE_BLOCK_ROWS,
           (key, r) -> {
             if (key.partition() == index) {
-              local.add(r.copy());
+              local.add(r.take());
             } else {
               sendBlock(key.partition(), r);
             }
@@ -191,9 +191,9 @@ public final class WorkerConstruction {
         sendBlock(q, r);
         return;
       }
-      GraphRecord copy = r.copy();
+      GraphRecord own = r.take();
       try {
-        while (!local.offer(copy, 100, TimeUnit.MILLISECONDS)) {
+        while (!local.offer(own, 100, TimeUnit.MILLISECONDS)) {
           if (cancelled.get()) {
             throw new IllegalStateException("edge reading cancelled");
           }

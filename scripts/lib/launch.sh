@@ -1,0 +1,63 @@
+# Sourced by scripts/yarn-gnn and the benchmarks: runs the yarn-gnn JVM with an application class-data-sharing
+# archive (AppCDS) of the jar's and Hadoop's classes.
+#
+# Why: before a job does any work the JVM loads, verifies and links about 9,000 classes (Hadoop's client, Parquet,
+# ORC, Netty, ours): 1.5-2 CPU-seconds on every run, a large share of a small job and of the JIT's warm-up. A
+# dynamic archive (JDK 13+, -XX:ArchiveClassesAtExit) maps them ready-made instead. The archive is only valid
+# for the exact classpath (the JVM checks each jar's path, size and time, and falls back to loading classes
+# normally on a mismatch), so it is kept per classpath and jar version under
+# ${XDG_CACHE_HOME:-~/.cache}/yarn-gnn/cds/ and made by the first run that finds none, written under a temporary
+# name and renamed when that run exits 0 (a run killed while dumping leaves no archive behind). YARN containers
+# do not use it: their localized jars get new paths in every container.
+# YARN_GNN_CDS=0 turns it off.
+
+# yarngnn_exec JAVA CLASSPATH ARGS... : execs the JVM (archive in use), or runs it and keeps the archive it dumps.
+yarngnn_exec() {
+  local java_bin=$1 cp=$2
+  shift 2
+  local jsa="" tmp=""
+  if [ "${YARN_GNN_CDS:-1}" != 0 ]; then
+    local dir="${XDG_CACHE_HOME:-$HOME/.cache}/yarn-gnn/cds" entries=() entry java_path usable=1
+    local IFS=:
+    for entry in $cp; do
+      [ -n "$entry" ] && entries+=("$entry")
+    done
+    unset IFS
+    for entry in "${entries[@]}"; do
+      # CDS refuses a non-empty directory on the classpath (a Hadoop configuration directory, say).
+      if [ -d "$entry" ] && [ -n "$(ls -A "$entry" 2>/dev/null)" ]; then usable=0; fi
+    done
+    java_path=$(readlink -f "$(command -v "$java_bin")" 2>/dev/null || echo "$java_bin")
+    if [ "$usable" = 1 ] && mkdir -p "$dir" 2>/dev/null && [ -w "$dir" ]; then
+      # The key: every classpath entry with its size and time (what the JVM checks), and the JVM itself.
+      local key
+      key=$(stat -c '%n %s %Y' "${entries[@]}" "$java_path" 2>/dev/null | md5sum | cut -c1-16)
+      jsa="$dir/$key.jsa"
+      [ -s "$jsa" ] || tmp="$dir/$key.jsa.tmp-$$"
+    fi
+  fi
+  # -Xlog:cds off: a mismatch (or the dump's notes on classes CDS cannot hold) must not reach the user's output.
+  local quiet=(-Xlog:cds=off -Xlog:cds+dynamic=off)
+  if [ -n "$jsa" ] && [ -z "$tmp" ]; then
+    exec "$java_bin" -XX:SharedArchiveFile="$jsa" "${quiet[@]}" -cp "$cp" "$@"
+  fi
+  if [ -z "$tmp" ]; then
+    exec "$java_bin" -cp "$cp" "$@"
+  fi
+  # The first run: not exec'd, so that the archive can be renamed into place once the JVM has written it; signals
+  # are passed on, so a scheduler's kill still reaches the JVM.
+  local pid rc=0
+  "$java_bin" -XX:ArchiveClassesAtExit="$tmp" "${quiet[@]}" -cp "$cp" "$@" <&0 &
+  pid=$!
+  trap 'kill -TERM "$pid" 2>/dev/null' TERM INT HUP
+  while true; do
+    wait "$pid" && rc=0 || rc=$?
+    kill -0 "$pid" 2>/dev/null || break
+  done
+  trap - TERM INT HUP
+  if [ "$rc" = 0 ] && [ -s "$tmp" ]; then
+    mv -f "$tmp" "$jsa"
+  fi
+  rm -f "$tmp"
+  exit "$rc"
+}
