@@ -2,6 +2,7 @@ package org.yarngnn.app.infer;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
 import org.apache.hadoop.conf.Configuration;
 import org.yarngnn.io.model.ModelFiles;
@@ -85,7 +86,11 @@ public final class FeatureLoader {
     return fusion && first.linearWidth() < width;
   }
 
-  /** Reads the node files {@code mine} selects, normalising (and with fusion, transforming) rows as they come. */
+  /**
+   * Reads the node files {@code mine} selects, normalising (and with fusion, transforming) rows as they come; on
+   * up to {@code spec.threads()} threads, a file each at a time. The blocks come out in file order and the
+   * first file (in table order) with bad input is the one reported, as a single reader would.
+   */
   public NodesRead read(Configuration conf, InferOptions spec, IntPredicate mine)
       throws Exception {
     NodeTable table = NodeTable.open(conf, spec.nodes(),
@@ -93,58 +98,96 @@ public final class FeatureLoader {
     int width = table.featureWidth();
     ModelFiles.checkInputWidth(model, spec.model(), width, spec.nodes());
     boolean fused = fuses(width);
-    boolean rowNormalize = "row".equals(model.spec().inputNormalize());
-    long[] minMax = {Long.MAX_VALUE, Long.MIN_VALUE, 0};
-    List<Rows> blocks = new ArrayList<>();
+    List<Integer> files = new ArrayList<>();
     for (int f = 0; f < table.files().size(); f++) {
-      if (!mine.test(f)) {
-        continue;
+      if (mine.test(f)) {
+        files.add(f);
       }
-      int file = f;
-      long[][] ids = {new long[ROWS]};
-      long[][] rows = {new long[ROWS]};
-      float[][] values = {new float[ROWS * width]};
-      int[][] lab = {labels ? new int[ROWS] : null};
-      byte[][] spl = {labels ? new byte[ROWS] : null};
-      int[] n = {0};
-      Runnable flush = () -> {
-        if (n[0] > 0) {
-          Rows raw = new Rows(file, n[0], ids[0], rows[0], width, values[0], lab[0], spl[0]);
-          blocks.add(fused ? fuse(raw) : raw);
-          lab[0] = labels ? new int[ROWS] : null;
-          spl[0] = labels ? new byte[ROWS] : null;
-          ids[0] = new long[ROWS];
-          rows[0] = new long[ROWS];
-          values[0] = new float[ROWS * width];
-          n[0] = 0;
-        }
-      };
-      table.readFile(f, new NodeSink() {
-        @Override
-        public void node(long id, int label, byte split, float[] features, long row) {
-          minMax[0] = Math.min(minMax[0], id);
-          minMax[1] = Math.max(minMax[1], id);
-          minMax[2]++;
-          int i = n[0]++;
-          ids[0][i] = id;
-          rows[0][i] = row;
-          if (labels) {
-            lab[0][i] = label;
-            spl[0][i] = split;
-          }
-          System.arraycopy(features, 0, values[0], i * width, width);
-          if (rowNormalize) {
-            RowNormalization.divideBySum(values[0], i * width, width);
-          }
-          if (n[0] == ROWS) {
-            flush.run();
+    }
+    FileRows[] read = new FileRows[files.size()];
+    Exception[] failed = new Exception[files.size()];
+    AtomicInteger next = new AtomicInteger();
+    List<Background> readers = new ArrayList<>();
+    for (int t = 0; t < Math.max(1, Math.min(spec.threads(), files.size())); t++) {
+      readers.add(new Background("read-nodes-" + t, () -> {
+        for (int i = next.getAndIncrement(); i < files.size(); i = next.getAndIncrement()) {
+          try {
+            read[i] = readFile(table, files.get(i), width, fused);
+          } catch (Exception e) {
+            failed[i] = e;
           }
         }
-      });
-      flush.run();
+      }));
+    }
+    for (Background r : readers) {
+      r.join();
+    }
+    List<Rows> blocks = new ArrayList<>();
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    long count = 0;
+    for (int i = 0; i < read.length; i++) {
+      if (failed[i] != null) {
+        throw failed[i];
+      }
+      blocks.addAll(read[i].blocks());
+      min = Math.min(min, read[i].min());
+      max = Math.max(max, read[i].max());
+      count += read[i].count();
     }
     return new NodesRead(table, blocks, fused, fused ? first.linearWidth() : width,
-        new PhaseResult.NodeCounts(minMax[2], minMax[0], minMax[1], width), labels);
+        new PhaseResult.NodeCounts(count, min, max, width), labels);
+  }
+
+  /** One node file's blocks and the smallest and largest id in it. */
+  private record FileRows(List<Rows> blocks, long min, long max, long count) {}
+
+  private FileRows readFile(NodeTable table, int file, int width, boolean fused) {
+    boolean rowNormalize = "row".equals(model.spec().inputNormalize());
+    List<Rows> blocks = new ArrayList<>();
+    long[] minMax = {Long.MAX_VALUE, Long.MIN_VALUE, 0};
+    long[][] ids = {new long[ROWS]};
+    long[][] rows = {new long[ROWS]};
+    float[][] values = {new float[ROWS * width]};
+    int[][] lab = {labels ? new int[ROWS] : null};
+    byte[][] spl = {labels ? new byte[ROWS] : null};
+    int[] n = {0};
+    Runnable flush = () -> {
+      if (n[0] > 0) {
+        Rows raw = new Rows(file, n[0], ids[0], rows[0], width, values[0], lab[0], spl[0]);
+        blocks.add(fused ? fuse(raw) : raw);
+        lab[0] = labels ? new int[ROWS] : null;
+        spl[0] = labels ? new byte[ROWS] : null;
+        ids[0] = new long[ROWS];
+        rows[0] = new long[ROWS];
+        values[0] = new float[ROWS * width];
+        n[0] = 0;
+      }
+    };
+    table.readFile(file, new NodeSink() {
+      @Override
+      public void node(long id, int label, byte split, float[] features, long row) {
+        minMax[0] = Math.min(minMax[0], id);
+        minMax[1] = Math.max(minMax[1], id);
+        minMax[2]++;
+        int i = n[0]++;
+        ids[0][i] = id;
+        rows[0][i] = row;
+        if (labels) {
+          lab[0][i] = label;
+          spl[0][i] = split;
+        }
+        System.arraycopy(features, 0, values[0], i * width, width);
+        if (rowNormalize) {
+          RowNormalization.divideBySum(values[0], i * width, width);
+        }
+        if (n[0] == ROWS) {
+          flush.run();
+        }
+      }
+    });
+    flush.run();
+    return new FileRows(blocks, minMax[0], minMax[1], minMax[2]);
   }
 
   private Rows fuse(Rows raw) {
