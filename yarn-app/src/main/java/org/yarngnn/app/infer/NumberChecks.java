@@ -33,15 +33,39 @@ public final class NumberChecks {
   public static void requireFinite(long[] ids, DenseMatrix embeddings, int layers) {
     float[] d = embeddings.data();
     int cols = embeddings.cols();
-    for (int r = 0; r < ids.length; r++) {
-      int o = embeddings.offset(r);
-      for (int c = 0; c < cols; c++) {
-        if (!Float.isFinite(d[o + c])) {
-          throw new IllegalStateException("node " + ids[r] + ": embedding is not finite after layer "
-              + (layers > 0 ? Integer.toString(layers - 1) : "(the last)") + " (column " + c + " is " + d[o + c]
-              + "); nothing was written");
+    // Rows are scanned in parallel ranges (a whole embeddings matrix is large); the first bad row in row order
+    // is the one named, whichever range finds one first.
+    java.util.concurrent.atomic.AtomicInteger first = new java.util.concurrent.atomic.AtomicInteger(ids.length);
+    org.yarngnn.compute.kernel.RowRanges.parallel(ids.length, 8192, (from, to) -> {
+      for (int r = from; r < to && r < first.get(); r++) {
+        if (!finite(d, embeddings.offset(r), cols)) {
+          first.accumulateAndGet(r, Math::min);
+          return;
         }
       }
+    });
+    int r = first.get();
+    if (r < ids.length) {
+      int o = embeddings.offset(r);
+      int c = 0;
+      while (Float.isFinite(d[o + c])) {
+        c++;
+      }
+      throw new IllegalStateException("node " + ids[r] + ": embedding is not finite after layer "
+          + (layers > 0 ? Integer.toString(layers - 1) : "(the last)") + " (column " + c + " is " + d[o + c]
+          + "); nothing was written");
     }
+  }
+
+  /**
+   * Whether {@code d[o, o + n)} are all finite: a float is not finite exactly when its exponent bits are all
+   * ones, which adding one to the exponent carries into the sign bit; an OR of those sums is branch-free.
+   */
+  private static boolean finite(float[] d, int o, int n) {
+    int bad = 0;
+    for (int c = 0; c < n; c++) {
+      bad |= (Float.floatToRawIntBits(d[o + c]) & 0x7f800000) + 0x00800000;
+    }
+    return bad >= 0;
   }
 }
