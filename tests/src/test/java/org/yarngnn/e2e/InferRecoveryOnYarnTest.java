@@ -28,7 +28,8 @@ import org.yarngnn.io.table.EmbeddingTable;
 /**
  * A lost graph worker of {@code infer} on a MiniYARNCluster: a container SIGKILLed in the middle of a layer is
  * replaced, the replacement reads its partition and the last finished layer's rows from the checkpoints, and the
- * job succeeds with the embeddings of an undisturbed run, to the bit; more losses than
+ * job succeeds with the embeddings of an undisturbed run, to the bit; one lost while the graph is built from the
+ * tables is replaced too, and every worker builds its partition again; more losses than
  * {@code --max-worker-failures} fail the job cleanly.
  */
 class InferRecoveryOnYarnTest {
@@ -49,6 +50,44 @@ class InferRecoveryOnYarnTest {
     }
   }
 
+  /** The three-layer sage model of the kill tests, and the seconds of its undisturbed run (once per class). */
+  private static Model sage;
+  private static double undisturbedSeconds = -1;
+
+  private static synchronized java.nio.file.Path sageModel() throws Exception {
+    java.nio.file.Path dir = local.resolve("model-sage");
+    if (sage == null) {
+      sage = RandomModels.random(CoraLocalInferenceTest.sageSpec(), 77);
+      ModelDirectory.write(sage, dir);
+    }
+    return dir;
+  }
+
+  /** Runs the sage model undisturbed into /out/undisturbed (once); its seconds. */
+  private synchronized double undisturbed() throws Exception {
+    if (undisturbedSeconds < 0) {
+      long t0 = System.nanoTime();
+      CliRun plain = infer(sageModel(), "/out/undisturbed");
+      assertEquals(0, plain.status(), plain.toString());
+      undisturbedSeconds = (System.nanoTime() - t0) / 1e9;
+    }
+    return undisturbedSeconds;
+  }
+
+  /** Every node of {@code dir} exactly once, with the embedding of the undisturbed run, bit for bit. */
+  private static void assertUndisturbedOutput(String dir) throws Exception {
+    Map<Long, float[]> want = EmbeddingTable.read(cluster.conf(), new Path("/out/undisturbed")).embeddings();
+    Map<Long, float[]> got = EmbeddingTable.read(cluster.conf(), new Path(dir)).embeddings();
+    assertEquals(want.size(), got.size(), "every node exactly once");
+    for (Map.Entry<Long, float[]> e : want.entrySet()) {
+      float[] g = got.get(e.getKey());
+      for (int c = 0; c < g.length; c++) {
+        assertEquals(Float.floatToIntBits(e.getValue()[c]), Float.floatToIntBits(g[c]),
+            "node " + e.getKey() + " column " + c + ": bit for bit");
+      }
+    }
+  }
+
   private CliRun infer(java.nio.file.Path model, String out, String... extra) {
     List<String> args = new ArrayList<>(List.of("infer", "--edges", "/data/cora/edges.tsv", "--nodes",
         "/data/cora/nodes.tsv.gz", "--model", model.toUri().toString(), "--output", out, "--workers", "3",
@@ -60,13 +99,9 @@ class InferRecoveryOnYarnTest {
   @Test
   void aWorkerKilledInTheMiddleOfALayerIsReplacedAndTheOutputIsUnchanged() throws Exception {
     // Three sage layers: the kill is in the second, so the replacement resumes from the first one's checkpoint.
-    Model model = RandomModels.random(CoraLocalInferenceTest.sageSpec(), 77);
-    java.nio.file.Path dir = local.resolve("model-sage");
-    ModelDirectory.write(model, dir);
-    long t0 = System.nanoTime();
-    CliRun plain = infer(dir, "/out/undisturbed");
-    double undisturbed = (System.nanoTime() - t0) / 1e9;
-    assertEquals(0, plain.status(), plain.toString());
+    java.nio.file.Path dir = sageModel();
+    Model model = sage;
+    double undisturbed = undisturbed();
 
     java.nio.file.Path pauses = local.resolve("pauses");
     AtomicLong killedPid = new AtomicLong(-1);
@@ -107,17 +142,7 @@ class InferRecoveryOnYarnTest {
     assertTrue(killedPid.get() > 0, "no paused graph worker was found to kill: " + run);
     assertEquals(0, run.status(), run.toString());
     assertTrue(fs.exists(new Path("/out/recovered/_SUCCESS")));
-
-    Map<Long, float[]> want = EmbeddingTable.read(cluster.conf(), new Path("/out/undisturbed")).embeddings();
-    Map<Long, float[]> got = EmbeddingTable.read(cluster.conf(), new Path("/out/recovered")).embeddings();
-    assertEquals(want.size(), got.size(), "every node exactly once");
-    for (Map.Entry<Long, float[]> e : want.entrySet()) {
-      float[] g = got.get(e.getKey());
-      for (int c = 0; c < g.length; c++) {
-        assertEquals(Float.floatToIntBits(e.getValue()[c]), Float.floatToIntBits(g[c]),
-            "node " + e.getKey() + " column " + c + ": bit for bit");
-      }
-    }
+    assertUndisturbedOutput("/out/recovered");
     java.nio.file.Path copy = local.resolve("copy-recovered");
     fs.copyToLocalFile(new Path("/out/recovered"), new Path(copy.toUri()));
     CoraLocalInferenceTest.compare(model, 5, copy);
@@ -126,6 +151,32 @@ class InferRecoveryOnYarnTest {
     System.out.printf(Locale.ROOT, "InferRecoveryOnYarnTest: undisturbed %.1f s, one worker killed in layer 2 of 3 "
         + "and replaced %.1f s: %.1f s lost to the recovery (the worker waited %.1f s before the kill)%n",
         undisturbed, disturbed, disturbed - undisturbed, paused);
+  }
+
+  /**
+   * Worker 1's first container dies (exit 137, nothing cleaned, as after a SIGKILL) when the edge phase starts,
+   * while the others route their edges to it: every worker drops its construction, the replacement joins, and
+   * read-nodes, route-nodes (under the ownership chosen the first time) and edges run again on all three.
+   */
+  @Test
+  void aWorkerLostWhileTheGraphIsBuiltFromTheTablesIsReplacedAndTheOutputIsUnchanged() throws Exception {
+    java.nio.file.Path dir = sageModel();
+    double undisturbed = undisturbed();
+    long t0 = System.nanoTime();
+    CliRun run = infer(dir, "/out/rebuilt", "-D", "yarngnn.test.halt-worker=kill:1@edges");
+    double disturbed = (System.nanoTime() - t0) / 1e9;
+    assertEquals(0, run.status(), run.toString());
+    assertTrue(fs.exists(new Path("/out/rebuilt/_SUCCESS")));
+    assertUndisturbedOutput("/out/rebuilt");
+    // The driver's log, kept in the job's summary: the loss during edges, the replacement, the rounds run again.
+    String id = run.out().replaceAll("(?s).*submitted (application_[0-9_]+).*", "$1");
+    CliRun summary = InferOnYarnTest.cli(cluster, "status", id, "--json");
+    assertTrue(summary.out().contains("lost worker 1 during edges")
+        && summary.out().contains("read-nodes, route-nodes, then edges again"), summary.out());
+    assertFalse(anyCheckpointLeft(), "checkpoints are deleted when the job ends");
+    System.out.printf(Locale.ROOT, "InferRecoveryOnYarnTest: undisturbed %.1f s, worker 1 lost when the edge phase "
+        + "started and the graph built again %.1f s: %.1f s lost to the recovery%n", undisturbed, disturbed,
+        disturbed - undisturbed);
   }
 
   @Test

@@ -48,6 +48,23 @@ class TrainOnYarnTest {
     return InferOnYarnTest.cli(cluster, args);
   }
 
+  /** {@code train} on Cora with two graph workers ({@code --weight-decay 5e-4 --seed 1}, as the references). */
+  static CliRun trainCoraOnTwo(java.nio.file.Path spec, String out, int epochs, String... extra) {
+    java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("train", "--edges",
+        "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz", "--model-spec", spec.toUri().toString(),
+        "--output", out, "--workers", "2", "--worker-memory", "512", "--epochs", Integer.toString(epochs),
+        "--weight-decay", "5e-4", "--seed", "1"));
+    args.addAll(java.util.List.of(extra));
+    return cli(args.toArray(new String[0]));
+  }
+
+  /** The metrics.json of the model directory {@code dir} on the cluster. */
+  static Map<?, ?> metrics(String dir) throws java.io.IOException {
+    try (java.io.InputStream in = fs.open(new Path(dir, "metrics.json"))) {
+      return (Map<?, ?>) Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    }
+  }
+
   /**
    * The job page as read through the ResourceManager's web proxy while the job ran: the application, one row per
    * worker with its partition's sizes, bytes exchanged, heap and the seconds of its phases so far, the epochs with their staleness, the
@@ -344,6 +361,30 @@ class TrainOnYarnTest {
   }
 
   /**
+   * A graph worker lost while the graph is built from the tables: worker 1's first container dies (exit 137,
+   * nothing cleaned, as after a SIGKILL) when the edge phase starts, while worker 0 routes edges to it. Worker 0
+   * reports the lost peer as such (not as a routing error), so the job starts a new set of workers, from epoch 1
+   * (no checkpoint yet), and SUCCEEDS with the losses of an undisturbed run. Prints the time it took.
+   */
+  @Test
+  void aGraphWorkerLostWhileTheGraphIsBuiltStartsTheWorkersAgain() throws Exception {
+    int epochs = 6;
+    java.nio.file.Path spec = Files.writeString(local.resolve("edgeskill-spec.json"), TrainLocalTest.SPEC);
+    long t0 = System.nanoTime();
+    CliRun run = trainCoraOnTwo(spec, "/out/edgeskill", epochs, "-D", "yarngnn.test.halt-worker=kill:1@edges");
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    assertEquals(0, run.status(), run.toString());
+    TrainLocalTest.assertSameLosses(TrainLocalTest.referenceLosses(epochs),
+        TrainLocalTest.losses(metrics("/out/edgeskill")), "new graph workers after a loss during edges");
+    String id = run.out().replaceAll("(?s).*submitted (application_[0-9_]+).*", "$1");
+    CliRun summary = cli("status", id, "--json");
+    assertTrue(summary.out().contains("lost a graph worker") && summary.out().contains("from epoch 1"),
+        summary.out());
+    System.out.printf(java.util.Locale.ROOT, "lost graph worker during edges (train): %.1f s for %d epochs, the "
+        + "workers started twice%n", seconds, epochs);
+  }
+
+  /**
    * A lost graph worker of train: one TrainWorkerMain container is SIGKILLed after the checkpoint of epoch 2; the
    * job starts a new set of workers from the latest checkpoint and SUCCEEDS with the 100 losses of an undisturbed
    * run.
@@ -376,22 +417,15 @@ class TrainOnYarnTest {
     long t0 = System.nanoTime();
     CliRun run;
     try {
-      run = cli("train", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz",
-          "--model-spec", spec.toUri().toString(), "--output", "/out/workerkill", "--workers", "2",
-          "--worker-memory", "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1",
-          "--checkpoint-every", "2");
+      run = trainCoraOnTwo(spec, "/out/workerkill", epochs, "--checkpoint-every", "2");
     } finally {
       killer.interrupt();
     }
     long t1 = System.nanoTime();
     assertTrue(killedAt.get() != 0, "no graph-worker container was killed: " + run);
     assertEquals(0, run.status(), run.toString());
-    String text;
-    try (java.io.InputStream in = fs.open(new Path("/out/workerkill/metrics.json"))) {
-      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
     TrainLocalTest.assertSameLosses(TrainLocalTest.referenceLosses(epochs),
-        TrainLocalTest.losses((Map<?, ?>) Json.parse(text)), "new graph workers resumed from the checkpoint");
+        TrainLocalTest.losses(metrics("/out/workerkill")), "new graph workers resumed from the checkpoint");
     assertFalse(fs.exists(marker.getParent()), "the checkpoints are deleted after the commit");
     // The driver's log, kept in the job's summary: the loss, and the resumption from a checkpoint (not epoch 1).
     String id = run.out().replaceAll("(?s).*submitted (application_[0-9_]+).*", "$1");

@@ -49,4 +49,14 @@ public final class Background {
   void interrupt() {
     thread.interrupt();
   }
+
+  /** Waits up to {@code millis} for the task to end (failed or not); whether it has. */
+  boolean await(long millis) throws InterruptedException {
+    thread.join(Math.max(1, millis));
+    return !thread.isAlive();
+  }
+
+  String name() {
+    return thread.getName();
+  }
 }

@@ -54,6 +54,18 @@ public final class ConstructionPhases {
     }
   }
 
+  /**
+   * Abandons the construction so far (a worker was lost during it, and every worker starts over): waits for its
+   * routing threads to end and forgets what it read, routed or built, so that the memory can be reclaimed. This
+   * object is not used again.
+   */
+  public void stop() throws InterruptedException {
+    construction.stop();
+    nodesRead = null;
+    nodesRouted = null;
+    partition = null;
+  }
+
   /** The partition built or loaded (null before). */
   public WorkerPartition partition() {
     return partition;

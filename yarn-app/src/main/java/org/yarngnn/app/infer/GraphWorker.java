@@ -222,7 +222,9 @@ public final class GraphWorker implements WorkerSession.Role {
 
   /**
    * {@link Phase#REJOIN}: connects to every peer anew at {@code generation} and gets ready to resume at
-   * {@code resume} ({@link LayerResume}). A survivor keeps its partition and rows (going back to the input of a
+   * {@code resume} ({@link LayerResume}). Before construction (a loss while the graph was built from the tables)
+   * every worker drops what it had read, routed or built, its routing threads stopped first, and builds again.
+   * Else a survivor keeps its partition and rows (going back to the input of a
    * layer it had finished, if that layer is run again); a replacement loads its partition (the {@code --graph}
    * files, or the partition checkpoint) and, past the first layer, the checkpointed rows of the last finished
    * layer. From the first layer on every worker builds the plan again (the replacement's requests and answers
@@ -232,11 +234,16 @@ public final class GraphWorker implements WorkerSession.Role {
     if (generation <= this.generation) {
       throw new IllegalStateException("rejoin at generation " + generation + " after " + this.generation);
     }
+    if (resume == LayerResume.BEFORE_CONSTRUCTION && construction != null) {
+      // Its threads stopped before the mesh is made anew, so none sends an abandoned block on a new connection.
+      construction.stop();
+      construction = null;
+    }
     prepare();
     mesh.reconnect(endpoints, generation, PEER_TIMEOUT_MS);
     this.generation = generation;
     connected = true;
-    if (resume == LayerResume.AFTER_JOB) {
+    if (resume == LayerResume.AFTER_JOB || resume == LayerResume.BEFORE_CONSTRUCTION) {
       return;
     }
     boolean replacement = partition == null && construction.partition() == null && loaded == null;

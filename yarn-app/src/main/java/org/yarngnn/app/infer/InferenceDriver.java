@@ -49,6 +49,8 @@ public final class InferenceDriver {
   private DriverSession session;
   /** In a job that replaces lost workers (YARN, --checkpoint layers): how its rounds survive a loss. */
   private WorkerRecovery recovery;
+  /** With {@link #recovery}: where a round with a lost worker resumes. */
+  private LayerResume resume;
   private int layers;
 
   /** A driver listening on {@code transport}'s host, with the job's secret. */
@@ -75,6 +77,7 @@ public final class InferenceDriver {
       s.start(p);
       if (launcher instanceof ReplaceableWorkers r && spec.recovery().replacesWorkers()) {
         recovery = new WorkerRecovery(s, r, spec.recovery().maxWorkerFailures());
+        resume = new LayerResume(layerCount, counts -> ownership(spec, p, counts));
       }
       round(new PhaseCommand(Phase.JOB), 0.02f);
       List<PhaseResult> sizes;
@@ -119,10 +122,20 @@ public final class InferenceDriver {
    * side of construction, the same for every graph job.
    */
   public static Ownership route(DriverSession session, InferOptions spec, int p, Rounds rounds) throws Exception {
+    Ownership own = ownership(spec, p, rounds.round(new PhaseCommand(Phase.READ_NODES), 0.10f));
+    rounds.round(new PhaseCommand(Phase.ROUTE_NODES, 0, own), 0.20f);
+    return own;
+  }
+
+  /**
+   * The ownership chosen from the ids the workers read (their READ_NODES answers): a function of the node tables
+   * alone, so a read-nodes run again after a lost worker comes to the same one.
+   */
+  static Ownership ownership(InferOptions spec, int p, List<PhaseResult> counts) {
     long nodes = 0;
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
-    for (PhaseResult r : rounds.round(new PhaseCommand(Phase.READ_NODES), 0.10f)) {
+    for (PhaseResult r : counts) {
       PhaseResult.NodeCounts c = (PhaseResult.NodeCounts) r;
       nodes += c.count();
       if (c.count() > 0) {
@@ -130,17 +143,15 @@ public final class InferenceDriver {
         max = Math.max(max, c.maxId());
       }
     }
-    Ownership own = Ownership.choose(Ownership.Kind.byName(spec.ownership()), p, nodes, min, max);
-    rounds.round(new PhaseCommand(Phase.ROUTE_NODES, 0, own), 0.20f);
-    return own;
+    return Ownership.choose(Ownership.Kind.byName(spec.ownership()), p, nodes, min, max);
   }
 
   private List<PhaseResult> round(PhaseCommand command, float after) throws Exception {
     String label = command.phase().label()
         + (command.phase() == Phase.LAYER ? " " + (command.layer() + 1) + "/" + layers : "");
     if (recovery != null) {
-      return recovery.round(command, after, label, InferenceDriver::expected,
-          (c, generation) -> LayerResume.steps(c, generation, layers));
+      resume.sent(command);
+      return recovery.round(command, after, label, InferenceDriver::expected, resume);
     }
     return session.round(command, after, label, InferenceDriver::expected);
   }

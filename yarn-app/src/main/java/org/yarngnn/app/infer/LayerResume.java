@@ -1,21 +1,30 @@
 package org.yarngnn.app.infer;
 
 import java.util.List;
+import java.util.function.Function;
 import org.yarngnn.app.runtime.Phase;
 import org.yarngnn.app.runtime.PhaseCommand;
+import org.yarngnn.app.runtime.PhaseResult;
 import org.yarngnn.app.runtime.WorkerRecovery;
+import org.yarngnn.partition.Ownership;
 
 /**
  * Where an inference resumes after a lost graph worker was replaced ({@link WorkerRecovery.Resume}), and the
  * resume points a {@link Phase#REJOIN} command carries in its {@code layer} field (its {@code epoch} field is the
  * mesh generation):
  * <ul>
- *   <li>lost while connecting ({@code job}): not resumable; a worker waiting for the lost one to connect has no
- *       connection whose loss it could notice;</li>
+ *   <li>lost while connecting ({@code job}): not resumable. A worker waiting for the lost one to connect has no
+ *       connection whose loss it could notice, so it cannot stop and answer the round; the driver would have to
+ *       end that wait by a command the worker does not read while it waits;</li>
  *   <li>lost while loading a partitioned graph ({@code load}): rejoin {@link #AFTER_JOB} (everyone connected
  *       anew; the replacement read the model), then the load again;</li>
  *   <li>lost while building the graph from the tables ({@code read-nodes}, {@code route-nodes}, {@code edges}):
- *       not resumable; every worker's routing feeds every partition, so only a new job would do;</li>
+ *       every worker's routing feeds every partition, so construction starts over on every worker: rejoin
+ *       {@link #BEFORE_CONSTRUCTION} (each worker stops and drops its partial construction, survivors and the
+ *       replacement alike), then read-nodes again and, for a later phase, route-nodes again under the ownership
+ *       the driver sent the first time (the driver keeps that command; a read-nodes run again must come to the
+ *       same ownership, which it does unless the node tables changed: then the job fails), then the interrupted
+ *       phase;</li>
  *   <li>lost while planning: rejoin {@link #BEFORE_PLAN} (the replacement loads its partition), then the plan
  *       again;</li>
  *   <li>lost in layer k: rejoin {@link #atLayer}(k) (the replacement reads layer k - 1's checkpoint), then layer k
@@ -23,16 +32,34 @@ import org.yarngnn.app.runtime.WorkerRecovery;
  *   <li>lost while writing: rejoin at the last layer, run it again (its output is not checkpointed), then the
  *       write again (each worker first deletes its parts of the interrupted write).</li>
  * </ul>
+ * One per job: it remembers the job's {@link Phase#ROUTE_NODES} command ({@link #sent}).
  */
-public final class LayerResume {
+public final class LayerResume implements WorkerRecovery.Resume {
   public static final int AFTER_JOB = 0;
-  public static final int BEFORE_PLAN = 1;
+  public static final int BEFORE_CONSTRUCTION = 1;
+  public static final int BEFORE_PLAN = 2;
 
-  private LayerResume() {}
+  private final int layers;
+  /** The ownership the driver chooses from read-nodes' answers (as it did the first time). */
+  private final Function<List<PhaseResult>, Ownership> ownershipOf;
+  private PhaseCommand routeNodes;
+
+  /** The resume points of an inference of {@code layers} layers that chooses its ownership by {@code ownershipOf}. */
+  public LayerResume(int layers, Function<List<PhaseResult>, Ownership> ownershipOf) {
+    this.layers = layers;
+    this.ownershipOf = ownershipOf;
+  }
+
+  /** Notes a command the driver sends: the steps after a loss in {@code edges} need its route-nodes command. */
+  public void sent(PhaseCommand c) {
+    if (c.phase() == Phase.ROUTE_NODES) {
+      routeNodes = c;
+    }
+  }
 
   /** The resume point "at layer {@code k}" (0-based). */
   public static int atLayer(int k) {
-    return 2 + k;
+    return 3 + k;
   }
 
   /** The layer of resume point {@code resume} (at least {@link #atLayer}(0)). */
@@ -40,12 +67,20 @@ public final class LayerResume {
     if (resume < atLayer(0)) {
       throw new IllegalArgumentException("resume point " + resume + " is not at a layer");
     }
-    return resume - 2;
+    return resume - atLayer(0);
   }
 
-  /** The steps for an inference of {@code layers} layers (see the class comment); null where it cannot resume. */
-  public static List<PhaseCommand> steps(PhaseCommand interrupted, int generation, int layers) {
+  /** The steps (see the class comment); null where the job cannot resume. */
+  @Override
+  public List<PhaseCommand> steps(PhaseCommand interrupted, int generation) {
     switch (interrupted.phase()) {
+      case READ_NODES:
+        return List.of(rejoin(BEFORE_CONSTRUCTION, generation));
+      case ROUTE_NODES:
+        return List.of(rejoin(BEFORE_CONSTRUCTION, generation), new PhaseCommand(Phase.READ_NODES));
+      case BUILD_EDGES:
+        return routeNodes == null ? null : List.of(rejoin(BEFORE_CONSTRUCTION, generation),
+            new PhaseCommand(Phase.READ_NODES), routeNodes);
       case LOAD_PARTITION:
         return List.of(rejoin(AFTER_JOB, generation));
       case PLAN:
@@ -56,6 +91,22 @@ public final class LayerResume {
         return List.of(rejoin(atLayer(layers - 1), generation), new PhaseCommand(Phase.LAYER, layers - 1, null));
       default:
         return null;
+    }
+  }
+
+  /**
+   * A read-nodes run again to catch up must come to the ownership the kept route-nodes command carries: the
+   * partitions built before the loss and after it are then the same.
+   */
+  @Override
+  public void caughtUp(PhaseCommand step, List<PhaseResult> results) {
+    if (step.phase() != Phase.READ_NODES || routeNodes == null) {
+      return;
+    }
+    Ownership again = ownershipOf.apply(results);
+    if (!again.equals(routeNodes.ownership())) {
+      throw new IllegalStateException("the node tables changed while the job ran: read again after a lost "
+          + "worker, they give the ownership " + again + ", not " + routeNodes.ownership());
     }
   }
 

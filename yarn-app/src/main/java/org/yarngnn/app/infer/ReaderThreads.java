@@ -35,6 +35,11 @@ final class ReaderThreads {
     return threads.size();
   }
 
+  /** The threads themselves (to stop an abandoned phase's). */
+  List<Background> threads() {
+    return List.copyOf(threads);
+  }
+
   /** True once every thread has finished (the last step included). */
   boolean done() {
     for (Background b : threads) {

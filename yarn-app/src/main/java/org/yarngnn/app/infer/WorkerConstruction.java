@@ -6,6 +6,7 @@ import java.util.Queue;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -48,7 +49,8 @@ public final class WorkerConstruction {
   private static final long MIN_SPLIT_ROWS = 1 << 20;
   /** A split's row-group count meaning the whole file ({@link EdgeTable#readSplit} reads it as a file). */
   private static final int WHOLE_FILE = -1;
-  /** The command a worker sends each peer after its last construction block of a phase. */
+  /** How long {@link #stop} waits for a routing thread to end before it interrupts it, and after. */
+  private static final long STOP_WAIT_MS = TimeUnit.SECONDS.toMillis(60);
 
   /** Node rows routed to this worker and assembled: the input of edge routing. */
   public record NodesRouted(PartitionAssembler assembler, EdgeTable edges, Ownership ownership, List<Path> nodeFiles,
@@ -60,6 +62,10 @@ public final class WorkerConstruction {
   private final int workers;
   private final WorkerMesh mesh;
   private final WorkerFigures figures;
+  /** The threads the phases started (the consumer is the worker's own thread): {@link #stop} waits for them. */
+  private final List<Background> started = new CopyOnWriteArrayList<>();
+  /** Set by {@link #stop}: the routing threads give up at their next block. */
+  private final AtomicBoolean abandoned = new AtomicBoolean();
 
   public WorkerConstruction(Configuration conf, InferOptions spec, int index, int workers, WorkerMesh mesh,
       WorkerFigures figures) {
@@ -89,6 +95,7 @@ public final class WorkerConstruction {
       RecordRouter router = new RecordRouter(ownership, false, spec.missingFeatures(), width, 0, EDGE_BLOCK_ROWS,
           (key, r) -> {
             if (key.partition() == index) {
+              checkNotAbandoned();
               local.add(r.take());
             } else {
               sendBlock(key.partition(), r);
@@ -103,6 +110,7 @@ public final class WorkerConstruction {
       router.finish();
       endMarkers(1);
     });
+    started.add(sender);
     GraphRecord decoded = new GraphRecord();
     consumeUntilEnds(sender, local, assembler,
         m -> assembler.accept(((ConstructionBlock) m).toRecord(decoded, width)));
@@ -117,6 +125,7 @@ public final class WorkerConstruction {
 
   /** Encodes a routed block for peer {@code q} and sends it, waiting for the transport's credit. */
   private void sendBlock(int q, GraphRecord r) {
+    checkNotAbandoned();
     try {
       mesh.send(q, ConstructionBlock.of(r));
     } catch (InterruptedException e) {
@@ -128,6 +137,7 @@ public final class WorkerConstruction {
   }
 
   private void endMarkers(int phase) throws Exception {
+    checkNotAbandoned();
     for (int q = 0; q < workers; q++) {
       if (q != index) {
         mesh.send(q, new PhaseEnd(phase));
@@ -183,6 +193,9 @@ public final class WorkerConstruction {
     // Without zero-filling no node joins from here on: the rows are gathered into one matrix while edges are read
     // (the consumer thread mostly waits on the readers then). With it, edges may add nodes: gathered at the end.
     Background gather = zero ? null : new Background("gather-rows-" + index, assembler::gatherRows);
+    if (gather != null) {
+      started.add(gather);
+    }
     BlockingQueue<GraphRecord> local = new ArrayBlockingQueue<>(LOCAL_BLOCKS);
     AtomicBoolean cancelled = new AtomicBoolean();
     RecordRouter.Emitter emitter = (key, r) -> {
@@ -194,7 +207,7 @@ public final class WorkerConstruction {
       GraphRecord own = r.take();
       try {
         while (!local.offer(own, 100, TimeUnit.MILLISECONDS)) {
-          if (cancelled.get()) {
+          if (cancelled.get() || abandoned.get()) {
             throw new IllegalStateException("edge reading cancelled");
           }
         }
@@ -217,6 +230,7 @@ public final class WorkerConstruction {
       }
       router.finish();
     }, () -> endMarkers(2));
+    started.addAll(readers.threads());
     InputError[] findings = new InputError[workers];
     boolean[] found = new boolean[workers];
     GraphRecord decoded = new GraphRecord();
@@ -267,6 +281,33 @@ public final class WorkerConstruction {
     figures.put("edgesBuildSeconds", (System.nanoTime() - t2) / 1e9);
     return new WorkerPartition(part.block(), assembler.index(), ownership, part.features(), routed.fused(),
         routed.labels() ? part.labels() : null, routed.labels() ? part.splits() : null);
+  }
+
+  private void checkNotAbandoned() {
+    if (abandoned.get()) {
+      throw new IllegalStateException("worker " + index + ": construction abandoned after a lost worker");
+    }
+  }
+
+  /**
+   * Abandons this construction, which every worker starts over after a lost worker: the routing threads stop at
+   * their next block (and a send to a closed peer connection fails at once) and are waited for, so that none
+   * sends on the peer connections made anew afterwards. Called on the worker's own thread once the phase that
+   * started them has returned or thrown.
+   */
+  public void stop() throws InterruptedException {
+    abandoned.set(true);
+    long deadline = System.currentTimeMillis() + STOP_WAIT_MS;
+    for (Background b : started) {
+      if (!b.await(deadline - System.currentTimeMillis())) {
+        b.interrupt();
+        if (!b.await(STOP_WAIT_MS)) {
+          throw new IllegalStateException("worker " + index + ": construction thread " + b.name()
+              + " did not stop");
+        }
+      }
+    }
+    started.clear();
   }
 
   /**

@@ -209,7 +209,9 @@ public final class WorkerMesh implements AutoCloseable {
   /**
    * Makes every peer connection anew at {@code generation} (newer than any before): connects to every
    * higher-numbered worker (replacing its old connection) and waits until every lower-numbered one has connected
-   * at this generation. Whatever older connections delivered and this worker has not consumed is dropped.
+   * at this generation. Whatever older connections delivered and this worker has not consumed is dropped (and
+   * its credit released) now, not when the next phase comes across it: an abandoned construction's blocks may
+   * be many.
    */
   public void reconnect(List<Endpoint> endpoints, int generation, long timeoutMillis)
       throws TransportException, InterruptedException {
@@ -227,6 +229,13 @@ public final class WorkerMesh implements AutoCloseable {
       }
     }
     awaitLower(generation, timeoutMillis);
+    inbound.removeIf(in -> {
+      boolean stale = in.via() != null && peers[in.from()] != in.via();
+      if (stale) {
+        releaseQuietly(in.message());
+      }
+      return stale;
+    });
   }
 
   private void awaitLower(int generation, long timeoutMillis) throws TransportException, InterruptedException {

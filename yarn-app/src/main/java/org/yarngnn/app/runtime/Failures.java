@@ -9,9 +9,19 @@ import org.yarngnn.io.table.InputException;
 public final class Failures {
   private Failures() {}
 
-  /** Bad input (the user's tables, model or options), a lost peer, or an internal failure. */
+  /** Causes looked at, at most: a chain is short, but a cyclic one must not hang a failing worker. */
+  private static final int MAX_DEPTH = 32;
+
+  /**
+   * Bad input (the user's tables, model or options), a lost peer, or an internal failure. Bad input comes first:
+   * found at the top or under wrappers that only carry it (an {@link ExecutionException}, a
+   * {@link TransportException}), it is what a new run would meet again. Else a {@link TransportException}
+   * anywhere in the chain is a lost peer, also when a worker's code wrapped it in its own exception (a routing
+   * thread's "routing to worker 2: ..."): the job decides whether it goes on without that peer.
+   */
   public static FailureKind kindOf(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+    int depth = 0;
+    for (Throwable t = e; t != null && depth++ < MAX_DEPTH; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof InputException || t instanceof ModelFormatException) {
         return FailureKind.BAD_INPUT;
       }
@@ -19,7 +29,13 @@ public final class Failures {
         break;
       }
     }
-    return e instanceof TransportException ? FailureKind.WORKER_LOST : FailureKind.INTERNAL;
+    depth = 0;
+    for (Throwable t = e; t != null && depth++ < MAX_DEPTH; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof TransportException) {
+        return FailureKind.WORKER_LOST;
+      }
+    }
+    return FailureKind.INTERNAL;
   }
 
   /** The messages of {@code e} and its causes on one line, without repeats, at most about 1000 characters. */

@@ -44,6 +44,12 @@ public final class WorkerRecovery {
   @FunctionalInterface
   public interface Resume {
     List<PhaseCommand> steps(PhaseCommand interrupted, int generation);
+
+    /**
+     * The answers of {@code step}, one of the rounds {@link #steps} named, run to catch up; throws when they are
+     * not what the job had before the loss (nothing to check by default).
+     */
+    default void caughtUp(PhaseCommand step, List<PhaseResult> results) throws Exception {}
   }
 
   private static final long REGISTER_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(10);
@@ -114,11 +120,16 @@ public final class WorkerRecovery {
       Answers r = collect(steps.get(0), (c, res) -> res instanceof PhaseResult.Empty, true, false);
       double s = (System.nanoTime() - t0) / 1e9;
       recoverySeconds += s;
-      log.printf(Locale.ROOT, "yarn-gnn: worker %s replaced and rejoined in %.1f s (generation %d); %s again%n",
-          a.lost, s, generation, label);
+      StringBuilder first = new StringBuilder();
       for (PhaseCommand step : steps.subList(1, steps.size())) {
-        round(step, after - 0.01f, label + " (catching up: " + step.phase().label() + " " + (step.layer() + 1) + ")",
-            expected, resume);
+        first.append(step.phase().label()).append(step.phase() == Phase.LAYER ? " " + (step.layer() + 1) : "")
+            .append(", ");
+      }
+      log.printf(Locale.ROOT, "yarn-gnn: worker %s replaced and rejoined in %.1f s (generation %d); %s%s again%n",
+          a.lost, s, generation, first.length() == 0 ? "" : first + "then ", label);
+      for (PhaseCommand step : steps.subList(1, steps.size())) {
+        resume.caughtUp(step, round(step, after - 0.01f, label + " (catching up: " + step.phase().label()
+            + (step.phase() == Phase.LAYER ? " " + (step.layer() + 1) : "") + ")", expected, resume));
       }
     }
   }
