@@ -372,12 +372,22 @@ public class InferenceLimits {
       }
     }
 
+    /** The layer's output (its width, the next layer's input): the aggregation's, or lin's first columns. */
     DenseMatrix output() {
-      return l.type() == LayerType.SAGE && out.cols() != l.out() ? columns(lin, l.out()) : out;
+      int width = l.outputWidth();
+      if (out.cols() == width) {
+        return out;
+      }
+      DenseMatrix o = new DenseMatrix(out.rows(), width);
+      for (int r = 0; r < o.rows(); r++) {
+        System.arraycopy(lin.data(), lin.offset(r), o.data(), o.offset(r), width);
+      }
+      return o;
     }
 
     private DenseMatrix narrow;
 
+    /** The first {@code cols} columns of {@code m}, copied once (in the warm-up run, so untimed). */
     private DenseMatrix columns(DenseMatrix m, int cols) {
       if (narrow == null) {
         narrow = new DenseMatrix(m.rows(), cols);

@@ -26,8 +26,8 @@ Nothing is written: the embeddings stay in memory, which only flatters this side
       each layer, and the peak RSS; with OUT.tsv also writes the embeddings (id, comma-separated values; for
       checks on small graphs, not timed)
   inference_torch.py compare WANT.tsv GOT.tsv TOLERANCE
-      the largest absolute difference between two such embedding dumps; exit 1 when above TOLERANCE or when the
-      ids differ
+      the largest absolute difference between two such embedding dumps; exit 1 when above TOLERANCE times the
+      largest |value| (at least 1) or when the ids differ
 """
 import json
 import os
@@ -246,7 +246,7 @@ def compare(want_path, got_path, tolerance):
     worst = max(float(np.max(np.abs(want[i] - got[i]))) for i in want)
     scale = max(float(np.max(np.abs(want[i]))) for i in want)
     print(f"max |difference| {worst:.3g} (largest |value| {scale:.3g}) over {len(want)} rows")
-    return 0 if worst <= tolerance else 1
+    return 0 if worst <= tolerance * max(1.0, scale) else 1
 
 
 if __name__ == "__main__":
