@@ -346,8 +346,14 @@ public class InferenceLimits {
           scores = new float[Math.toIntExact(loops.numEdges() * l.heads())];
           srcScore = new float[n * l.heads()];
           dstScore = new float[n * l.heads()];
-          // The aggregation's weights: one head's attention, so the SpMM is weighted as gat's is.
-          agg = new Csr(n, n, loops.rowPtr(), loops.colIdx(), new float[Math.toIntExact(loops.numEdges())]);
+          // The aggregation's weights stand for one head's attention (1/degree: a row's weights sum to 1, so the
+          // output has the values' spread, which matters to the write limit's compression), so the SpMM is
+          // weighted as gat's is.
+          float[] attention = new float[Math.toIntExact(loops.numEdges())];
+          for (int i = 0; i < n; i++) {
+            Arrays.fill(attention, loops.rowPtr()[i], loops.rowPtr()[i + 1], 1f / loops.degree(i));
+          }
+          agg = new Csr(n, n, loops.rowPtr(), loops.colIdx(), attention);
           scale = null;
           out = new DenseMatrix(n, linWidth);
       }
