@@ -1,32 +1,53 @@
-"""Prints scripts/bench/inference's table: medians per configuration, then the ratios Deal's ideas are judged by.
+"""Prints scripts/bench/inference's tables: medians per configuration; yarn-gnn against the PyTorch peer and the
+nodewise baseline per model and worker count; each phase of the job against its measured limit.
 
-Usage: inference_table.py RESULTS_TSV NODEWISE_LIMIT SLOW_SECONDS
+Usage: inference_table.py RESULTS_TSV NODEWISE_LIMIT SLOW_SECONDS [LIMITS_TSV]
 RESULTS_TSV lines: model, config, run, wall seconds, status (ok|timeout|failed...), log file. Each log holds the
 command's output (the job's `wrote ... in S s` line, per-worker `stats:` lines or the nodewise phase lines) and,
-when GNU time ran it, its -v report.
+when GNU time ran it, its -v report. Configurations: nodewise, layerwise-wW, pipe-off-wW, fusion-off-wW, pytorch.
+LIMITS_TSV lines (scripts/bench/inference-limits.java): limit, model, workers, phase, seconds.
 """
+import json
 import re
 import statistics
 import sys
 
-import json
-
-CONFIGS = ["nodewise", "layerwise", "pipe-off", "fusion-off", "pytorch"]
-LABELS = {
-    "nodewise": "nodewise baseline (1 JVM)",
-    "layerwise": "layer-wise, all ideas on",
-    "pipe-off": "layer-wise, pipelining off",
-    "fusion-off": "layer-wise, fusion off",
-    "pytorch": "PyTorch peer (inference_torch.py)",
-}
 CONSTRUCTION = ("t.job", "t.read-nodes", "t.route-nodes", "t.edges", "t.plan")
+# A phase is within its goal at most 1.5x its limit, plus this much for the phase's barrier round through the driver
+# (a phase whose limit is about nothing, such as routing to no other worker, may still take a round trip).
+GOAL = 1.5
+SLACK_S = 0.02
+LIMIT_NOTES = {
+    "read-nodes": "read + Snappy-decompress the nodes' pages",
+    "route-nodes": "(W-1)/W of the node rows through loopback",
+    "edges": "read + decompress the edges, (W-1)/W through loopback, CsrBuilder",
+    "plan": "one pass over the edges' sources (sage: + NeighbourSampler)",
+    "write": "Snappy-compress + write the output's bytes",
+}
+
+
+def config_order(config):
+    """Sort key: nodewise, layer-wise by worker count, the ablations, the peer."""
+    m = re.match(r"(layerwise|pipe-off|fusion-off)-w(\d+)$", config)
+    if m:
+        return (1 + ["layerwise", "pipe-off", "fusion-off"].index(m.group(1)), int(m.group(2)))
+    return (0, 0) if config == "nodewise" else (9, 0)
+
+
+def label(config):
+    m = re.match(r"(layerwise|pipe-off|fusion-off)-w(\d+)$", config)
+    if m:
+        what = {"layerwise": "layer-wise", "pipe-off": "layer-wise, pipelining off",
+                "fusion-off": "layer-wise, fusion off"}[m.group(1)]
+        return f"{what}, {m.group(2)} worker{'s' if m.group(2) != '1' else ''}"
+    return {"nodewise": "nodewise baseline (1 JVM)", "pytorch": "PyTorch peer (inference_torch.py)"}.get(config, config)
 
 
 def parse(log):
     """The figures of one run: job seconds, phase seconds, bytes sent, peak heap and peak RSS (None if absent)."""
     text = open(log, errors="replace").read()
     f = {"job": None, "construct": None, "layers": None, "write": None, "sent": None, "heap": None, "rss": None,
-         "cpu": None, "load": None, "build": None}
+         "cpu": None, "load": None, "build": None, "phases": {}}
     m = re.search(r"wrote [\d,]+ embeddings .* in ([\d.]+) s", text)
     if m:
         f["job"] = float(m.group(1))
@@ -46,6 +67,8 @@ def parse(log):
         f["write"] = max(w.get("t.write", 0) for w in workers)
         f["sent"] = sum(w.get("bytesSent", 0) for w in workers)
         f["heap"] = max(w.get("peakHeapBytes", 0) for w in workers)
+        for k in dict.fromkeys(k for w in workers for k in w if k.startswith("t.")):
+            f["phases"][k[2:]] = max(w.get(k, 0) for w in workers)
     m = re.search(r"read ([\d.]+)s, build ([\d.]+)s", text)
     if m:
         f["construct"] = float(m.group(1)) + float(m.group(2))
@@ -74,85 +97,138 @@ def fmt(v, scale=1.0, digits=1):
     return "-" if v is None else f"{v / scale:.{digits}f}"
 
 
-def main():
-    results_file, limit, slow = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+def print_table(head, rows, left=2):
+    widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+
+    def line(r):
+        return "  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+    print(line(head))
+    print("  ".join("-" * w for w in widths))
+    for r in rows:
+        print(line(r))
+
+
+def read_limits(path):
+    limits = {}
+    if path:
+        for line in open(path):
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) == 5 and fields[0] == "limit":
+                limits[(fields[1], int(fields[2]), fields[3])] = float(fields[4])
+    return limits
+
+
+def summarise(results_file, limit):
+    """{(model, config): (wall, killed, figures medians, phase medians)} and the models in order."""
     rows = {}
     for line in open(results_file):
         model, config, _, wall, status, log = line.rstrip("\n").split("\t")
         rows.setdefault((model, config), []).append((float(wall), status, parse(log)))
-    models = list(dict.fromkeys(m for m, _ in rows))
+    summary = {}
+    for key, runs in rows.items():
+        ok = [r for r in runs if r[1] == "ok"]
+        timed_out = any(r[1] == "timeout" for r in runs)
+        figs = {k: median([r[2][k] for r in ok]) for k in ("job", "construct", "layers", "write", "sent", "load",
+                                                            "build", "heap", "rss", "cpu")}
+        if not ok and timed_out:
+            # What a killed run used until the limit: lower bounds, like its time.
+            killed = [r[2] for r in runs if r[1] == "timeout"]
+            figs.update({k: median([f[k] for f in killed]) for k in ("cpu", "rss")})
+        phases = {}
+        for r in ok:
+            for p in r[2]["phases"]:
+                phases.setdefault(p, [])
+        phases = {p: median([r[2]["phases"].get(p) for r in ok]) for p in phases}
+        wall = median([r[0] for r in ok]) if ok else (limit if timed_out else None)
+        summary[key] = (wall, timed_out and not ok, figs, phases, len(ok) or len(runs))
+    return summary, list(dict.fromkeys(m for m, _ in rows))
+
+
+def main():
+    results_file, limit, slow = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+    limits = read_limits(sys.argv[4] if len(sys.argv) > 4 else None)
+    summary, models = summarise(results_file, limit)
 
     head = ["model", "configuration", "runs", "wall s", "CPU s", "job s", "construct s", "layers s", "write s",
             "sent MB", "heap GB", "RSS GB"]
-    table, summary = [], {}
+    table = []
     for model in models:
-        for config in CONFIGS:
-            runs = rows.get((model, config))
-            if not runs:
-                continue
-            ok = [r for r in runs if r[1] == "ok"]
-            timed_out = any(r[1] == "timeout" for r in runs)
-            figs = {k: median([r[2][k] for r in ok]) for k in ("job", "construct", "layers", "write", "sent", "load", "build",
-                                                                "heap", "rss", "cpu")}
-            if not ok and timed_out:
-                # What a killed run used until the limit: lower bounds, like its time.
-                killed = [r[2] for r in runs if r[1] == "timeout"]
-                figs.update({k: median([f[k] for f in killed]) for k in ("cpu", "rss")})
-            if ok:
-                wall = median([r[0] for r in ok])
-                wall_s = fmt(wall, digits=2)
-            elif timed_out:
-                wall, wall_s = limit, f">= {limit:.0f}"
-            else:
-                wall, wall_s = None, "FAILED"
-            summary[(model, config)] = (wall, timed_out and not ok, figs)
-            table.append([model, LABELS[config], str(len(ok) or len(runs)), wall_s,
-                          (">= " if not ok and figs["cpu"] is not None else "") + fmt(figs["cpu"]),
-                          fmt(figs["job"]),
-                          fmt(figs["construct"]), fmt(figs["layers"]), fmt(figs["write"]),
+        for config in sorted((c for m, c in summary if m == model), key=config_order):
+            wall, killed, figs, _, count = summary[(model, config)]
+            wall_s = "FAILED" if wall is None else (f">= {limit:.0f}" if killed else f"{wall:.2f}")
+            table.append([model, label(config), str(count), wall_s,
+                          (">= " if killed and figs["cpu"] is not None else "") + fmt(figs["cpu"]),
+                          fmt(figs["job"]), fmt(figs["construct"]), fmt(figs["layers"]), fmt(figs["write"]),
                           fmt(figs["sent"], 1e6), fmt(figs["heap"], 2**30, 2), fmt(figs["rss"], 2**30, 2)])
-    widths = [max(len(r[i]) for r in [head] + table) for i in range(len(head))]
-
-    def line(r):
-        return "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
-    print(line(head))
-    print("  ".join("-" * w for w in widths))
-    for r in table:
-        print(line(r))
+    print_table(head, table)
 
     print()
-    print("ratios (medians; > 1 means the first named is faster)")
+    print("yarn-gnn end to end (Parquet in, Parquet out, JVM start included) against the PyTorch peer and the nodewise"
+          " baseline (medians; a ratio > 1 means yarn-gnn is faster)")
+    head = ["model", "workers", "wall s", "CPU s", "heap GB", "RSS GB", "peer load+CSR+layers s", "peer CSR+layers s",
+            "peer RSS GB", "vs load+CSR+layers", "vs CSR+layers", "goal 2x", "RSS < peer", "vs nodewise", "goal 5x"]
+    table = []
     for model in models:
-        def ratio(slow_cfg, fast_cfg, key):
-            a, b = summary.get((model, slow_cfg)), summary.get((model, fast_cfg))
-            if not a or not b:
-                return "-"
-            x = a[0] if key == "wall" else a[2][key]
-            y = b[0] if key == "wall" else b[2][key]
-            if x is None or y is None or y == 0:
-                return "-"
-            bound = ">= " if a[1] and key in ("wall", "cpu") else ""
-            return f"{bound}{x / y:.2f}x"
-        nw_bound = summary.get((model, "nodewise"), (None, False, None))[1]
-        print(f"  {model}: layer-wise vs nodewise speed-up, end to end: {ratio('nodewise', 'layerwise', 'wall')}"
-              f" (goal >= 5x); CPU seconds: {ratio('nodewise', 'layerwise', 'cpu')};"
-              f" layers phase alone: {ratio('nodewise', 'layerwise', 'layers')}"
-              + (" (nodewise hit the time limit: its figures are lower bounds)" if nw_bound else ""))
-        print(f"  {model}: pipelining on vs off: end to end {ratio('pipe-off', 'layerwise', 'wall')},"
-              f" CPU seconds {ratio('pipe-off', 'layerwise', 'cpu')},"
-              f" layers phase {ratio('pipe-off', 'layerwise', 'layers')}")
-        print(f"  {model}: fusion on vs off: end to end {ratio('fusion-off', 'layerwise', 'wall')},"
-              f" CPU seconds {ratio('fusion-off', 'layerwise', 'cpu')},"
-              f" construct+layers {ratio_sum(summary, model)}, bytes sent off/on"
-              f" {ratio('fusion-off', 'layerwise', 'sent')}")
-        torch = summary.get((model, "pytorch"))
-        ours = summary.get((model, "layerwise"))
-        if torch and ours and ours[0] and torch[2]["job"]:
-            t = torch[2]
-            print(f"  {model}: yarn-gnn end to end (Parquet in and out, JVM start) vs the PyTorch peer's loading +"
-                  f" CSR + layers: {t['job'] / ours[0]:.2f}x; vs its CSR + layers (arrays already in memory):"
-                  f" {(t['build'] + t['layers']) / ours[0]:.2f}x (goal >= 2x); the peer's split: loading"
-                  f" {t['load']:.1f} s, CSR {t['build']:.1f} s, layers {t['layers']:.1f} s")
+        peer = summary.get((model, "pytorch"))
+        nodewise = summary.get((model, "nodewise"))
+        for config in sorted((c for m, c in summary if m == model and c.startswith("layerwise-w")), key=config_order):
+            wall, _, figs, _, _ = summary[(model, config)]
+            p = peer[2] if peer else None
+            full = p["job"] if p else None
+            bare = p["build"] + p["layers"] if p and p["build"] is not None else None
+            vs_full = full / wall if full and wall else None
+            vs_bare = bare / wall if bare and wall else None
+            rss_ok = "-" if not p or p["rss"] is None or figs["rss"] is None else \
+                ("yes" if figs["rss"] < p["rss"] else "no")
+            nw = None
+            if nodewise and nodewise[0] and wall:
+                nw = (">= " if nodewise[1] else "") + f"{nodewise[0] / wall:.2f}x"
+            table.append([model, config[len("layerwise-w"):], fmt(wall, digits=2), fmt(figs["cpu"]),
+                          fmt(figs["heap"], 2**30, 2), fmt(figs["rss"], 2**30, 2), fmt(full, digits=2),
+                          fmt(bare, digits=2), fmt(p["rss"] if p else None, 2**30, 2),
+                          "-" if vs_full is None else f"{vs_full:.2f}x", "-" if vs_bare is None else f"{vs_bare:.2f}x",
+                          "-" if vs_bare is None else ("met" if vs_bare >= 2 else "not met"), rss_ok, nw or "-",
+                          "-" if nw is None else ("met" if nodewise[0] / wall >= 5 else
+                                                  ("not shown" if nodewise[1] else "not met"))])
+    print_table(head, table)
+    for model in models:
+        peer = summary.get((model, "pytorch"))
+        if peer and peer[2]["load"] is not None:
+            t = peer[2]
+            print(f"  {model}: the peer's split: loading {t['load']:.2f} s, CSR {t['build']:.2f} s, layers"
+                  f" {t['layers']:.2f} s; its CPU {fmt(t['cpu'])} s")
+
+    ablations = [(m, c) for m, c in summary if c.startswith(("pipe-off-w", "fusion-off-w"))]
+    if ablations:
+        print()
+        print("ablations (ABLATIONS=1; > 1 means the ideas on are faster)")
+        for model, config in sorted(ablations):
+            on = summary.get((model, "layerwise-w" + config.split("-w")[1]))
+            off = summary[(model, config)]
+            if on and on[0] and off[0]:
+                print(f"  {model}: {label(config)} vs on: end to end {off[0] / on[0]:.2f}x, CPU seconds"
+                      f" {ratio(off[2]['cpu'], on[2]['cpu'])}, layers {ratio(off[2]['layers'], on[2]['layers'])},"
+                      f" bytes sent off/on {ratio(off[2]['sent'], on[2]['sent'])}")
+
+    if limits:
+        print()
+        print(f"each phase against its limit measured on this machine (scripts/bench/inference-limits.java): the job's"
+              f" phase seconds (slowest worker, median), the limit, their ratio; within = at most {GOAL}x the limit"
+              f" (+ {SLACK_S * 1000:.0f} ms for the phase's barrier round)")
+        head = ["model", "workers", "phase", "measured s", "limit s", "ratio", f"within {GOAL}x", "limit is"]
+        table = []
+        for model in models:
+            for config in sorted((c for m, c in summary if m == model and c.startswith("layerwise-w")),
+                                 key=config_order):
+                w = int(config[len("layerwise-w"):])
+                for phase, measured in summary[(model, config)][3].items():
+                    lim = limits.get((model, w, phase))
+                    if lim is None:
+                        continue  # e.g. job: reading the model and connecting the workers
+                    within = "yes" if measured is not None and measured <= GOAL * lim + SLACK_S else "NO"
+                    table.append([model, str(w), phase, fmt(measured, digits=2), fmt(lim, digits=2),
+                                  ratio(measured, lim), within, LIMIT_NOTES.get(phase, "Gemm + aggregation kernels")])
+        print_table(head, table, left=3)
 
     print()
     print(f"wall s: the command's wall time (JVM start to exit); CPU s: the process's user + system CPU seconds"
@@ -161,24 +237,21 @@ def main():
           f" tables to the CSR and exchange plan (nodewise: read + build); layers: all layers (nodewise: the"
           f" mini-batch computation; PyTorch: construct = loading the arrays + building the CSR, layers include"
           f" sage's sampling); write: output (nodewise: the rest of the job; PyTorch writes nothing). Layer-wise"
-          f" phases are the"
-          f" slowest worker's. sent: bytes sent between workers, all workers summed. heap: peak heap of the JVM"
-          f" (--local runs every worker as a thread of one JVM, so this is the workers' heap together, summed over"
-          f" G1's pools' peaks, an upper bound); RSS: the process's peak resident set (GNU time -v).")
-    print(f"Medians of the runs counted in 'runs'; a layer-wise configuration whose first run took more than"
-          f" {slow:.0f} s ran once. Nodewise ran once, killed at {limit:.0f} s: a '>=' figure is that limit, a lower"
-          f" bound. The machine is shared with other work: expect noise of a few tens of percent between runs.")
+          f" phases are the slowest worker's. sent: bytes sent between workers, all workers summed. heap: peak heap"
+          f" of the JVM (--local runs every worker as a thread of one JVM, so this is the workers' heap together,"
+          f" summed over G1's pools' peaks, an upper bound); RSS: the process's peak resident set (GNU time -v)."
+          f" The peer's 'load+CSR+layers' counts loading its .npy arrays; 'CSR+layers' assumes them in memory.")
+    print(f"Medians of the runs counted in 'runs'; a configuration whose first run took more than {slow:.0f} s ran"
+          f" once. Nodewise ran once, killed at {limit:.0f} s: a '>=' figure is that limit, a lower bound. The"
+          f" machine is shared with other work: expect noise of a few tens of percent between runs.")
 
 
-def ratio_sum(summary, model):
-    a, b = summary.get((model, "fusion-off")), summary.get((model, "layerwise"))
-    if not a or not b:
+def ratio(x, y):
+    if x is None or y is None:
         return "-"
-    x = [a[2]["construct"], a[2]["layers"]]
-    y = [b[2]["construct"], b[2]["layers"]]
-    if None in x or None in y or sum(y) == 0:
-        return "-"
-    return f"{sum(x) / sum(y):.2f}x"
+    if y == 0:
+        return "-" if x == 0 else "inf"
+    return f"{x / y:.2f}x"
 
 
 if __name__ == "__main__":

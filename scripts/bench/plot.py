@@ -9,9 +9,11 @@ Usage (Debian's /usr/bin/python3 with python3-matplotlib):
   plot.py faults RESULTS_TSV 0 OUT.png [TITLE]
       the fault sweep (scripts/bench/faults): extra seconds over the undisturbed run per fault, coloured by its
       outcome (recovered, failed cleanly, BAD), one panel per job
-  plot.py inference RESULTS_TSV LIMIT OUT.png [TITLE]
+  plot.py inference RESULTS_TSV LIMIT OUT.png [TITLE [LIMITS_TSV]]
       wall time per configuration as stacked phases (construction, layers, write, and the rest: JVM start,
-      reading the model, the commit), per model; a run killed at LIMIT seconds is drawn as a hatched lower bound
+      reading the model, the commit), per model; a run killed at LIMIT seconds is drawn as a hatched lower bound;
+      with LIMITS_TSV (scripts/bench/inference-limits.java) a second row: each phase's time over its limit, per
+      worker count, against the 1.5x goal
 TITLE (the graph and settings, say) heads the chart.
 Without matplotlib it says so and exits 0: a chart is never a reason for a benchmark to fail. Bad arguments or an
 unreadable results file exit 2 with one line.
@@ -172,7 +174,7 @@ def label_of(name):
     return name
 
 
-def inference(results, limit, out, title):
+def inference(results, limit, out, title, limits_file=None):
     sys.path.insert(0, HERE)
     import inference_table  # the table's own log parser: the chart shows the table's figures
 
@@ -182,12 +184,14 @@ def inference(results, limit, out, title):
     if not runs:
         print(f"bench: {results} has no runs: no chart drawn")
         return
+    limits = inference_table.read_limits(limits_file)
     plt = load_matplotlib()
     phases = [("construct", "construction", "tab:blue"), ("layers", "layers", "tab:green"),
               ("write", "write", "tab:purple")]
-    fig, axes = plt.subplots(1, len(runs), figsize=(5.5 * len(runs), 4.2), squeeze=False)
+    rows = 2 if limits else 1
+    fig, axes = plt.subplots(rows, len(runs), figsize=(5.5 * len(runs), 4.2 * rows), squeeze=False)
     for ax, (model, configs) in zip(axes[0], runs.items()):
-        names = [c for c in inference_table.CONFIGS if c in configs]
+        names = sorted(configs, key=inference_table.config_order)
         labelled = set()  # each phase named once in the legend, on the first bar that has it
 
         def label(name):
@@ -215,22 +219,53 @@ def inference(results, limit, out, title):
                    label=label("rest (JVM, model, commit)"))
             ax.annotate(f"{wall:.1f} s", (x, wall), ha="center", va="bottom", fontsize=8)
         ax.set_xticks(range(len(names)))
-        ax.set_xticklabels([inference_table.LABELS[c].replace(", ", ",\n") for c in names], fontsize=8)
+        ax.set_xticklabels([inference_table.label(c).replace(" (inference_torch.py)", "").replace(", ", ",\n")
+                            for c in names], fontsize=7)
         ax.set_ylabel("wall seconds (medians)")
         ax.set_title(f"inference, {model}: where the time goes")
         ax.grid(axis="y", alpha=0.3)
         ax.set_ylim(top=ax.get_ylim()[1] * 1.35)  # room for the legend above the bars
         ax.legend(fontsize=8, ncol=2, loc="upper right")
+    if limits:
+        for ax, (model, configs) in zip(axes[1], runs.items()):
+            layerwise = sorted((c for c in configs if c.startswith("layerwise-w")), key=inference_table.config_order)
+            width = 0.8 / max(1, len(layerwise))
+            ratios = {}  # config -> {phase: seconds / limit}; a phase whose limit is 0 has no ratio to draw
+            order = []  # the phases in the job's order
+            for config in layerwise:
+                w = int(config[len("layerwise-w"):])
+                ok = [inference_table.parse(r[2]) for r in configs[config] if r[1] == "ok"]
+                keys = list(dict.fromkeys(p for f in ok for p in f["phases"]))
+                order = order if len(order) >= len(keys) else keys
+                measured = {p: median([f["phases"].get(p) for f in ok]) for p in keys}
+                ratios[config] = {p: m / limits[(model, w, p)] for p, m in measured.items()
+                                  if m is not None and limits.get((model, w, p))}
+            names = [p for p in order if any(p in r for r in ratios.values())]
+            for i, config in enumerate(layerwise):
+                w = config[len("layerwise-w"):]
+                pairs = ratios[config]
+                xs = [names.index(p) + (i - (len(layerwise) - 1) / 2) * width for p in pairs]
+                ax.bar(xs, list(pairs.values()), width, color=OURS_COLORS[i % len(OURS_COLORS)],
+                       label=f"{w} worker{'s' if w != '1' else ''}")
+            ax.axhline(inference_table.GOAL, color="tab:red", linestyle="--", linewidth=1, label="goal: 1.5x")
+            ax.axhline(1, color="black", linewidth=0.6)
+            ax.set_xticks(range(len(names)))
+            ax.set_xticklabels(names, rotation=30, ha="right", fontsize=8)
+            ax.set_yscale("log")
+            ax.set_ylabel("phase seconds / limit (log)")
+            ax.set_title(f"{model}: each phase over its measured limit")
+            ax.grid(axis="y", alpha=0.3)
+            ax.legend(fontsize=8)
     save(fig, out, title)
     print(f"bench: chart {out}")
 
 
 def main(argv):
     try:
-        if len(argv) not in (4, 5):
+        if len(argv) not in (4, 5, 6) or (len(argv) == 6 and argv[0] != "inference"):
             raise ValueError(f"{len(argv)} arguments")
         kind, results, number, out = argv[:4]
-        title = argv[4] if len(argv) == 5 else ""
+        title = argv[4] if len(argv) >= 5 else ""
         if kind == "training":
             training(results, int(number), out, title)
         elif kind == "faults":
@@ -238,11 +273,11 @@ def main(argv):
         elif kind == "curves":
             curves(results, out, title)
         elif kind == "inference":
-            inference(results, float(number), out, title)
+            inference(results, float(number), out, title, argv[5] if len(argv) == 6 else None)
         else:
             raise ValueError(f"unknown chart '{kind}' (training, curves, faults or inference)")
     except ValueError as e:
-        print(f"plot.py: {e}\nusage: plot.py training|curves|faults|inference RESULTS_TSV WARMUP|LIMIT OUT.png [TITLE]",
+        print(f"plot.py: {e}\nusage: plot.py training|curves|faults|inference RESULTS_TSV WARMUP|LIMIT OUT.png [TITLE [LIMITS_TSV]]",
               file=sys.stderr)
         return 2
     except OSError as e:
