@@ -7,7 +7,8 @@
 # for the exact classpath (the JVM checks each jar's path, size and time, and falls back to loading classes
 # normally on a mismatch), so it is kept per classpath and jar version under
 # ${XDG_CACHE_HOME:-~/.cache}/yarn-gnn/cds/ and made by the first run that finds none, written under a temporary
-# name and renamed when that run exits 0 (a run killed while dumping leaves no archive behind). YARN containers
+# name and renamed when that run exits 0 (a run killed while dumping leaves no archive behind); one per command
+# (infer, train, generate, ...), since a dynamic archive holds the classes its first run loaded. YARN containers
 # do not use it: their localized jars get new paths in every container.
 # YARN_GNN_CDS=0 turns it off.
 
@@ -30,8 +31,14 @@ yarngnn_exec() {
     java_path=$(readlink -f "$(command -v "$java_bin")" 2>/dev/null || echo "$java_bin")
     if [ "$usable" = 1 ] && mkdir -p "$dir" 2>/dev/null && [ -w "$dir" ]; then
       # The key: every classpath entry with its size and time (what the JVM checks), and the JVM itself.
-      local key
-      key=$(stat -c '%n %s %Y' "${entries[@]}" "$java_path" 2>/dev/null | md5sum | cut -c1-16)
+      # One archive per command (the word after the main class): each holds the classes its own runs load.
+      local key cmd="" prev="" arg
+      for arg in "$@"; do
+        if [ "$prev" = org.yarngnn.app.Main ]; then cmd=$arg; break; fi
+        prev=$arg
+      done
+      case $cmd in *[!a-z-]*|"") cmd=other ;; esac
+      key=$(stat -c '%n %s %Y' "${entries[@]}" "$java_path" 2>/dev/null | md5sum | cut -c1-16)-$cmd
       jsa="$dir/$key.jsa"
       [ -s "$jsa" ] || tmp="$dir/$key.jsa.tmp-$$"
     fi
