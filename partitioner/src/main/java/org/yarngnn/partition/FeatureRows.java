@@ -1,19 +1,28 @@
 package org.yarngnn.partition;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.yarngnn.compute.tensor.DenseMatrix;
 
 /**
- * Feature rows appended in table order into fixed-size blocks, so an unknown row count never forces a copy of
- * everything read so far; {@link #toMatrix} assembles them once the count is known.
+ * Feature rows appended in table order into chunks, so an unknown row count never forces a copy of everything
+ * read so far; {@link #toMatrix} assembles them once the count is known. A chunk is either filled row by row
+ * (fixed size) or a caller's whole array taken over as it is ({@link #adopt}: a block of rows read by the worker
+ * that owns them, which would otherwise be copied once more here).
  */
 final class FeatureRows {
   private static final int BLOCK_ROWS = 1 << 14;
 
   private final int width;
-  private final List<float[]> blocks = new ArrayList<>();
+  private final List<float[]> chunks = new ArrayList<>();
+  /** First row of each chunk; {@code starts[chunks.size()]} is {@link #rows}. */
+  private int[] starts = new int[16];
+  /** Rows the last chunk can still take by {@link #add}: 0 for an adopted chunk. */
+  private int room;
   private int rows;
+  /** The chunk the last {@link #copyRow} read (rows are mostly read in order). */
+  private int lastChunk;
 
   FeatureRows(int width) {
     this.width = width;
@@ -25,20 +34,47 @@ final class FeatureRows {
 
   /** Appends the row {@code features[offset, offset + width)}. */
   void add(float[] features, int offset) {
-    int inBlock = rows % BLOCK_ROWS;
-    if (inBlock == 0) {
-      blocks.add(new float[BLOCK_ROWS * width]);
+    if (room == 0) {
+      newChunk(new float[BLOCK_ROWS * width], BLOCK_ROWS);
     }
-    System.arraycopy(features, offset, blocks.get(blocks.size() - 1), inBlock * width, width);
+    float[] last = chunks.get(chunks.size() - 1);
+    System.arraycopy(features, offset, last, (rows - starts[chunks.size() - 1]) * width, width);
     rows++;
+    room--;
+    starts[chunks.size()] = rows;
   }
 
   /** Appends a zero row (a node known only from the edges, under --missing-features zero). */
   void addZero() {
-    if (rows % BLOCK_ROWS == 0) {
-      blocks.add(new float[BLOCK_ROWS * width]);
+    if (room == 0) {
+      newChunk(new float[BLOCK_ROWS * width], BLOCK_ROWS);
     }
     rows++;
+    room--;
+    starts[chunks.size()] = rows;
+  }
+
+  /** Appends the first {@code count} rows of {@code features}, taking the array over (the caller gives it up). */
+  void adopt(float[] features, int count) {
+    if (features.length < (long) count * width) {
+      throw new IllegalArgumentException(count + " rows of width " + width + " in " + features.length + " floats");
+    }
+    if (count == 0) {
+      return;
+    }
+    newChunk(features, 0);
+    rows += count;
+    starts[chunks.size()] = rows;
+  }
+
+  private void newChunk(float[] chunk, int capacity) {
+    chunks.add(chunk);
+    if (starts.length < chunks.size() + 1) {
+      starts = Arrays.copyOf(starts, starts.length * 2);
+    }
+    starts[chunks.size() - 1] = rows;
+    starts[chunks.size()] = rows;
+    room = capacity;
   }
 
   int rows() {
@@ -51,18 +87,26 @@ final class FeatureRows {
 
   /** Copies row {@code row} into {@code out} at {@code offset}. */
   void copyRow(int row, float[] out, int offset) {
-    System.arraycopy(blocks.get(row / BLOCK_ROWS), (row % BLOCK_ROWS) * width, out, offset, width);
+    int c = lastChunk;
+    if (c >= chunks.size() || row < starts[c] || row >= starts[c + 1]) {
+      c = Arrays.binarySearch(starts, 0, chunks.size() + 1, row);
+      c = c >= 0 ? c : -c - 2;
+      while (starts[c + 1] == starts[c]) {
+        c++; // an empty chunk at this start: the row is in the next one
+      }
+      lastChunk = c;
+    }
+    System.arraycopy(chunks.get(c), (row - starts[c]) * width, out, offset, width);
   }
 
   DenseMatrix toMatrix() {
     DenseMatrix m = new DenseMatrix(rows, width);
-    int copied = 0;
-    for (float[] block : blocks) {
-      int n = Math.min(BLOCK_ROWS, rows - copied);
-      System.arraycopy(block, 0, m.data(), copied * width, n * width);
-      copied += n;
+    for (int c = 0; c < chunks.size(); c++) {
+      int n = starts[c + 1] - starts[c];
+      System.arraycopy(chunks.get(c), 0, m.data(), starts[c] * width, n * width);
     }
-    blocks.clear();
+    chunks.clear();
+    room = 0;
     return m;
   }
 }

@@ -64,6 +64,16 @@ public final class GraphRecord implements Writable {
   }
 
   /**
+   * A node record over the caller's arrays, without a copy (the caller gives them up): {@code count} rows of
+   * table file {@code file} (their table rows in {@code rows}), {@code width} features each; labels and splits may
+   * be null. For rows read by the worker that owns them, which need no routing.
+   */
+  public static GraphRecord nodeRows(int file, int count, long[] ids, long[] rows, int width, float[] features,
+      int[] labels, byte[] splits) {
+    return new GraphRecord().nodes(NodeBlock.over(file, count, ids, rows, width, features, labels, splits));
+  }
+
+  /**
    * A record that takes over this one's block, for a consumer of the emitting worker itself: the
    * {@link RecordRouter} that emitted it starts a new block instead of reusing this one, so the rows are not
    * copied (as {@link #copy} does). Only inside {@link RecordRouter.Emitter#emit}.
@@ -74,6 +84,9 @@ public final class GraphRecord implements Writable {
     c.nodes = nodes;
     c.refs = refs;
     c.edges = edges;
+    if (kind == PartitionKey.NODE) {
+      nodes.owned = true;
+    }
     taken = true;
     return c;
   }

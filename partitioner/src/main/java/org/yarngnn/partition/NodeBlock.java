@@ -24,6 +24,11 @@ final class NodeBlock extends RowBlock {
   byte[] splits = new byte[0];
   float[] features = new float[0];
   private int present;
+  /**
+   * Whether the block's arrays are its consumer's alone (made {@link #over} a reader's arrays, or taken from its
+   * router): the assembler may then keep the feature array rather than copy it.
+   */
+  boolean owned;
   /** The width blocks read here must have, or -1 for any. */
   private int expectedWidth = -1;
 
@@ -35,6 +40,39 @@ final class NodeBlock extends RowBlock {
   NodeBlock(int width, Scratch scratch) {
     super(scratch);
     this.width = width;
+  }
+
+  /**
+   * A block over the caller's arrays, not copied (the caller gives them up): {@code count} rows of {@code file};
+   * labels and splits may be null (all absent).
+   */
+  static NodeBlock over(int file, int count, long[] ids, long[] rows, int width, float[] features, int[] labels,
+      byte[] splits) {
+    if (ids.length < count || rows.length < count || features.length < (long) count * width
+        || (labels != null && labels.length < count) || (splits != null && splits.length < count)) {
+      throw new IllegalArgumentException("arrays shorter than " + count + " rows of width " + width);
+    }
+    NodeBlock b = new NodeBlock(width);
+    b.owned = true;
+    b.file = file;
+    b.count = count;
+    b.ids = ids;
+    b.rows = rows;
+    b.flags = new byte[count];
+    b.features = features;
+    if (labels != null) {
+      b.labels = labels;
+      for (int i = 0; i < count && (b.present & LABELS) == 0; i++) {
+        b.present |= labels[i] != -1 ? LABELS : 0;
+      }
+    }
+    if (splits != null) {
+      b.splits = splits;
+      for (int i = 0; i < count && (b.present & SPLITS) == 0; i++) {
+        b.present |= splits[i] != NodeSplit.NONE ? SPLITS : 0;
+      }
+    }
+    return b;
   }
 
   @Override

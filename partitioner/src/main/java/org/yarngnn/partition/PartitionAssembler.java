@@ -87,11 +87,19 @@ public final class PartitionAssembler {
 
   private void nodes(NodeBlock b) {
     int width = features.width();
+    // A block given up by its producer (rows its own worker read) is kept as it is when it repeats no id;
+    // otherwise each new row is copied and the repeats are left out.
+    boolean adopt = b.owned;
+    boolean[] repeat = null;
     for (int i = 0; i < b.count; i++) {
       long id = b.ids[i];
       int k = arrived.add(id);
       if (k < 0) {
         duplicate(-1 - k, id, b.file, b.row(i));
+        if (repeat == null) {
+          repeat = new boolean[b.count];
+        }
+        repeat[i] = true;
         continue;
       }
       if (k == ids.length) {
@@ -114,8 +122,19 @@ public final class PartitionAssembler {
       if (splits != null) {
         splits[k] = b.split(i);
       }
-      features.add(b.features, i * width);
+      if (!adopt) {
+        features.add(b.features, i * width);
+      }
       tableNodes++;
+    }
+    if (adopt && repeat == null) {
+      features.adopt(b.features, b.count);
+    } else if (adopt) {
+      for (int i = 0; i < b.count; i++) {
+        if (!repeat[i]) {
+          features.add(b.features, i * width);
+        }
+      }
     }
   }
 

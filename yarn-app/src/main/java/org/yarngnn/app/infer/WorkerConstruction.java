@@ -102,6 +102,13 @@ public final class WorkerConstruction {
             }
           });
       for (FeatureLoader.Rows b : read.blocks()) {
+        if (allMine(ownership, b)) {
+          // Read where they are owned (one worker, or a file laid out by owner): assembled as read, not copied.
+          checkNotAbandoned();
+          local.add(GraphRecord.nodeRows(b.file(), b.count(), b.ids(), b.rows(), b.width(), b.values(), b.labels(),
+              b.splits()));
+          continue;
+        }
         router.file(b.file());
         for (int i = 0; i < b.count(); i++) {
           router.node(b.ids()[i], b.label(i), b.split(i), b.values(), i * b.width(), b.rows()[i]);
@@ -121,6 +128,16 @@ public final class WorkerConstruction {
     read.blocks().clear();
     assembler.endNodes();
     return new NodesRouted(assembler, edges, ownership, read.table().files(), width, read.fused(), read.labels());
+  }
+
+  /** Whether every row of {@code b} is this worker's. */
+  private boolean allMine(Ownership ownership, FeatureLoader.Rows b) {
+    for (int i = 0; i < b.count(); i++) {
+      if (ownership.owner(b.ids()[i]) != index) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Encodes a routed block for peer {@code q} and sends it, waiting for the transport's credit. */
