@@ -111,7 +111,7 @@ public final class WorkerRecovery {
         session.worker(w).sendBlocking(new PeerTable(session.endpoints()));
       }
       session.report(after - 0.01f, "replacing worker " + a.lost + " (rejoin)");
-      Answers r = collect(steps.get(0), (c, res) -> res instanceof PhaseResult.Empty, true, false);
+      Answers r = collect(steps.get(0), WorkerRecovery::rejoined, true, false);
       double s = (System.nanoTime() - t0) / 1e9;
       recoverySeconds += s;
       log.printf(Locale.ROOT, "yarn-gnn: worker %s replaced and rejoined in %.1f s (generation %d); %s again%n",
@@ -121,6 +121,26 @@ public final class WorkerRecovery {
             expected, resume);
       }
     }
+  }
+
+  /**
+   * Every worker (all of them just registered) runs {@link Phase#REJOIN} at a new generation with resume point
+   * {@code resume}: a job that continues from checkpoints an earlier ApplicationMaster attempt wrote, every
+   * worker getting ready as a replacement does. A loss here fails the job (nothing to go back to). Returns the
+   * answers by worker ({@link PhaseResult.PartitionSizes} from a worker that loaded its partition).
+   */
+  public List<PhaseResult> rejoinAll(int resume, float after, String label) throws Exception {
+    session.report(after - 0.01f, label);
+    generation++;
+    Answers a = collect(new PhaseCommand(Phase.REJOIN, resume, generation, null), WorkerRecovery::rejoined, true,
+        false);
+    session.report(after, label + " done");
+    return List.of(a.results);
+  }
+
+  /** What a {@link Phase#REJOIN} answers: nothing, or the sizes of the partition the worker loaded. */
+  private static boolean rejoined(PhaseCommand c, PhaseResult r) {
+    return r instanceof PhaseResult.Empty || r instanceof PhaseResult.PartitionSizes;
   }
 
   /** The answers of one round and the workers lost in it. */
@@ -154,6 +174,7 @@ public final class WorkerRecovery {
         lose(a, settled, w, attempt[w], "its connection failed: " + e.getMessage(), command);
       }
     }
+    long sent = System.nanoTime();
     long deadline = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(session.roundTimeoutSeconds());
     while (settled.cardinality() < p) {
       takeLosses(a, settled, command);
@@ -179,6 +200,9 @@ public final class WorkerRecovery {
         }
         continue;
       }
+      if (ev.isClose() && command.phase() == Phase.EXIT && settled.get(w)) {
+        continue; // it answered and exited: the end of a worker, not a loss
+      }
       if (ev.isClose()) {
         lose(a, settled, w, attempt[w], "its connection closed"
             + (ev.cause() == null ? "" : ": " + ev.cause().getMessage()), command);
@@ -203,6 +227,7 @@ public final class WorkerRecovery {
       }
       a.results[w] = d.result();
       settled.set(w);
+      session.answered(command, w, d, sent);
     }
     return a;
   }

@@ -80,6 +80,12 @@ public final class WorkerSession {
 
   /** How long a worker waits for its Failure report to reach the driver before it exits anyway. */
   private static final long REPORT_WAIT_SECONDS = 5;
+  /**
+   * How long a worker container outlives its driver's connection before it halts: a phase in progress (a layer
+   * waiting on peers, say) is of no use to anyone once the driver is gone, and a container a dead
+   * ApplicationMaster attempt leaves must not linger (its attempt's containers are kept across attempts).
+   */
+  static final long DRIVER_GONE_EXIT_SECONDS = 10;
 
   private final int index;
   private final String driverHost;
@@ -147,6 +153,27 @@ public final class WorkerSession {
   }
 
   /**
+   * In a container whose driver connection closed: halts the JVM (exit 1) unless the session ended within
+   * {@value #DRIVER_GONE_EXIT_SECONDS} s, so no worker outlives its driver for long, whatever its phase waits on.
+   */
+  private void haltLater(java.util.concurrent.atomic.AtomicBoolean ended) {
+    Thread t = new Thread(() -> {
+      try {
+        Thread.sleep(TimeUnit.SECONDS.toMillis(DRIVER_GONE_EXIT_SECONDS));
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (!ended.get()) {
+        System.err.println("yarn-gnn worker " + index + ": the driver's connection closed "
+            + DRIVER_GONE_EXIT_SECONDS + " s ago and the phase has not ended: exiting");
+        Runtime.getRuntime().halt(1);
+      }
+    }, "driver-gone-" + index);
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /**
    * Serves the driver until it says exit (returns 0) or a phase fails: the failure is reported to the driver,
    * which ends the job; returns 0 for bad input (the driver reports it; a non-zero exit would race that report as
    * a container failure with a less precise reason) and 1 otherwise.
@@ -163,6 +190,10 @@ public final class WorkerSession {
         System.err.println("yarn-gnn worker " + index + ": cannot reach the driver at " + driverHost + ":"
             + driverPort + ": " + Failures.describe(e));
         return 1;
+      }
+      java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+      if (System.getenv("CONTAINER_ID") != null) {
+        driver.closeFuture().whenComplete((v, e) -> haltLater(ended));
       }
       Phase phase = Phase.JOB;
       Role role = null;
@@ -221,6 +252,7 @@ public final class WorkerSession {
         }
         return kind == FailureKind.BAD_INPUT ? 0 : 1;
       } finally {
+        ended.set(true);
         if (role != null) {
           role.close();
         }
