@@ -210,6 +210,11 @@ class InferOnYarnTest {
     assertTrue(log.contains("attempt 2 after the previous ApplicationMaster died: continuing at layer 2/2 from its "
         + "checkpoints"), log);
     assertFalse(log.contains("running the job again"), log);
+    // Kept across attempts, the first attempt's workers exited by themselves (their driver's connection closed)
+    // or were released by the second attempt before it read their checkpoints.
+    assertTrue(log.contains("the previous attempt left no container running")
+        || log.matches("(?s).*released the \\d+ container\\(s\\) the previous attempt left running; all stopped.*"),
+        log);
     List<?> rows = (List<?>) summary.get("workers");
     assertEquals(3, rows.size(), summary.toString());
     double afterRejoin = 0; // the longest a worker of the second attempt took from layer 2 to the end
@@ -223,6 +228,7 @@ class InferOnYarnTest {
         assertFalse(report.containsKey(redone), "the second attempt did not run " + redone + " again: " + o);
       }
     }
+    assertNoContainerProcessLeft(id);
     try (org.apache.hadoop.yarn.client.api.YarnClient yc = yarnClient()) {
       java.util.List<org.apache.hadoop.yarn.api.records.ApplicationAttemptReport> a =
           yc.getApplicationAttempts(org.apache.hadoop.yarn.api.records.ApplicationId.fromString(id));
@@ -237,6 +243,35 @@ class InferOnYarnTest {
           + "the checkpoints)%n", (a.get(0).getFinishTime() - a.get(0).getStartTime()) / 1e3, gap, second,
           afterRejoin, gap + second - afterRejoin);
     }
+  }
+
+  /**
+   * No process of application {@code id}'s containers (any attempt's) is alive once it finished: none is orphaned.
+   * Waits (bounded) for the NodeManagers to finish stopping the last ones.
+   */
+  static void assertNoContainerProcessLeft(String id) throws Exception {
+    String app = "_" + id.substring("application_".length()) + "_"; // container_[eN_]TS_APP_ATTEMPT_N
+    long deadline = System.currentTimeMillis() + 30_000;
+    List<Long> alive;
+    do {
+      alive = new ArrayList<>();
+      for (ProcessHandle h : ProcessHandle.allProcesses().toList()) {
+        try {
+          byte[] env = Files.readAllBytes(java.nio.file.Path.of("/proc", Long.toString(h.pid()), "environ"));
+          for (String kv : new String(env, java.nio.charset.StandardCharsets.UTF_8).split("\0")) {
+            if (kv.startsWith("CONTAINER_ID=container_") && kv.contains(app) && h.isAlive()) {
+              alive.add(h.pid());
+            }
+          }
+        } catch (java.io.IOException | SecurityException e) {
+          // gone meanwhile, or not ours to read
+        }
+      }
+      if (!alive.isEmpty()) {
+        Thread.sleep(200);
+      }
+    } while (!alive.isEmpty() && System.currentTimeMillis() < deadline);
+    assertTrue(alive.isEmpty(), "processes of " + id + "'s containers still alive: " + alive);
   }
 
   private static org.apache.hadoop.yarn.client.api.YarnClient yarnClient() {

@@ -153,27 +153,6 @@ public final class WorkerSession {
   }
 
   /**
-   * In a container whose driver connection closed: halts the JVM (exit 1) unless the session ended within
-   * {@value #DRIVER_GONE_EXIT_SECONDS} s, so no worker outlives its driver for long, whatever its phase waits on.
-   */
-  private void haltLater(java.util.concurrent.atomic.AtomicBoolean ended) {
-    Thread t = new Thread(() -> {
-      try {
-        Thread.sleep(TimeUnit.SECONDS.toMillis(DRIVER_GONE_EXIT_SECONDS));
-      } catch (InterruptedException e) {
-        return;
-      }
-      if (!ended.get()) {
-        System.err.println("yarn-gnn worker " + index + ": the driver's connection closed "
-            + DRIVER_GONE_EXIT_SECONDS + " s ago and the phase has not ended: exiting");
-        Runtime.getRuntime().halt(1);
-      }
-    }, "driver-gone-" + index);
-    t.setDaemon(true);
-    t.start();
-  }
-
-  /**
    * Serves the driver until it says exit (returns 0) or a phase fails: the failure is reported to the driver,
    * which ends the job; returns 0 for bad input (the driver reports it; a non-zero exit would race that report as
    * a container failure with a less precise reason) and 1 otherwise.
@@ -193,7 +172,12 @@ public final class WorkerSession {
       }
       java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
       if (System.getenv("CONTAINER_ID") != null) {
-        driver.closeFuture().whenComplete((v, e) -> haltLater(ended));
+        DriverWatchdog.arm(driver.closeFuture(), TimeUnit.SECONDS.toMillis(DRIVER_GONE_EXIT_SECONDS), ended::get,
+            () -> {
+              System.err.println("yarn-gnn worker " + index + ": the driver's connection closed "
+                  + DRIVER_GONE_EXIT_SECONDS + " s ago and the session has not ended: exiting");
+              Runtime.getRuntime().halt(1);
+            });
       }
       Phase phase = Phase.JOB;
       Role role = null;

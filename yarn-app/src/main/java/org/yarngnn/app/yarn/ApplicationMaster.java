@@ -75,7 +75,8 @@ public final class ApplicationMaster {
           rm.registerApplicationMaster(host, 0, url);
       log("registered " + appId + " on " + host + "; driver " + driver.getClass().getName() + " " + args);
       // Their driver died with the earlier attempt: released before this attempt's driver reads what they wrote.
-      String released = previous.releaseAndAwait(registered.getContainersFromPreviousAttempts(), rm,
+      String released = previous.releaseAndAwait(DriverContext.currentAttempt(),
+          registered.getContainersFromPreviousAttempts(), rm,
           conf.getLong(STOP_WAIT_KEY, 10_000));
       Map<String, String> baseEnv = new LinkedHashMap<>();
       baseEnv.put(ContainerEnv.STAGING_DIR, staging.toString());

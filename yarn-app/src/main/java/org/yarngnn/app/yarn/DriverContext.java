@@ -50,6 +50,11 @@ public final class DriverContext {
    * it.
    */
   public int attempt() {
+    return currentAttempt();
+  }
+
+  /** {@link #attempt()}, for the ApplicationMaster before there is a context. */
+  static int currentAttempt() {
     String id = System.getenv("CONTAINER_ID");
     if (id == null) {
       return 1;

@@ -33,13 +33,14 @@ final class PreviousAttemptContainers {
 
   /**
    * Releases {@code containers} (those of earlier attempts, as the registration listed them) and waits up to
-   * {@code millis} until each was reported completed; returns what it did, for the driver's log (null when there
-   * were none). Those not reported in time are stopped by the ResourceManager all the same.
+   * {@code millis} until each was reported completed; returns what it did, for the driver's log of attempt
+   * {@code attempt} (null for a first attempt). Those not reported in time are stopped by the ResourceManager all
+   * the same.
    */
-  String releaseAndAwait(List<Container> containers, AMRMClientAsync<ContainerRequest> rm, long millis)
-      throws InterruptedException {
+  String releaseAndAwait(int attempt, List<Container> containers, AMRMClientAsync<ContainerRequest> rm,
+      long millis) throws InterruptedException {
     if (containers == null || containers.isEmpty()) {
-      return null;
+      return attempt > 1 ? "yarn-gnn: the previous attempt left no container running" : null;
     }
     long t0 = System.nanoTime();
     synchronized (this) {
