@@ -249,7 +249,6 @@ public final class WorkerRecovery {
     if (at != attempt[w]) {
       return;
     }
-    failures++;
     PeerConnection old = session.worker(w);
     session.forget(w);
     if (old != null) {
@@ -258,6 +257,12 @@ public final class WorkerRecovery {
     a.lost.set(w);
     a.results[w] = null;
     settled.set(w);
+    if (command.phase() == Phase.EXIT) {
+      // Its part is written; only its figures are missing: nothing to replace, no loss to count.
+      log.println("yarn-gnn: lost worker " + w + " while it reported its figures (" + reason + ")");
+      return;
+    }
+    failures++;
     a.reasons.append(a.reasons.length() == 0 ? "" : "; ").append("worker ").append(w).append(": ").append(reason);
     String where = command.phase().label() + (PhaseCommand.perLayer(command.phase()) && command.phase() != Phase.REJOIN
         ? " " + (command.layer() + 1) : "");
