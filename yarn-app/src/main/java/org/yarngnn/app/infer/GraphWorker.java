@@ -170,7 +170,7 @@ public final class GraphWorker implements WorkerSession.Role {
           }
           break;
         case REJOIN:
-          rejoin(c.layer(), c.epoch());
+          result = rejoin(c.layer(), c.epoch());
           break;
         case WRITE:
           write(require(plan, c));
@@ -228,9 +228,11 @@ public final class GraphWorker implements WorkerSession.Role {
    * layer it had finished, if that layer is run again); a replacement loads its partition (the {@code --graph}
    * files, or the partition checkpoint) and, past the first layer, the checkpointed rows of the last finished
    * layer. From the first layer on every worker builds the plan again (the replacement's requests and answers
-   * are needed, and the samples are the same on every run).
+   * are needed, and the samples are the same on every run). Answers the sizes of a partition it loaded and took
+   * up here (as construction answers them: a second ApplicationMaster attempt's workers all load theirs), else
+   * nothing.
    */
-  private void rejoin(int resume, int generation) throws Exception {
+  private PhaseResult rejoin(int resume, int generation) throws Exception {
     if (generation <= this.generation) {
       throw new IllegalStateException("rejoin at generation " + generation + " after " + this.generation);
     }
@@ -244,16 +246,17 @@ public final class GraphWorker implements WorkerSession.Role {
     this.generation = generation;
     connected = true;
     if (resume == LayerResume.AFTER_JOB || resume == LayerResume.BEFORE_CONSTRUCTION) {
-      return;
+      return PhaseResult.EMPTY;
     }
     boolean replacement = partition == null && construction.partition() == null && loaded == null;
     if (replacement) {
       loaded = loadPartition();
     }
     if (resume == LayerResume.BEFORE_PLAN) {
-      return;
+      return PhaseResult.EMPTY;
     }
     int k = LayerResume.layerOf(resume);
+    PhaseResult result = PhaseResult.EMPTY;
     if (partition == null) {
       WorkerPartition p = loaded != null ? loaded : construction.take(new PhaseCommand(Phase.PLAN));
       loaded = null;
@@ -261,6 +264,8 @@ public final class GraphWorker implements WorkerSession.Role {
       rows = k == 0 ? p.rows() : readRows(k - 1);
       rowsBefore = null;
       layersDone = k;
+      org.yarngnn.compute.graph.GraphBlock g = partition.graph();
+      result = new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.haloIds().length);
     } else if (layersDone == k + 1 && rowsBefore != null) {
       rows = rowsBefore;
       rowsBefore = null;
@@ -269,6 +274,7 @@ public final class GraphWorker implements WorkerSession.Role {
       throw new IllegalStateException("rejoin at layer " + k + " after " + layersDone + " layers");
     }
     plan = buildPlan(partition);
+    return result;
   }
 
   /** A replacement's partition: its files of {@code --graph}, or the checkpoint construction wrote. */

@@ -52,6 +52,8 @@ public final class InferenceDriver {
   /** With {@link #recovery}: where a round with a lost worker resumes. */
   private LayerResume resume;
   private int layers;
+  /** Where a second ApplicationMaster attempt continues from the first one's checkpoints; -1: from the start. */
+  private int continueAt = -1;
 
   /** A driver listening on {@code transport}'s host, with the job's secret. */
   public InferenceDriver(InferOptions spec, JobTransport transport, WorkerLauncher launcher,
@@ -61,6 +63,17 @@ public final class InferenceDriver {
     this.launcher = launcher;
     this.progress = progress;
     this.log = log;
+  }
+
+  /**
+   * Continues at layer {@code layer} (0-based) instead of building the graph: after the job round every worker
+   * loads its partition and layer {@code layer - 1}'s checkpointed rows as a replacement does (a
+   * {@link Phase#REJOIN}), builds the plan, and the layers from {@code layer} on run. Only for a job that replaces
+   * lost workers (its checkpoints); see {@link CheckpointResume}.
+   */
+  public InferenceDriver continueAt(int layer) {
+    this.continueAt = layer;
+    return this;
   }
 
   /**
@@ -82,7 +95,14 @@ public final class InferenceDriver {
       round(new PhaseCommand(Phase.JOB), 0.02f);
       List<PhaseResult> sizes;
       String ownershipText;
-      if (spec.graph() != null) {
+      if (continueAt >= 0 && recovery == null) {
+        throw new IllegalStateException("only a job that replaces lost workers continues from checkpoints");
+      }
+      if (continueAt >= 0) {
+        sizes = recovery.rejoinAll(LayerResume.atLayer(continueAt), 0.40f,
+            "loading the checkpoints (continuing at layer " + (continueAt + 1) + "/" + layers + ")");
+        ownershipText = "as the previous attempt built it";
+      } else if (spec.graph() != null) {
         // A partitioned graph: each worker loads its own partition's files; nothing is routed.
         sizes = round(new PhaseCommand(Phase.LOAD_PARTITION), 0.35f);
         ownershipText = "from " + spec.graph();
@@ -93,8 +113,10 @@ public final class InferenceDriver {
       }
       PartitionSummary sum = PartitionSummary.of(sizes);
       log.print(sum.describe("infer", p, ownershipText));
-      round(new PhaseCommand(Phase.PLAN), 0.40f);
-      for (int k = 0; k < layers; k++) {
+      if (continueAt < 0) {
+        round(new PhaseCommand(Phase.PLAN), 0.40f);
+      }
+      for (int k = Math.max(0, continueAt); k < layers; k++) {
         round(new PhaseCommand(Phase.LAYER, k, null), 0.40f + 0.5f * (k + 1) / layers);
       }
       round(new PhaseCommand(Phase.WRITE), 0.95f);

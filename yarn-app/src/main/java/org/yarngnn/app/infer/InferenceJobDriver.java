@@ -15,7 +15,9 @@ import org.yarngnn.io.table.OutputCommit;
  * {@link InferenceDriver}, reports its rounds as YARN progress, and promotes the output ({@code _SUCCESS} last)
  * once every worker wrote its part; on failure the work directory is removed and no part reaches the output.
  * No arguments: the job's {@link InferOptions} come from the localized {@value LaunchContexts#JOB_XML} (the
- * client already read the model; its layer count is in the options, so the AM does not read it).
+ * client already read the model; its layer count is in the options, so the AM does not read it). A second
+ * attempt (the first attempt's AM died) reads the same options from the same staging directory and continues from
+ * the first attempt's checkpoints where they are whole ({@link CheckpointResume}), else runs the job again.
  */
 public final class InferenceJobDriver implements JobDriver {
   /** Prefix of the diagnostics of a job refused for bad input; the client exits 2 on it. */
@@ -28,23 +30,27 @@ public final class InferenceJobDriver implements JobDriver {
     InferOptions spec = inStaging(InferOptions.fromConfiguration(LaunchContexts.jobConf()), ctx.stagingDir());
     OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(spec.output()), new Path(spec.workDir()),
         spec.overwrite());
-    if (ctx.attempt() > 1) {
-      // The previous attempt's AM died mid-job: its containers went with it; start over from its inputs.
-      commit.clearWorkDir();
-      ctx.log().println("yarn-gnn infer: attempt " + ctx.attempt() + " after the previous ApplicationMaster "
-          + "died: running the job again");
-    }
     List<String> hosts = spec.graph() == null ? List.of() : partitionHosts(ctx.conf(), new Path(spec.graph()));
     LayerCheckpoints checkpoints = spec.recovery().replacesWorkers()
         ? new LayerCheckpoints(ctx.conf(), new Path(spec.recovery().dir())) : null;
-    if (checkpoints != null && ctx.attempt() > 1) {
-      checkpoints.deleteQuietly(System.err); // the dead attempt's: this one writes its own
+    CheckpointResume resume = CheckpointResume.none("this is the first attempt");
+    if (ctx.attempt() > 1) {
+      // The previous attempt's AM died mid-job (its containers are stopped by now: ApplicationMaster): continue
+      // from what its checkpoints hold, else start over from the inputs. Its parts are never kept (the last layer
+      // is not checkpointed, so a write is always run again).
+      commit.clearWorkDir();
+      resume = checkpoints == null ? CheckpointResume.none("no checkpoints (--checkpoint none)")
+          : CheckpointResume.find(checkpoints, spec.workers(), spec.layers(), spec.graph() == null);
+      ctx.log().println(resume.describe(ctx.attempt(), spec.layers()));
+      if (checkpoints != null && !resume.resumes()) {
+        checkpoints.deleteQuietly(System.err); // the dead attempt's: this one writes its own
+      }
     }
     try (ContainerWorkers workers = checkpoints != null
         ? ContainerWorkers.replaceable(ctx.containers(), spec.workerMemoryMb(), spec.workerVcores(), hosts)
         : new ContainerWorkers(ctx.containers(), spec.workerMemoryMb(), spec.workerVcores(), hosts)) {
       InferenceDriver.Result r = new InferenceDriver(spec, ctx.transport(), workers, ctx.reporter(), ctx.log())
-          .run(spec.layers());
+          .continueAt(resume.layer()).run(spec.layers());
       commit.commit();
       if (spec.metrics() != null) {
         RunMetrics.writeOrWarn(ctx.conf(), spec.metrics(), RunMetrics.summary("infer", r.seconds(), r.workers()),

@@ -68,6 +68,8 @@ public final class LayerCheckpoints {
   public void writePartition(int p, WorkerPartition part) throws IOException {
     Path pd = partitionDir(p);
     FileSystem fs = pd.getFileSystem(conf);
+    // An older manifest goes first: while the files are rewritten, none may vouch for them.
+    fs.delete(new Path(pd, MANIFEST), false);
     Map<String, PartitionFiles.Checksum> sums = PartitionFiles.write(fs, pd, part.graph(), part.rows(), null, null);
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("format", 1);
@@ -78,7 +80,7 @@ public final class LayerCheckpoints {
     Map<String, Object> files = new LinkedHashMap<>();
     sums.forEach((name, s) -> files.put(name, s.toJson()));
     m.put("files", files);
-    Path tmp = new Path(pd, "." + MANIFEST + ".tmp");
+    Path tmp = RowCheckpoint.tempFile(new Path(pd, MANIFEST));
     try (OutputStream out = fs.create(tmp, true)) {
       out.write(Json.write(m).getBytes(StandardCharsets.UTF_8));
     }
@@ -93,7 +95,25 @@ public final class LayerCheckpoints {
   public WorkerPartition readPartition(int p) throws IOException {
     Path pd = partitionDir(p);
     FileSystem fs = pd.getFileSystem(conf);
-    Path manifest = new Path(pd, MANIFEST);
+    Manifest m = readManifest(p);
+    GraphPartition g;
+    try {
+      g = PartitionFiles.read(fs, pd, p, m.ownership(), m.files(), m.width());
+    } catch (RuntimeException e) {
+      // E.g. a manifest naming other files than the three a partition has.
+      throw new IOException(pd + ": unreadable partition checkpoint: " + e, e);
+    }
+    return new WorkerPartition(g.block(), PartitionBlockBuilder.indexOf(g.block().nodeIds()), m.ownership(),
+        g.features(), m.fused(), null, null);
+  }
+
+  /** A partition checkpoint's manifest: the ownership it was built under, its width, and its files. */
+  record Manifest(Ownership ownership, int width, boolean fused, Map<String, PartitionFiles.Checksum> files) {}
+
+  /** Partition {@code p}'s manifest, checked for form; an {@link IOException} naming it otherwise. */
+  Manifest readManifest(int p) throws IOException {
+    Path manifest = new Path(partitionDir(p), MANIFEST);
+    FileSystem fs = manifest.getFileSystem(conf);
     long len = fs.getFileStatus(manifest).getLen();
     if (len > MAX_MANIFEST_BYTES) {
       throw new IOException(manifest + ": " + len + " bytes, more than a partition checkpoint's manifest");
@@ -102,13 +122,12 @@ public final class LayerCheckpoints {
     try (InputStream in = fs.open(manifest)) {
       bytes = in.readNBytes((int) len);
     }
-    Map<?, ?> m;
     Ownership own;
     int width;
     boolean fused;
     Map<String, PartitionFiles.Checksum> sums = new LinkedHashMap<>();
     try {
-      m = (Map<?, ?>) Json.parse(new String(bytes, StandardCharsets.UTF_8));
+      Map<?, ?> m = (Map<?, ?>) Json.parse(new String(bytes, StandardCharsets.UTF_8));
       if (((Number) m.get("format")).intValue() != 1 || ((Number) m.get("partition")).intValue() != p) {
         throw new IOException(manifest + ": not the manifest of partition " + p);
       }
@@ -124,15 +143,41 @@ public final class LayerCheckpoints {
     if (width < 0 || own.parts() <= p) {
       throw new IOException(manifest + ": width " + width + ", " + own);
     }
-    GraphPartition g;
-    try {
-      g = PartitionFiles.read(fs, pd, p, own, sums, width);
-    } catch (RuntimeException e) {
-      // E.g. a manifest naming other files than the three a partition has.
-      throw new IOException(pd + ": unreadable partition checkpoint: " + e, e);
+    return new Manifest(own, width, fused, sums);
+  }
+
+  /**
+   * Why partition {@code p}'s checkpoint is not a whole one of a job of {@code workers} partitions (no manifest, a
+   * malformed one, another partition count, a file missing or of another size than the manifest says), or null
+   * when it is. The checksums are checked by {@link #readPartition} when it is used.
+   */
+  public String partitionProblem(int p, int workers) throws IOException {
+    Path pd = partitionDir(p);
+    FileSystem fs = pd.getFileSystem(conf);
+    if (!fs.exists(new Path(pd, MANIFEST))) {
+      return pd + ": no " + MANIFEST;
     }
-    return new WorkerPartition(g.block(), PartitionBlockBuilder.indexOf(g.block().nodeIds()), own, g.features(),
-        fused, null, null);
+    Manifest m;
+    try {
+      m = readManifest(p);
+    } catch (IOException e) {
+      return e.getMessage();
+    }
+    if (m.ownership().parts() != workers) {
+      return pd + ": a partition of " + m.ownership().parts() + " parts, not " + workers;
+    }
+    for (Map.Entry<String, PartitionFiles.Checksum> f : m.files().entrySet()) {
+      Path file = new Path(pd, f.getKey());
+      if (!fs.exists(file) || fs.getFileStatus(file).getLen() != f.getValue().bytes()) {
+        return file + ": missing or not the " + f.getValue().bytes() + " bytes its manifest says";
+      }
+    }
+    return null;
+  }
+
+  /** Why partition {@code p}'s rows of layer {@code layer} are not a whole checkpoint, or null when they are. */
+  public String rowsProblem(int layer, int p) throws IOException {
+    return RowCheckpoint.problem(conf, rowsFile(layer, p), layer, p);
   }
 
   /** Deletes every checkpoint of the job; a failure is a warning (the client removes staging after). */

@@ -43,7 +43,7 @@ public final class RowCheckpoint {
   public static void write(Configuration conf, Path file, int layer, int partition, DenseMatrix m)
       throws IOException {
     FileSystem fs = file.getFileSystem(conf);
-    Path tmp = new Path(file.getParent(), "." + file.getName() + ".tmp");
+    Path tmp = tempFile(file);
     CRC32C crc = new CRC32C();
     try (FSDataOutputStream out = fs.create(tmp, true)) {
       ByteBuffer head = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
@@ -66,6 +66,53 @@ public final class RowCheckpoint {
     if (!fs.rename(tmp, file)) {
       throw new IOException("could not rename " + tmp + " to " + file);
     }
+  }
+
+  /**
+   * A temporary name beside {@code file}, unique to this write: a worker of a dead ApplicationMaster attempt that
+   * still writes the same checkpoint never shares it with the attempt that replaced it.
+   */
+  static Path tempFile(Path file) {
+    return new Path(file.getParent(), "." + file.getName() + "." + java.util.UUID.randomUUID() + ".tmp");
+  }
+
+  /**
+   * Why {@code file} is not a whole checkpoint of layer {@code layer}'s rows of partition {@code partition}
+   * (missing, not a row checkpoint, another layer's or partition's, or not the length its header promises), or
+   * null when it is one. Reads the header only: the checksum is checked by {@link #read} when the rows are used.
+   */
+  public static String problem(Configuration conf, Path file, int layer, int partition) throws IOException {
+    FileSystem fs = file.getFileSystem(conf);
+    if (!fs.exists(file)) {
+      return file + ": missing";
+    }
+    long length = fs.getFileStatus(file).getLen();
+    if (length < HEADER_BYTES + TRAILER_BYTES) {
+      return file + ": " + length + " bytes, shorter than a row checkpoint";
+    }
+    byte[] head = new byte[HEADER_BYTES];
+    try (DataInputStream in = new DataInputStream(fs.open(file))) {
+      readFully(in, head, head.length, file.toString());
+    }
+    ByteBuffer h = ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN);
+    byte[] magic = new byte[MAGIC.length];
+    h.get(magic);
+    int version = h.getInt();
+    int fileLayer = h.getInt();
+    int filePartition = h.getInt();
+    long rows = h.getInt();
+    long width = h.getInt();
+    if (!java.util.Arrays.equals(magic, MAGIC) || version != VERSION) {
+      return file + ": not a row checkpoint of version " + VERSION;
+    }
+    if (fileLayer != layer || filePartition != partition || rows < 0 || width < 0) {
+      return file + ": holds layer " + fileLayer + " of partition " + filePartition;
+    }
+    if (length != length(rows, width)) {
+      return file + ": " + length + " bytes, not the " + length(rows, width) + " of its " + rows + "x" + width
+          + " rows";
+    }
+    return null;
   }
 
   private static void put(OutputStream out, CRC32C crc, byte[] b, int n) throws IOException {

@@ -273,6 +273,13 @@ public final class DriverSession implements AutoCloseable {
 
   // ---- for WorkerRecovery, which runs the rounds of a job that replaces lost workers ----
 
+  /** Passes worker {@code w}'s answer on to the job page, as {@link #round} does. */
+  void answered(PhaseCommand command, int w, PhaseDone d, long sentNanos) {
+    if (progress != null) {
+      progress.answered(command, w, d.result(), d.gauges(), (System.nanoTime() - sentNanos) / 1e9);
+    }
+  }
+
   InboundQueue inbox() {
     return inbox;
   }

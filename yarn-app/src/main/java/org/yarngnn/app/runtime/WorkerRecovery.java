@@ -117,7 +117,7 @@ public final class WorkerRecovery {
         session.worker(w).sendBlocking(new PeerTable(session.endpoints()));
       }
       session.report(after - 0.01f, "replacing worker " + a.lost + " (rejoin)");
-      Answers r = collect(steps.get(0), (c, res) -> res instanceof PhaseResult.Empty, true, false);
+      Answers r = collect(steps.get(0), WorkerRecovery::rejoined, true, false);
       double s = (System.nanoTime() - t0) / 1e9;
       recoverySeconds += s;
       StringBuilder first = new StringBuilder();
@@ -132,6 +132,26 @@ public final class WorkerRecovery {
             + (step.phase() == Phase.LAYER ? " " + (step.layer() + 1) : "") + ")", expected, resume));
       }
     }
+  }
+
+  /**
+   * Every worker (all of them just registered) runs {@link Phase#REJOIN} at a new generation with resume point
+   * {@code resume}: a job that continues from checkpoints an earlier ApplicationMaster attempt wrote, every
+   * worker getting ready as a replacement does. A loss here fails the job (nothing to go back to). Returns the
+   * answers by worker ({@link PhaseResult.PartitionSizes} from a worker that loaded its partition).
+   */
+  public List<PhaseResult> rejoinAll(int resume, float after, String label) throws Exception {
+    session.report(after - 0.01f, label);
+    generation++;
+    Answers a = collect(new PhaseCommand(Phase.REJOIN, resume, generation, null), WorkerRecovery::rejoined, true,
+        false);
+    session.report(after, label + " done");
+    return List.of(a.results);
+  }
+
+  /** What a {@link Phase#REJOIN} answers: nothing, or the sizes of the partition the worker loaded. */
+  private static boolean rejoined(PhaseCommand c, PhaseResult r) {
+    return r instanceof PhaseResult.Empty || r instanceof PhaseResult.PartitionSizes;
   }
 
   /** The answers of one round and the workers lost in it. */
@@ -165,6 +185,7 @@ public final class WorkerRecovery {
         lose(a, settled, w, attempt[w], "its connection failed: " + e.getMessage(), command);
       }
     }
+    long sent = System.nanoTime();
     long deadline = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(session.roundTimeoutSeconds());
     while (settled.cardinality() < p) {
       takeLosses(a, settled, command);
@@ -190,6 +211,9 @@ public final class WorkerRecovery {
         }
         continue;
       }
+      if (ev.isClose() && command.phase() == Phase.EXIT && settled.get(w)) {
+        continue; // it answered and exited: the end of a worker, not a loss
+      }
       if (ev.isClose()) {
         lose(a, settled, w, attempt[w], "its connection closed"
             + (ev.cause() == null ? "" : ": " + ev.cause().getMessage()), command);
@@ -214,6 +238,7 @@ public final class WorkerRecovery {
       }
       a.results[w] = d.result();
       settled.set(w);
+      session.answered(command, w, d, sent);
     }
     return a;
   }
@@ -235,7 +260,6 @@ public final class WorkerRecovery {
     if (at != attempt[w]) {
       return;
     }
-    failures++;
     PeerConnection old = session.worker(w);
     session.forget(w);
     if (old != null) {
@@ -244,6 +268,12 @@ public final class WorkerRecovery {
     a.lost.set(w);
     a.results[w] = null;
     settled.set(w);
+    if (command.phase() == Phase.EXIT) {
+      // Its part is written; only its figures are missing: nothing to replace, no loss to count.
+      log.println("yarn-gnn: lost worker " + w + " while it reported its figures (" + reason + ")");
+      return;
+    }
+    failures++;
     a.reasons.append(a.reasons.length() == 0 ? "" : "; ").append("worker ").append(w).append(": ").append(reason);
     String where = command.phase().label() + (PhaseCommand.perLayer(command.phase()) && command.phase() != Phase.REJOIN
         ? " " + (command.layer() + 1) : "");

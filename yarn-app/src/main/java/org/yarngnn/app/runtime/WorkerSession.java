@@ -80,6 +80,12 @@ public final class WorkerSession {
 
   /** How long a worker waits for its Failure report to reach the driver before it exits anyway. */
   private static final long REPORT_WAIT_SECONDS = 5;
+  /**
+   * How long a worker container outlives its driver's connection before it halts: a phase in progress (a layer
+   * waiting on peers, say) is of no use to anyone once the driver is gone, and a container a dead
+   * ApplicationMaster attempt leaves must not linger (its attempt's containers are kept across attempts).
+   */
+  static final long DRIVER_GONE_EXIT_SECONDS = 10;
 
   private final int index;
   private final String driverHost;
@@ -164,6 +170,15 @@ public final class WorkerSession {
             + driverPort + ": " + Failures.describe(e));
         return 1;
       }
+      java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+      if (System.getenv("CONTAINER_ID") != null) {
+        DriverWatchdog.arm(driver.closeFuture(), TimeUnit.SECONDS.toMillis(DRIVER_GONE_EXIT_SECONDS), ended::get,
+            () -> {
+              System.err.println("yarn-gnn worker " + index + ": the driver's connection closed "
+                  + DRIVER_GONE_EXIT_SECONDS + " s ago and the session has not ended: exiting");
+              Runtime.getRuntime().halt(1);
+            });
+      }
       Phase phase = Phase.JOB;
       Role role = null;
       try {
@@ -221,6 +236,7 @@ public final class WorkerSession {
         }
         return kind == FailureKind.BAD_INPUT ? 0 : 1;
       } finally {
+        ended.set(true);
         if (role != null) {
           role.close();
         }

@@ -30,7 +30,8 @@ import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
  * Registers with the ResourceManager, runs a {@link JobDriver} in its own thread with a {@link ContainerPool}, and
  * unregisters SUCCEEDED or FAILED with diagnostics. A container failure, a ResourceManager error or shutdown
  * request, a driver exception or a non-zero driver result fails the application; every container is stopped
- * before unregistering. Settings: {@value #HEARTBEAT_KEY} (ms, default 250), {@value #GRACE_KEY} (ms the driver
+ * before unregistering. A later attempt first releases the containers an earlier one left running (they are
+ * kept across attempts: {@link PreviousAttemptContainers}). Settings: {@value #HEARTBEAT_KEY} (ms, default 250), {@value #GRACE_KEY} (ms the driver
  * gets to return after a container failure before it is interrupted, default 10000), {@value #STOP_WAIT_KEY} (ms
  * to wait for stopped containers to report, default 10000).
  */
@@ -45,6 +46,8 @@ public final class ApplicationMaster {
   private final CompletableFuture<String> fatal = new CompletableFuture<>();
   private volatile ContainerPool pool;
   private volatile DriverContext context;
+  /** The containers an earlier attempt of this application left running (kept across attempts). */
+  private final PreviousAttemptContainers previous = new PreviousAttemptContainers();
 
   public ApplicationMaster(Configuration conf, JobDriver driver, List<String> args) {
     this.conf = conf;
@@ -68,14 +71,22 @@ public final class ApplicationMaster {
     JobPage page = new JobPage(appId);
     try {
       String url = page.start(host, conf);
-      rm.registerApplicationMaster(host, 0, url);
+      org.apache.hadoop.yarn.api.protocolrecords.RegisterApplicationMasterResponse registered =
+          rm.registerApplicationMaster(host, 0, url);
       log("registered " + appId + " on " + host + "; driver " + driver.getClass().getName() + " " + args);
+      // Their driver died with the earlier attempt: released before this attempt's driver reads what they wrote.
+      String released = previous.releaseAndAwait(DriverContext.currentAttempt(),
+          registered.getContainersFromPreviousAttempts(), rm,
+          conf.getLong(STOP_WAIT_KEY, 10_000));
       Map<String, String> baseEnv = new LinkedHashMap<>();
       baseEnv.put(ContainerEnv.STAGING_DIR, staging.toString());
       baseEnv.put(ContainerEnv.APP_ID, appId);
       baseEnv.put(ContainerEnv.AM_HOST, host);
       pool = new ContainerPool(conf, rm, nm, LaunchContexts.localResources(fs, staging), baseEnv);
       context = new DriverContext(conf, args, pool, fs, staging, appId, host, page);
+      if (released != null) {
+        context.log().println(released);
+      }
 
       Outcome outcome = runDriver();
       context.close();
@@ -193,7 +204,11 @@ public final class ApplicationMaster {
         log("container " + s.getContainerId() + " exited " + s.getExitStatus()
             + (s.getExitStatus() == 0 ? "" : ": " + s.getDiagnostics()));
       }
-      pool.onCompleted(statuses);
+      previous.onCompleted(statuses);
+      ContainerPool p = pool;
+      if (p != null) {
+        p.onCompleted(statuses);
+      }
     }
 
     @Override

@@ -46,9 +46,15 @@ public final class DriverContext {
 
   /**
    * This ApplicationMaster's attempt (1 for the first; a later one after the previous attempt's AM died, when
-   * the job starts over: from its checkpoint for train), from the container id YARN gives it.
+   * the job continues from the previous attempt's checkpoints or starts over), from the container id YARN gives
+   * it.
    */
   public int attempt() {
+    return currentAttempt();
+  }
+
+  /** {@link #attempt()}, for the ApplicationMaster before there is a context. */
+  static int currentAttempt() {
     String id = System.getenv("CONTAINER_ID");
     if (id == null) {
       return 1;

@@ -125,7 +125,11 @@ public final class YarnJobClient {
     ctx.setResource(Resource.newInstance(s.amMemoryMb(), s.amVcores()));
     // A crashed AM (lost node, OOM kill) gets a second attempt; one that unregistered FAILED does not (a job's own
     // failure is not retried). The cluster's yarn.resourcemanager.am.max-attempts caps it.
-    ctx.setMaxAppAttempts(s.maxAttempts() > 0 ? s.maxAttempts() : Math.max(1, conf.getInt(AM_ATTEMPTS_KEY, 2)));
+    int attempts = s.maxAttempts() > 0 ? s.maxAttempts() : Math.max(1, conf.getInt(AM_ATTEMPTS_KEY, 2));
+    ctx.setMaxAppAttempts(attempts);
+    // The next attempt, not the RM, decides what becomes of a crashed attempt's containers (it releases them
+    // before reading their checkpoints: PreviousAttemptContainers).
+    ctx.setKeepContainersAcrossApplicationAttempts(attempts > 1);
     ctx.setAMContainerSpec(am);
     return ctx;
   }

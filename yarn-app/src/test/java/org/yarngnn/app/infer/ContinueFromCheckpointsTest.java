@@ -1,0 +1,164 @@
+package org.yarngnn.app.infer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.app.runtime.JobTransport;
+import org.yarngnn.app.runtime.ReplaceableWorkers;
+import org.yarngnn.compute.kernel.Activation;
+import org.yarngnn.compute.model.LayerSpec;
+import org.yarngnn.compute.model.Model;
+import org.yarngnn.compute.model.ModelSpec;
+import org.yarngnn.compute.model.RandomModels;
+import org.yarngnn.io.table.EmbeddingTable;
+import org.yarngnn.io.table.TableFormat;
+
+/**
+ * What a second ApplicationMaster attempt does, in one JVM over loopback (workers as threads, checkpoints on the
+ * local FileSystem): a 3-worker, 3-layer job writes its checkpoints; a new driver with new workers continues from
+ * them at layer 3 (and, from the partitions alone, at layer 1): the embeddings equal the undisturbed run's bit for
+ * bit, and no worker of the continued job built the graph or ran the layers before. A checkpoint whose bytes were
+ * damaged fails the continued job with the file's name instead of giving other embeddings.
+ */
+@Timeout(180)
+class ContinueFromCheckpointsTest {
+  static final int WORKERS = 3;
+  @TempDir Path dir;
+
+  /** Thread workers the driver may treat as replaceable (none is ever lost here). */
+  private static final class Threads implements ReplaceableWorkers {
+    final ThreadWorkers threads;
+
+    Threads(ThreadWorkers threads) {
+      this.threads = threads;
+    }
+
+    @Override
+    public void launch(String host, int port, int workers) throws Exception {
+      threads.launch(host, port, workers);
+    }
+
+    @Override
+    public CompletableFuture<String> failure() {
+      return threads.failure();
+    }
+
+    @Override
+    public void replaceLosses() {}
+
+    @Override
+    public Loss pollLoss() {
+      return null;
+    }
+
+    @Override
+    public void relaunch(int worker, int attempt) {
+      throw new IllegalStateException("no worker is lost in this test");
+    }
+
+    @Override
+    public void close() {
+      threads.close();
+    }
+  }
+
+  private InferOptions job(String work) throws Exception {
+    StringBuilder nodes = new StringBuilder();
+    StringBuilder edges = new StringBuilder();
+    for (int i = 0; i < 60; i++) {
+      nodes.append(i * 7 + 3).append('\t').append(i % 5).append(',').append(i % 3 - 1).append(",0.5\n");
+      edges.append(i * 7 + 3).append('\t').append((i + 1) % 60 * 7 + 3).append('\n');
+      edges.append(i * 7 + 3).append('\t').append((i * 11 + 5) % 60 * 7 + 3).append('\n');
+    }
+    Files.writeString(dir.resolve("nodes.tsv"), nodes);
+    Files.writeString(dir.resolve("edges.tsv"), edges);
+    Files.createDirectories(dir.resolve(work));
+    return InferOptions.builder().edges(dir.resolve("edges.tsv").toString())
+        .nodes(dir.resolve("nodes.tsv").toString()).model(dir.resolve("model").toString())
+        .output(dir.resolve("out").toString()).outputFormat(TableFormat.PARQUET).workers(WORKERS).threads(1)
+        .local(true).seed(3).workDir(dir.resolve(work).toString()).layers(3)
+        .recovery(new RecoveryOptions(true, 3, dir.resolve("_checkpoints").toString())).build();
+  }
+
+  private static Model model() {
+    return RandomModels.random(new ModelSpec("none", List.of(LayerSpec.gcn(3, 8, Activation.RELU, true),
+        LayerSpec.sage(8, 6, Activation.TANH, true, 2), LayerSpec.gcn(6, 4, Activation.NONE, true)), "none",
+        false), 5);
+  }
+
+  /** Runs the job into {@code work}, continuing at {@code at} (-1: from the start); returns the worker reports. */
+  private List<Map<String, Double>> run(String work, int at, PrintStream log) throws Exception {
+    InferOptions spec = job(work);
+    Configuration conf = new Configuration();
+    JobTransport transport = JobTransport.local(conf);
+    try (Threads workers = new Threads(new ThreadWorkers(conf, spec, model(), transport))) {
+      return new InferenceDriver(spec, transport, workers, null, log).continueAt(at).run(spec.layers()).workers();
+    }
+  }
+
+  private Map<Long, float[]> embeddings(String work) {
+    return EmbeddingTable.read(new Configuration(), new org.apache.hadoop.fs.Path(dir.resolve(work).toUri()))
+        .embeddings();
+  }
+
+  private static void assertSame(Map<Long, float[]> want, Map<Long, float[]> got) {
+    assertEquals(want.keySet(), got.keySet(), "every node once");
+    for (Map.Entry<Long, float[]> e : want.entrySet()) {
+      float[] g = got.get(e.getKey());
+      for (int c = 0; c < g.length; c++) {
+        assertEquals(Float.floatToRawIntBits(e.getValue()[c]), Float.floatToRawIntBits(g[c]),
+            "node " + e.getKey() + " column " + c);
+      }
+    }
+  }
+
+  @Test
+  void aNewDriverAndNewWorkersContinueFromTheCheckpointsWithTheSameEmbeddings() throws Exception {
+    PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+    run("whole", -1, quiet);
+    Map<Long, float[]> want = embeddings("whole");
+    assertEquals(60, want.size());
+    LayerCheckpoints cp = new LayerCheckpoints(new Configuration(),
+        new org.apache.hadoop.fs.Path(dir.resolve("_checkpoints").toUri()));
+    CheckpointResume found = CheckpointResume.find(cp, WORKERS, 3, true);
+    assertEquals(2, found.layer(), found.reason());
+
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    List<Map<String, Double>> reports = run("continued", 2, new PrintStream(printed, true, StandardCharsets.UTF_8));
+    assertSame(want, embeddings("continued"));
+    assertTrue(printed.toString(StandardCharsets.UTF_8).contains("60 nodes"), printed.toString());
+    for (Map<String, Double> r : reports) {
+      assertTrue(r.containsKey("t.rejoin") && r.containsKey("t.layer2"), r.toString());
+      for (String redone : new String[] {"t.read-nodes", "t.edges", "t.plan", "t.layer0", "t.layer1"}) {
+        assertFalse(r.containsKey(redone), redone + " run again: " + r);
+      }
+    }
+    run("from-partitions", 0, quiet);
+    assertSame(want, embeddings("from-partitions"));
+
+    // Damaged bytes in a whole-looking file: the size and header pass, the checksum does not.
+    java.nio.file.Path rows = Path.of(cp.rowsFile(1, 2).toUri());
+    byte[] b = Files.readAllBytes(rows);
+    b[RowCheckpoint.HEADER_BYTES + 3] ^= 0x40;
+    Files.delete(rows);
+    Files.delete(rows.resolveSibling("." + rows.getFileName() + ".crc"));
+    Files.write(rows, b);
+    assertEquals(2, CheckpointResume.find(cp, WORKERS, 3, true).layer());
+    Exception e = assertThrows(Exception.class, () -> run("damaged", 2, quiet));
+    assertTrue(String.valueOf(e.getMessage()).contains("part-00002.rows: checksum mismatch"), e.toString());
+  }
+}
