@@ -107,19 +107,35 @@ final class FloatListPages {
     floats = f;
   }
 
-  /** Min and max of the row under {@code Float.compare}, then two updates, as per-value updates would end. */
+  /**
+   * Min and max of the row under {@code Float.compare}, then two updates, as per-value updates would end. Plain
+   * comparisons (no {@code Math.min}: its NaN and signed-zero handling made this the writer's hottest loop) are
+   * exact but for NaN (never below or above anything) and the two zeros (equal): a row with a NaN, or whose min
+   * or max is a zero, is looked at again with {@code Float.compare}.
+   */
   private void updateStats(float[] v, int offset, int length) {
     float min = v[offset];
     float max = min;
+    boolean nan = false;
     for (int k = offset + 1, end = offset + length; k < end; k++) {
-      min = Math.min(min, v[k]); // NaN wins here, unlike Float.compare: fixed below
-      max = Math.max(max, v[k]); // NaN and +0.0 over -0.0 win, as in Float.compare
+      float x = v[k];
+      if (x < min) {
+        min = x;
+      }
+      if (x > max) {
+        max = x;
+      }
+      nan |= x != x;
     }
-    if (Float.isNaN(min)) {
-      min = Float.NaN;
-      for (int k = offset, end = offset + length; k < end; k++) {
+    if (nan || min != min || min == 0f || max == 0f) {
+      min = v[offset];
+      max = min;
+      for (int k = offset + 1, end = offset + length; k < end; k++) {
         if (Float.compare(v[k], min) < 0) {
           min = v[k];
+        }
+        if (Float.compare(v[k], max) > 0) {
+          max = v[k];
         }
       }
     }

@@ -48,6 +48,10 @@ public final class ParquetTableWriter extends RowBufferWriter {
       // A float list's pages are built a row at a time (FloatListPages): PLAIN, never a dictionary (dense float
       // vectors rarely repeat).
       floatLists[i] = c.type() == ColumnSpec.Type.FLOAT_LIST;
+      if (c.type() == ColumnSpec.Type.INT64) {
+        // Node ids are unique and edge endpoints nearly so: a dictionary is only built to be given up.
+        props.withDictionaryEncoding(c.name(), false);
+      }
     }
     try {
       out = new ParquetColumnFile(conf, file, schema(tableName, columns), props.build(), CompressionCodecName.SNAPPY,
