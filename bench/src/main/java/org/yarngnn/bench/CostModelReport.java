@@ -27,25 +27,29 @@ import org.yarngnn.compute.tensor.DenseMatrix;
 /**
  * {@code scripts/bench/cost-model}'s calculations: calibrates the {@link CostRates} (the kernels timed here on one
  * thread; the phases from a one-worker calibration job's {@code --metrics}; the network from the transport's
- * loopback throughput), prints the model's prediction next to every measured run (per phase, with the ratio),
+ * loopback throughput; the CPU of routing to peers from a two-worker calibration job), prints the model's prediction next to every measured run (per phase, with the ratio),
  * and projects to ogbn-papers100M and a 10B-edge graph on 32 GB, 8-vcore containers.
  * <pre>
- * CostModelReport CORES NET_MIB_S FEATURES CALIB_INFER CALIB_INFER CALIB_TRAIN CALIB_TRAIN RUN...
- *   CALIB_* (one worker, a smaller then a larger graph) and RUN: KIND:MODEL_JSON:METRICS_JSON (KIND infer or
- *   train; train's epochs come from its metrics)
+ * CostModelReport CORES NET_MIB_S FEATURES CALIB_INFER CALIB_INFER CALIB_TRAIN CALIB_TRAIN CALIB_PEER RUN...
+ *   CALIB_INFER, CALIB_TRAIN (one worker, a smaller then a larger graph), CALIB_PEER (two workers) and RUN:
+ *   KIND:MODEL_JSON:METRICS_JSON[,METRICS_JSON...] (KIND infer or train; train's epochs come from its metrics)
  * </pre>
  */
 public final class CostModelReport {
   private static final String[] INFER_PHASES = {"read-nodes", "route-nodes", "edges", "plan", "layer0", "layer1",
       "write"};
   private static final String[] TRAIN_PHASES = {"read-nodes", "route-nodes", "edges", "plan", "epochs"};
+  /** Where a worker sends and receives its peers' bytes (and the one-worker rates do not see it). */
+  private static final String[] ROUTING_PHASES = {"route-nodes", "edges", "plan", "layer0", "layer1"};
+  /** A rate so high its term vanishes: "no CPU cost of routing to peers". */
+  private static final double FREE = 1e300;
 
   private CostModelReport() {}
 
   public static void main(String[] args) throws IOException {
-    if (args.length < 7) {
+    if (args.length < 8) {
       System.err.println("usage: CostModelReport CORES NET_MIB_S FEATURES CALIB_INFER CALIB_INFER CALIB_TRAIN "
-          + "CALIB_TRAIN [RUN...]");
+          + "CALIB_TRAIN CALIB_PEER [RUN...]");
       System.exit(2);
     }
     double cores = Double.parseDouble(args[0]);
@@ -58,19 +62,22 @@ public final class CostModelReport {
     Run[] ci = {Run.parse(args[3]), Run.parse(args[4])};
     Run[] ct = {Run.parse(args[5]), Run.parse(args[6])};
     CostRates rates = calibrate(ci, ct, features, cores, kernels, net);
+    rates = rates.withPeerBytes(peerRate(Run.parse(args[7]), features, cores, rates));
     System.out.printf(Locale.ROOT, "calibrated rates per core: read %.0f MB/s, route %.0f MB/s, build %.2f M edges/s,"
         + " plan %.0f M edges/s, SpMM in layers %.2f G edge-floats/s, GEMM in layers %.1f GFLOP/s (layers at %.0f%%"
-        + " of the kernels), write %.0f MB/s, network %.0f MB/s, train epoch = %.2f x an inference pass%n",
+        + " of the kernels), write %.0f MB/s, network %.0f MB/s, routing to peers %.0f MB/s (sent + received, CPU),"
+        + " train epoch = %.2f x an inference pass%n",
         rates.readBytes() / 1e6, rates.routeBytes() / 1e6, rates.buildEdges() / 1e6, rates.planEdges() / 1e6,
         rates.spmmEdgeFloats() / 1e9, rates.gemmFlops() / 1e9, 100 * rates.gemmFlops() / kernels[1],
-        rates.writeBytes() / 1e6, rates.networkBytes() / 1e6, rates.trainEpochFactor());
+        rates.writeBytes() / 1e6, rates.networkBytes() / 1e6, rates.peerBytes() / 1e6, rates.trainEpochFactor());
     System.out.println("CostRates(" + rates.readBytes() + ", " + rates.routeBytes() + ", " + rates.buildEdges() + ", "
         + rates.planEdges() + ", " + rates.spmmEdgeFloats() + ", " + rates.gemmFlops() + ", " + rates.writeBytes()
-        + ", " + rates.networkBytes() + ", " + rates.trainEpochFactor() + ", " + rates.fixedSeconds() + ")");
+        + ", " + rates.networkBytes() + ", " + rates.peerBytes() + ", " + rates.trainEpochFactor() + ", "
+        + rates.fixedSeconds() + ")");
     System.out.printf(Locale.ROOT, "fixed seconds per phase: %s%n", rates.fixedSeconds());
     System.out.println();
     List<Run> runs = new ArrayList<>();
-    for (int i = 7; i < args.length; i++) {
+    for (int i = 8; i < args.length; i++) {
       runs.add(Run.parse(args[i]));
     }
     compare(runs, features, cores, rates);
@@ -109,11 +116,11 @@ public final class CostModelReport {
    * Rates from the one-worker calibration jobs at two sizes: each phase's measured seconds fitted as
    * {@code fixed + work / rate}, its work counted as {@link CostModel} counts it (so the fit's slope is the rate and
    * its intercept the phase's fixed cost); the layers' kernel rates scaled by one factor, the fit of all layers'
-   * seconds against the kernels' own; the train factor from the training jobs' epochs against the model's
-   * inference pass over their graph.
+   * seconds against the kernels' own; the train factor from the larger training job's steady epoch against the
+   * model's inference pass over its graph, its first epoch's excess the fixed cost.
    */
   static CostRates calibrate(Run[] infer, Run[] train, int f, double cores, double[] kernels, double net) {
-    CostRates unit = new CostRates(1, 1, 1, 1, kernels[0], kernels[1], 1, net, 1);
+    CostRates unit = new CostRates(1, 1, 1, 1, kernels[0], kernels[1], 1, net, FREE, 1);
     CostEstimate[] m = new CostEstimate[2];
     for (int i = 0; i < 2; i++) {
       m[i] = CostModel.estimate(infer[i].inputs(f, cores, unit));
@@ -142,18 +149,59 @@ public final class CostModelReport {
     }
     double eff = 1 / slope;
     CostRates layered = new CostRates(rate[0], rate[1], rate[2], rate[3], kernels[0] * eff, kernels[1] * eff,
-        rate[4], net, 1);
-    double[] pass = new double[2];
-    double[] epoch = new double[2];
-    for (int i = 0; i < 2; i++) {
-      CostInputs tin = train[i].inputs(f, cores, layered);
-      pass[i] = CostModel.estimate(tin.toBuilder().epochs(1).build()).phaseSeconds().get("epochs");
-      epoch[i] = train[i].phase("epochs") / tin.epochs();
+        rate[4], net, FREE, 1);
+    // Training: a steady epoch (the last) over the model's inference pass on the larger calibration graph is the
+    // factor; what the first epoch takes beyond a steady one (JIT of the backward kernels, the optimiser's state)
+    // is paid once per job, the "epochs" phase's fixed seconds. (A line through the two sizes' mean epochs, as
+    // before, put that warm-up into the slope: 12.4, against 7-8 from the steady epochs.)
+    Run big = train[1];
+    CostInputs tin = big.inputs(f, cores, layered);
+    double pass = CostModel.estimate(tin.toBuilder().epochs(1).build()).phaseSeconds().get("epochs");
+    double[] es = big.epochSeconds();
+    double sum = 0;
+    for (double s : es) {
+      sum += s;
     }
-    double[] t = fit(pass[0], epoch[0], pass[1], epoch[1]);
-    fixed.put("epochs", t[0] * train[1].epochs());
-    return new CostRates(rate[0], rate[1], rate[2], rate[3], kernels[0] * eff, kernels[1] * eff, rate[4], net, t[1],
-        fixed);
+    double all = big.phase("epochs");
+    double steady = all * es[es.length - 1] / sum; // the epochs' phases, a steady epoch's share of them
+    fixed.put("epochs", Math.max(0, all - es.length * steady));
+    // Training's plan builds more than inference's (its sampling tables): the rest of it, a fixed cost.
+    double plan = CostModel.estimate(tin).phaseSeconds().get("plan");
+    fixed.put("train:plan", Math.max(0, big.phase("plan") - plan));
+    return new CostRates(rate[0], rate[1], rate[2], rate[3], kernels[0] * eff, kernels[1] * eff, rate[4], net, FREE,
+        steady / pass, fixed);
+  }
+
+  /**
+   * The CPU rate of routing to peers from the two-worker calibration job: its routing phases' seconds beyond what
+   * the one-worker {@code rates} (with the wire's time but no routing CPU) predict for it, over the bytes a worker
+   * sent and received there (as its {@code --metrics} count them), on the {@code min(2, c)} cores the model gives
+   * that work.
+   */
+  static double peerRate(Run peer, int f, double cores, CostRates rates) {
+    double c = Math.min(cores, cores / peer.workers());
+    CostEstimate wire = CostModel.estimate(peer.inputs(f, c, rates.withPeerBytes(FREE)));
+    double measured = 0;
+    double predicted = 0;
+    for (String ph : ROUTING_PHASES) {
+      if (wire.phaseSeconds().containsKey(ph)) {
+        measured += peer.phase(ph);
+        predicted += wire.phaseSeconds().get(ph);
+      }
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> bx = (Map<String, Object>) peer.metrics().get("bytes_exchanged");
+    double bytes = (((Number) bx.get("sent")).doubleValue() + ((Number) bx.get("received")).doubleValue())
+        / peer.workers();
+    double excess = measured - predicted;
+    System.out.printf(Locale.ROOT, "routing to peers (%d-worker calibration job, %.2f cores each): its routing phases"
+        + " took %.2f s, the one-worker rates predict %.2f s; %.0f MB sent + received per worker%n", peer.workers(),
+        c, measured, predicted, bytes / 1e6);
+    if (!(excess > 0)) {
+      System.out.println("routing to peers: no time beyond the one-worker rates (noise?); its CPU cost left out");
+      return FREE;
+    }
+    return bytes / (excess * Math.min(2, c));
   }
 
   /**
@@ -198,13 +246,9 @@ public final class CostModelReport {
       worst = Math.max(worst, Math.max(ratio, 1 / ratio));
       long jvmHeap = CostModel.JVM_BASE_HEAP + run.workers() * p.heapBytesPerWorker();
       long jvmRss = jvmHeap + CostModel.NATIVE_BYTES;
-      // Sent: the node rows and edges routed to peers, then every layer's halo rows (train: three times an epoch).
-      double q = (run.workers() - 1) / (double) run.workers();
-      int rw = in.featureWidth();
-      double sent = q * in.nodes() * (16 + 4.0 * rw) + 12 * q * in.edges();
-      for (long b : p.bytesPerLayer()) {
-        sent += run.train() ? 3.0 * in.epochs() * b : b;
-      }
+      // Sent: the node rows and edges routed to peers, the halo requests, every layer's halo rows (train: three
+      // times an epoch).
+      double sent = p.totalSentBytes();
       @SuppressWarnings("unchecked")
       Map<String, Object> g = (Map<String, Object>) run.metrics().get("graph");
       @SuppressWarnings("unchecked")
@@ -221,9 +265,7 @@ public final class CostModelReport {
 
   private static void project(CostRates measured) {
     // A cluster's network is not loopback: 10 GbE per container unless this machine measured less.
-    CostRates r = new CostRates(measured.readBytes(), measured.routeBytes(), measured.buildEdges(),
-        measured.planEdges(), measured.spmmEdgeFloats(), measured.gemmFlops(), measured.writeBytes(),
-        Math.min(measured.networkBytes(), 1.25e9), measured.trainEpochFactor(), measured.fixedSeconds());
+    CostRates r = measured.withNetworkBytes(Math.min(measured.networkBytes(), 1.25e9));
     System.out.println("Projections: 32 GB, 8-vcore graph-worker containers (-Xmx 24 GB), this machine's per-core rates, "
         + "network " + Math.round(r.networkBytes() / 1e6) + " MB/s per container");
     System.out.println("| graph | model | containers | heap per container | bytes exchanged per layer | wall time "
@@ -257,7 +299,8 @@ public final class CostModelReport {
    * A measured configuration: its kind, its model, its {@code --metrics} summaries (one per round) and each
    * phase's median over them.
    */
-  record Run(String kind, String modelName, ModelSpec spec, Map<String, Object> metrics, Map<String, Double> phases) {
+  record Run(String kind, String modelName, ModelSpec spec, Map<String, Object> metrics, Map<String, Double> phases,
+      double[] epochSeconds) {
     @SuppressWarnings("unchecked")
     static Run parse(String arg) throws IOException {
       String[] p = arg.split(":", 3);
@@ -283,7 +326,23 @@ public final class CostModelReport {
         rounds.forEach(m -> v.add(((Number) m.get(key)).doubleValue()));
         first.put(key, median(v));
       }
-      return new Run(p[0], name.startsWith("spec") ? "sage" : name, ModelFormat.parse(json, p[1]), first, medians);
+      // Train: each epoch's seconds (metrics.json's), the median over the rounds.
+      double[] epochs = new double[0];
+      if (train) {
+        List<List<Double>> byEpoch = new ArrayList<>();
+        for (Map<String, Object> m : rounds) {
+          List<Object> es = (List<Object>) ((Map<String, Object>) m.get("training")).get("epochs");
+          for (int i = 0; i < es.size(); i++) {
+            if (byEpoch.size() <= i) {
+              byEpoch.add(new ArrayList<>());
+            }
+            byEpoch.get(i).add(((Number) ((Map<String, Object>) es.get(i)).get("seconds")).doubleValue());
+          }
+        }
+        epochs = byEpoch.stream().mapToDouble(Run::median).toArray();
+      }
+      return new Run(p[0], name.startsWith("spec") ? "sage" : name, ModelFormat.parse(json, p[1]), first, medians,
+          epochs);
     }
 
     private static double median(List<Double> v) {
