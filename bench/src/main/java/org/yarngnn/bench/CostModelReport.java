@@ -81,7 +81,9 @@ public final class CostModelReport {
       runs.add(Run.parse(args[i]));
     }
     compare(runs, features, cores, rates);
-    project(rates);
+    project(rates, "this run's per-core rates");
+    // The machine's load sets this run's rates; the reference rates (--dry-run's) are the same projection at theirs.
+    project(CostRates.REFERENCE, "CostRates.REFERENCE's rates");
   }
 
   /** One-thread kernel rates: {SpMM edge-floats/s at width 128, GEMM flops/s}, medians of 5 after warm-up. */
@@ -123,7 +125,7 @@ public final class CostModelReport {
     CostRates unit = new CostRates(1, 1, 1, 1, kernels[0], kernels[1], 1, net, FREE, 1);
     CostEstimate[] m = new CostEstimate[2];
     for (int i = 0; i < 2; i++) {
-      m[i] = CostModel.estimate(infer[i].inputs(f, cores, unit));
+      m[i] = CostModel.estimate(infer[i].inputs(f, infer[i].cores(cores), unit));
     }
     Map<String, Double> fixed = new LinkedHashMap<>();
     double[] rate = new double[5];
@@ -155,7 +157,7 @@ public final class CostModelReport {
     // is paid once per job, the "epochs" phase's fixed seconds. (A line through the two sizes' mean epochs, as
     // before, put that warm-up into the slope: 12.4, against 7-8 from the steady epochs.)
     Run big = train[1];
-    CostInputs tin = big.inputs(f, cores, layered);
+    CostInputs tin = big.inputs(f, big.cores(cores), layered);
     double pass = CostModel.estimate(tin.toBuilder().epochs(1).build()).phaseSeconds().get("epochs");
     double[] es = big.epochSeconds();
     double sum = 0;
@@ -179,7 +181,7 @@ public final class CostModelReport {
    * that work.
    */
   static double peerRate(Run peer, int f, double cores, CostRates rates) {
-    double c = Math.min(cores, cores / peer.workers());
+    double c = peer.cores(cores);
     CostEstimate wire = CostModel.estimate(peer.inputs(f, c, rates.withPeerBytes(FREE)));
     double measured = 0;
     double predicted = 0;
@@ -227,7 +229,7 @@ public final class CostModelReport {
     System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     double worst = 0;
     for (Run run : runs) {
-      CostInputs in = run.inputs(f, Math.min(cores, cores / run.workers()), rates);
+      CostInputs in = run.inputs(f, run.cores(cores), rates);
       CostEstimate p = CostModel.estimate(in);
       StringBuilder cells = new StringBuilder();
       double measured = 0;
@@ -253,9 +255,10 @@ public final class CostModelReport {
       Map<String, Object> g = (Map<String, Object>) run.metrics().get("graph");
       @SuppressWarnings("unchecked")
       Map<String, Object> bx = (Map<String, Object>) run.metrics().get("bytes_exchanged");
-      System.out.printf(Locale.ROOT, "| %s %s | %d | %s | %.2f s | %.2f s | %.2f | %,d / %,.0f | %,.0f / %,.0f "
+      System.out.printf(Locale.ROOT, "| %s %s | %s | %s | %.2f s | %.2f s | %.2f | %,d / %,.0f | %,.0f / %,.0f "
           + "| %.0f MB | %.0f MB | %.0f MB | %.0f MB |%n",
-          run.kind(), run.modelName(), run.workers(), cells, measured, p.seconds(), ratio,
+          run.kind(), run.modelName(), run.workers() + String.format(Locale.ROOT, " (%.2f cores each, %.1f other threads)",
+          in.coresPerWorker(), run.others()), cells, measured, p.seconds(), ratio,
           ((Number) g.get("halo_rows")).longValue(), run.workers() * p.haloRowsPerWorker(),
           ((Number) bx.get("sent")).doubleValue() / 1e6, sent / 1e6,
           run.number("peak_heap_bytes") / 1e6, jvmHeap / 1e6, run.number("peak_rss_bytes") / 1e6, jvmRss / 1e6);
@@ -263,10 +266,10 @@ public final class CostModelReport {
     System.out.printf(Locale.ROOT, "worst total ratio: %.2f (target: within 1.25)%n%n", worst);
   }
 
-  private static void project(CostRates measured) {
+  private static void project(CostRates measured, String ratesName) {
     // A cluster's network is not loopback: 10 GbE per container unless this machine measured less.
     CostRates r = measured.withNetworkBytes(Math.min(measured.networkBytes(), 1.25e9));
-    System.out.println("Projections: 32 GB, 8-vcore graph-worker containers (-Xmx 24 GB), this machine's per-core rates, "
+    System.out.println("Projections: 32 GB, 8-vcore graph-worker containers (-Xmx 24 GB), " + ratesName + ", "
         + "network " + Math.round(r.networkBytes() / 1e6) + " MB/s per container");
     System.out.println("| graph | model | containers | heap per container | bytes exchanged per layer | wall time "
         + "(read, route, edges, plan, layers, write) |");
@@ -293,6 +296,7 @@ public final class CostModelReport {
             t.get("layer0") + t.get("layer1"), t.get("write"));
       }
     }
+    System.out.println();
   }
 
   /**
@@ -300,7 +304,7 @@ public final class CostModelReport {
    * phase's median over them.
    */
   record Run(String kind, String modelName, ModelSpec spec, Map<String, Object> metrics, Map<String, Double> phases,
-      double[] epochSeconds) {
+      double[] epochSeconds, double others) {
     @SuppressWarnings("unchecked")
     static Run parse(String arg) throws IOException {
       String[] p = arg.split(":", 3);
@@ -341,8 +345,18 @@ public final class CostModelReport {
         }
         epochs = byEpoch.stream().mapToDouble(Run::median).toArray();
       }
+      // Other processes' runnable threads while it ran (the script's NAME.load beside NAME.json: sum, samples).
+      List<Double> load = new ArrayList<>();
+      for (String file : p[2].split(",")) {
+        Path l = Path.of(file.replaceAll("\\.json$", ".load"));
+        if (Files.exists(l)) {
+          String[] v = Files.readString(l).trim().split("\\s+");
+          double n = Double.parseDouble(v[1]);
+          load.add(n > 0 ? Double.parseDouble(v[0]) / n : 0);
+        }
+      }
       return new Run(p[0], name.startsWith("spec") ? "sage" : name, ModelFormat.parse(json, p[1]), first, medians,
-          epochs);
+          epochs, load.isEmpty() ? 0 : median(load));
     }
 
     private static double median(List<Double> v) {
@@ -367,6 +381,15 @@ public final class CostModelReport {
 
     boolean train() {
       return kind.equals("train");
+    }
+
+    /**
+     * Cores a worker of this run got: its {@code --local} JVM's {@code workers x machineCores} compute threads
+     * (--threads defaults to all cores) share the machine's cores with the other processes' runnable threads,
+     * thread for thread; {@code machineCores / workers} on a quiet machine.
+     */
+    double cores(double machineCores) {
+      return machineCores * machineCores / (workers() * machineCores + others);
     }
 
     int workers() {
