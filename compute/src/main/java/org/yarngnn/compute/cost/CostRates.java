@@ -34,11 +34,13 @@ public record CostRates(double readBytes, double routeBytes, double buildEdges, 
 
   /**
    * Rates measured here by {@code scripts/bench/cost-model} (AMD EPYC Zen 4, 2 cores shared with other jobs, load
-   * average 6-8, medians of 3 rounds; README "Cost model"): what {@code --dry-run} estimates with. Rerun the script
-   * on the cluster's machines for their rates.
+   * average 7-24 while it ran; each configuration's fastest of 3 rounds, the cores a --local worker got counted
+   * from the other processes' runnable threads; README "Cost model"): what {@code --dry-run} estimates with.
+   * Rerun the script on the cluster's machines for their rates.
    */
-  public static final CostRates REFERENCE = new CostRates(682e6, 515e6, 3.75e6, 101e6, 1.23e9, 24.5e9, 29.1e6,
-      957e6, 300e6, 12.4, Map.of("read-nodes", 0.39, "route-nodes", 0.06, "edges", 0.28, "layer0", 0.23));
+  public static final CostRates REFERENCE = new CostRates(122e6, 211e6, 1.79e6, 209e6, 1.35e9, 29.9e9, 53.1e6,
+      770e6, 327e6, 6.47, Map.of("read-nodes", 0.51, "route-nodes", 0.12, "layer0", 0.52, "epochs", 2.23,
+          "train:plan", 0.22));
 
   /** These rates with {@code fixed} as the fixed seconds per phase. */
   public CostRates withFixedSeconds(Map<String, Double> fixed) {
