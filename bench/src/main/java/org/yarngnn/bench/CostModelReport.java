@@ -27,8 +27,9 @@ import org.yarngnn.compute.tensor.DenseMatrix;
 /**
  * {@code scripts/bench/cost-model}'s calculations: calibrates the {@link CostRates} (the kernels timed here on one
  * thread; the phases from a one-worker calibration job's {@code --metrics}; the network from the transport's
- * loopback throughput; the CPU of routing to peers from a two-worker calibration job), prints the model's prediction next to every measured run (per phase, with the ratio),
- * and projects to ogbn-papers100M and a 10B-edge graph on 32 GB, 8-vcore containers.
+ * loopback throughput; the CPU of routing to peers from a two-worker calibration job), prints the model's
+ * prediction next to every measured run (per phase, with the ratio), and projects to ogbn-papers100M and a
+ * 10B-edge graph on 32 GB, 8-vcore containers.
  * <pre>
  * CostModelReport CORES NET_MIB_S FEATURES CALIB_INFER CALIB_INFER CALIB_TRAIN CALIB_TRAIN CALIB_PEER RUN...
  *   CALIB_INFER, CALIB_TRAIN (one worker, a smaller then a larger graph), CALIB_PEER (two workers) and RUN:
@@ -43,7 +44,7 @@ public final class CostModelReport {
   private static final String[] ROUTING_PHASES = {"route-nodes", "edges", "plan", "layer0", "layer1"};
   /** Each configuration's fastest round (the default), or the median of its rounds' phases (ROUNDS=median). */
   private static final boolean FASTEST = !"median".equals(System.getProperty("costmodel.rounds", "fastest"));
-  /** The cores a --local worker gets shared with the other processes' runnable threads (default), or C/p (SHARES=0). */
+  /** A --local worker's cores shared with the other processes' runnable threads (default), or C/p (SHARES=0). */
   private static final boolean SHARES = !"0".equals(System.getProperty("costmodel.shares", "1"));
   /** A rate so high its term vanishes: "no CPU cost of routing to peers". */
   private static final double FREE = 1e300;
@@ -163,7 +164,7 @@ public final class CostModelReport {
     // Training: a steady epoch (the last) over the model's inference pass on the larger calibration graph is the
     // factor; what the first epoch takes beyond a steady one (JIT of the backward kernels, the optimiser's state)
     // is paid once per job, the "epochs" phase's fixed seconds. (A line through the two sizes' mean epochs, as
-    // before, put that warm-up into the slope: 12.4, against 7-8 from the steady epochs.)
+    // before, put that warm-up into the slope: 12.4, against 6.5 from the steady epochs.)
     Run big = train[1];
     CostInputs tin = big.inputs(f, big.cores(cores), layered);
     double pass = CostModel.estimate(tin.toBuilder().epochs(1).build()).phaseSeconds().get("epochs");

@@ -10,7 +10,8 @@ import java.util.Map;
  * names them: read-nodes, route-nodes, edges, plan, layer0.., write; for train "epochs", every epoch's
  * forward, backward and evaluation instead of the layers and the write), their total, the bytes all workers send
  * each other at each layer and in each phase (all workers' sends: the node rows, the edges, the plan's halo
- * requests, the layers' or the epochs' halo rows), the halo rows of a worker, and a worker's peak heap and resident set.
+ * requests, the layers' or the epochs' halo rows), the halo rows of a worker, and a worker's peak heap and
+ * resident set.
  */
 public record CostEstimate(Map<String, Double> phaseSeconds, double seconds, List<Long> bytesPerLayer,
     Map<String, Double> sentBytes, double haloRowsPerWorker, long heapBytesPerWorker, long rssBytesPerWorker) {

@@ -110,7 +110,7 @@ class CostModelTest {
 
   @Test
   void fixedCostsAddToTheirPhase() {
-    CostRates withFixed = new CostRates(1e6, 1e6, 1e4, 1e5, 1e6, 1e8, 1e6, 1e6, 2e6, 3, java.util.Map.of("layer0", 2.0));
+    CostRates withFixed = EASY.withFixedSeconds(java.util.Map.of("layer0", 2.0));
     CostEstimate a = CostModel.estimate(small().build());
     CostEstimate b = CostModel.estimate(small().rates(withFixed).build());
     assertEquals(a.phaseSeconds().get("layer0") + 2, b.phaseSeconds().get("layer0"), 1e-12);
