@@ -225,7 +225,8 @@ public final class CostModelReport {
       return new double[] {0, seconds1 / work1};
     }
     double fixed = seconds0 - slope * work0;
-    if (fixed < 0) {
+    if (fixed < 0 || fixed > seconds1 / 2) {
+      // Twice the work not taking noticeably longer is the load's noise, not a fixed cost.
       return new double[] {0, seconds1 / work1};
     }
     return new double[] {fixed, slope};

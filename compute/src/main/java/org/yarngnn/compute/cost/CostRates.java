@@ -34,12 +34,12 @@ public record CostRates(double readBytes, double routeBytes, double buildEdges, 
 
   /**
    * Rates measured here by {@code scripts/bench/cost-model} (AMD EPYC Zen 4, 2 cores shared with other jobs, load
-   * average 7-24 while it ran; each configuration's fastest of 3 rounds, the cores a --local worker got counted
+   * average 7-20 while it ran; each configuration's fastest of 3 rounds, the cores a --local worker got counted
    * from the other processes' runnable threads; README "Cost model"): what {@code --dry-run} estimates with.
    * Rerun the script on the cluster's machines for their rates.
    */
-  public static final CostRates REFERENCE = new CostRates(122e6, 211e6, 1.79e6, 209e6, 1.35e9, 29.9e9, 53.1e6,
-      770e6, 327e6, 6.47, Map.of("read-nodes", 0.51, "route-nodes", 0.12, "layer0", 0.52, "epochs", 2.23,
+  public static final CostRates REFERENCE = new CostRates(122e6, 211e6, 1.79e6, 209e6, 1.36e9, 29.2e9, 53.1e6,
+      770e6, 327e6, 6.39, Map.of("read-nodes", 0.51, "route-nodes", 0.12, "layer0", 0.52, "epochs", 2.23,
           "train:plan", 0.22));
 
   /** These rates with {@code fixed} as the fixed seconds per phase. */
