@@ -27,25 +27,34 @@ import org.yarngnn.compute.tensor.DenseMatrix;
 /**
  * {@code scripts/bench/cost-model}'s calculations: calibrates the {@link CostRates} (the kernels timed here on one
  * thread; the phases from a one-worker calibration job's {@code --metrics}; the network from the transport's
- * loopback throughput), prints the model's prediction next to every measured run (per phase, with the ratio),
- * and projects to ogbn-papers100M and a 10B-edge graph on 32 GB, 8-vcore containers.
+ * loopback throughput; the CPU of routing to peers from a two-worker calibration job), prints the model's
+ * prediction next to every measured run (per phase, with the ratio), and projects to ogbn-papers100M and a
+ * 10B-edge graph on 32 GB, 8-vcore containers.
  * <pre>
- * CostModelReport CORES NET_MIB_S FEATURES CALIB_INFER CALIB_INFER CALIB_TRAIN CALIB_TRAIN RUN...
- *   CALIB_* (one worker, a smaller then a larger graph) and RUN: KIND:MODEL_JSON:METRICS_JSON (KIND infer or
- *   train; train's epochs come from its metrics)
+ * CostModelReport CORES NET_MIB_S FEATURES CALIB_INFER CALIB_INFER CALIB_TRAIN CALIB_TRAIN CALIB_PEER RUN...
+ *   CALIB_INFER, CALIB_TRAIN (one worker, a smaller then a larger graph), CALIB_PEER (two workers) and RUN:
+ *   KIND:MODEL_JSON:METRICS_JSON[,METRICS_JSON...] (KIND infer or train; train's epochs come from its metrics)
  * </pre>
  */
 public final class CostModelReport {
   private static final String[] INFER_PHASES = {"read-nodes", "route-nodes", "edges", "plan", "layer0", "layer1",
       "write"};
   private static final String[] TRAIN_PHASES = {"read-nodes", "route-nodes", "edges", "plan", "epochs"};
+  /** Where a worker sends and receives its peers' bytes (and the one-worker rates do not see it). */
+  private static final String[] ROUTING_PHASES = {"route-nodes", "edges", "plan", "layer0", "layer1"};
+  /** Each configuration's fastest round (the default), or the median of its rounds' phases (ROUNDS=median). */
+  private static final boolean FASTEST = !"median".equals(System.getProperty("costmodel.rounds", "fastest"));
+  /** A --local worker's cores shared with the other processes' runnable threads (default), or C/p (SHARES=0). */
+  private static final boolean SHARES = !"0".equals(System.getProperty("costmodel.shares", "1"));
+  /** A rate so high its term vanishes: "no CPU cost of routing to peers". */
+  private static final double FREE = 1e300;
 
   private CostModelReport() {}
 
   public static void main(String[] args) throws IOException {
-    if (args.length < 7) {
+    if (args.length < 8) {
       System.err.println("usage: CostModelReport CORES NET_MIB_S FEATURES CALIB_INFER CALIB_INFER CALIB_TRAIN "
-          + "CALIB_TRAIN [RUN...]");
+          + "CALIB_TRAIN CALIB_PEER [RUN...]");
       System.exit(2);
     }
     double cores = Double.parseDouble(args[0]);
@@ -58,23 +67,28 @@ public final class CostModelReport {
     Run[] ci = {Run.parse(args[3]), Run.parse(args[4])};
     Run[] ct = {Run.parse(args[5]), Run.parse(args[6])};
     CostRates rates = calibrate(ci, ct, features, cores, kernels, net);
+    rates = rates.withPeerBytes(peerRate(Run.parse(args[7]), features, cores, rates));
     System.out.printf(Locale.ROOT, "calibrated rates per core: read %.0f MB/s, route %.0f MB/s, build %.2f M edges/s,"
         + " plan %.0f M edges/s, SpMM in layers %.2f G edge-floats/s, GEMM in layers %.1f GFLOP/s (layers at %.0f%%"
-        + " of the kernels), write %.0f MB/s, network %.0f MB/s, train epoch = %.2f x an inference pass%n",
+        + " of the kernels), write %.0f MB/s, network %.0f MB/s, routing to peers %.0f MB/s (sent + received, CPU),"
+        + " train epoch = %.2f x an inference pass%n",
         rates.readBytes() / 1e6, rates.routeBytes() / 1e6, rates.buildEdges() / 1e6, rates.planEdges() / 1e6,
         rates.spmmEdgeFloats() / 1e9, rates.gemmFlops() / 1e9, 100 * rates.gemmFlops() / kernels[1],
-        rates.writeBytes() / 1e6, rates.networkBytes() / 1e6, rates.trainEpochFactor());
+        rates.writeBytes() / 1e6, rates.networkBytes() / 1e6, rates.peerBytes() / 1e6, rates.trainEpochFactor());
     System.out.println("CostRates(" + rates.readBytes() + ", " + rates.routeBytes() + ", " + rates.buildEdges() + ", "
         + rates.planEdges() + ", " + rates.spmmEdgeFloats() + ", " + rates.gemmFlops() + ", " + rates.writeBytes()
-        + ", " + rates.networkBytes() + ", " + rates.trainEpochFactor() + ", " + rates.fixedSeconds() + ")");
+        + ", " + rates.networkBytes() + ", " + rates.peerBytes() + ", " + rates.trainEpochFactor() + ", "
+        + rates.fixedSeconds() + ")");
     System.out.printf(Locale.ROOT, "fixed seconds per phase: %s%n", rates.fixedSeconds());
     System.out.println();
     List<Run> runs = new ArrayList<>();
-    for (int i = 7; i < args.length; i++) {
+    for (int i = 8; i < args.length; i++) {
       runs.add(Run.parse(args[i]));
     }
     compare(runs, features, cores, rates);
-    project(rates);
+    project(rates, "this run's per-core rates");
+    // The machine's load sets this run's rates; the reference rates (--dry-run's) are the same projection at theirs.
+    project(CostRates.REFERENCE, "CostRates.REFERENCE's rates");
   }
 
   /** One-thread kernel rates: {SpMM edge-floats/s at width 128, GEMM flops/s}, medians of 5 after warm-up. */
@@ -109,14 +123,14 @@ public final class CostModelReport {
    * Rates from the one-worker calibration jobs at two sizes: each phase's measured seconds fitted as
    * {@code fixed + work / rate}, its work counted as {@link CostModel} counts it (so the fit's slope is the rate and
    * its intercept the phase's fixed cost); the layers' kernel rates scaled by one factor, the fit of all layers'
-   * seconds against the kernels' own; the train factor from the training jobs' epochs against the model's
-   * inference pass over their graph.
+   * seconds against the kernels' own; the train factor from the larger training job's steady epoch against the
+   * model's inference pass over its graph, its first epoch's excess the fixed cost.
    */
   static CostRates calibrate(Run[] infer, Run[] train, int f, double cores, double[] kernels, double net) {
-    CostRates unit = new CostRates(1, 1, 1, 1, kernels[0], kernels[1], 1, net, 1);
+    CostRates unit = new CostRates(1, 1, 1, 1, kernels[0], kernels[1], 1, net, FREE, 1);
     CostEstimate[] m = new CostEstimate[2];
     for (int i = 0; i < 2; i++) {
-      m[i] = CostModel.estimate(infer[i].inputs(f, cores, unit));
+      m[i] = CostModel.estimate(infer[i].inputs(f, infer[i].cores(cores), unit));
     }
     Map<String, Double> fixed = new LinkedHashMap<>();
     double[] rate = new double[5];
@@ -137,23 +151,68 @@ public final class CostModelReport {
       }
     }
     double slope = fit(mk[0], tk[0], mk[1], tk[1])[1];
+    if (slope < 1) {
+      // Layers faster than the one-thread kernels themselves: the two sizes' difference is noise, not a rate.
+      slope = tk[1] / mk[1];
+    }
     for (int k = 0; k < layers; k++) {
       fixed.put("layer" + k, Math.max(0, infer[0].phase("layer" + k) - slope * m[0].phaseSeconds().get("layer" + k)));
     }
     double eff = 1 / slope;
     CostRates layered = new CostRates(rate[0], rate[1], rate[2], rate[3], kernels[0] * eff, kernels[1] * eff,
-        rate[4], net, 1);
-    double[] pass = new double[2];
-    double[] epoch = new double[2];
-    for (int i = 0; i < 2; i++) {
-      CostInputs tin = train[i].inputs(f, cores, layered);
-      pass[i] = CostModel.estimate(tin.toBuilder().epochs(1).build()).phaseSeconds().get("epochs");
-      epoch[i] = train[i].phase("epochs") / tin.epochs();
+        rate[4], net, FREE, 1);
+    // Training: a steady epoch (the last) over the model's inference pass on the larger calibration graph is the
+    // factor; what the first epoch takes beyond a steady one (JIT of the backward kernels, the optimiser's state)
+    // is paid once per job, the "epochs" phase's fixed seconds. (A line through the two sizes' mean epochs, as
+    // before, put that warm-up into the slope: 12.4, against 6.5 from the steady epochs.)
+    Run big = train[1];
+    CostInputs tin = big.inputs(f, big.cores(cores), layered);
+    double pass = CostModel.estimate(tin.toBuilder().epochs(1).build()).phaseSeconds().get("epochs");
+    double[] es = big.epochSeconds();
+    double sum = 0;
+    for (double s : es) {
+      sum += s;
     }
-    double[] t = fit(pass[0], epoch[0], pass[1], epoch[1]);
-    fixed.put("epochs", t[0] * train[1].epochs());
-    return new CostRates(rate[0], rate[1], rate[2], rate[3], kernels[0] * eff, kernels[1] * eff, rate[4], net, t[1],
-        fixed);
+    double all = big.phase("epochs");
+    double steady = all * es[es.length - 1] / sum; // the epochs' phases, a steady epoch's share of them
+    fixed.put("epochs", Math.max(0, all - es.length * steady));
+    // Training's plan builds more than inference's (its sampling tables): the rest of it, a fixed cost.
+    double plan = CostModel.estimate(tin).phaseSeconds().get("plan");
+    fixed.put("train:plan", Math.max(0, big.phase("plan") - plan));
+    return new CostRates(rate[0], rate[1], rate[2], rate[3], kernels[0] * eff, kernels[1] * eff, rate[4], net, FREE,
+        steady / pass, fixed);
+  }
+
+  /**
+   * The CPU rate of routing to peers from the two-worker calibration job: its routing phases' seconds beyond what
+   * the one-worker {@code rates} (with the wire's time but no routing CPU) predict for it, over the bytes a worker
+   * sent and received there (as its {@code --metrics} count them), on the {@code min(2, c)} cores the model gives
+   * that work.
+   */
+  static double peerRate(Run peer, int f, double cores, CostRates rates) {
+    double c = peer.cores(cores);
+    CostEstimate wire = CostModel.estimate(peer.inputs(f, c, rates.withPeerBytes(FREE)));
+    double measured = 0;
+    double predicted = 0;
+    for (String ph : ROUTING_PHASES) {
+      if (wire.phaseSeconds().containsKey(ph)) {
+        measured += peer.phase(ph);
+        predicted += wire.phaseSeconds().get(ph);
+      }
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> bx = (Map<String, Object>) peer.metrics().get("bytes_exchanged");
+    double bytes = (((Number) bx.get("sent")).doubleValue() + ((Number) bx.get("received")).doubleValue())
+        / peer.workers();
+    double excess = measured - predicted;
+    System.out.printf(Locale.ROOT, "routing to peers (%d-worker calibration job, %.2f cores each): its routing phases"
+        + " took %.2f s, the one-worker rates predict %.2f s; %.0f MB sent + received per worker%n", peer.workers(),
+        c, measured, predicted, bytes / 1e6);
+    if (!(excess > 0)) {
+      System.out.println("routing to peers: no time beyond the one-worker rates (noise?); its CPU cost left out");
+      return FREE;
+    }
+    return bytes / (excess * Math.min(2, c));
   }
 
   /**
@@ -166,7 +225,8 @@ public final class CostModelReport {
       return new double[] {0, seconds1 / work1};
     }
     double fixed = seconds0 - slope * work0;
-    if (fixed < 0) {
+    if (fixed < 0 || fixed > seconds1 / 2) {
+      // Twice the work not taking noticeably longer is the load's noise, not a fixed cost.
       return new double[] {0, seconds1 / work1};
     }
     return new double[] {fixed, slope};
@@ -179,7 +239,7 @@ public final class CostModelReport {
     System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     double worst = 0;
     for (Run run : runs) {
-      CostInputs in = run.inputs(f, Math.min(cores, cores / run.workers()), rates);
+      CostInputs in = run.inputs(f, run.cores(cores), rates);
       CostEstimate p = CostModel.estimate(in);
       StringBuilder cells = new StringBuilder();
       double measured = 0;
@@ -198,20 +258,17 @@ public final class CostModelReport {
       worst = Math.max(worst, Math.max(ratio, 1 / ratio));
       long jvmHeap = CostModel.JVM_BASE_HEAP + run.workers() * p.heapBytesPerWorker();
       long jvmRss = jvmHeap + CostModel.NATIVE_BYTES;
-      // Sent: the node rows and edges routed to peers, then every layer's halo rows (train: three times an epoch).
-      double q = (run.workers() - 1) / (double) run.workers();
-      int rw = in.featureWidth();
-      double sent = q * in.nodes() * (16 + 4.0 * rw) + 12 * q * in.edges();
-      for (long b : p.bytesPerLayer()) {
-        sent += run.train() ? 3.0 * in.epochs() * b : b;
-      }
+      // Sent: the node rows and edges routed to peers, the halo requests, every layer's halo rows (train: three
+      // times an epoch).
+      double sent = p.totalSentBytes();
       @SuppressWarnings("unchecked")
       Map<String, Object> g = (Map<String, Object>) run.metrics().get("graph");
       @SuppressWarnings("unchecked")
       Map<String, Object> bx = (Map<String, Object>) run.metrics().get("bytes_exchanged");
-      System.out.printf(Locale.ROOT, "| %s %s | %d | %s | %.2f s | %.2f s | %.2f | %,d / %,.0f | %,.0f / %,.0f "
+      System.out.printf(Locale.ROOT, "| %s %s | %s | %s | %.2f s | %.2f s | %.2f | %,d / %,.0f | %,.0f / %,.0f "
           + "| %.0f MB | %.0f MB | %.0f MB | %.0f MB |%n",
-          run.kind(), run.modelName(), run.workers(), cells, measured, p.seconds(), ratio,
+          run.kind(), run.modelName(), run.workers() + String.format(Locale.ROOT, " (%.2f cores each, %.1f other threads)",
+          in.coresPerWorker(), run.others()), cells, measured, p.seconds(), ratio,
           ((Number) g.get("halo_rows")).longValue(), run.workers() * p.haloRowsPerWorker(),
           ((Number) bx.get("sent")).doubleValue() / 1e6, sent / 1e6,
           run.number("peak_heap_bytes") / 1e6, jvmHeap / 1e6, run.number("peak_rss_bytes") / 1e6, jvmRss / 1e6);
@@ -219,12 +276,10 @@ public final class CostModelReport {
     System.out.printf(Locale.ROOT, "worst total ratio: %.2f (target: within 1.25)%n%n", worst);
   }
 
-  private static void project(CostRates measured) {
+  private static void project(CostRates measured, String ratesName) {
     // A cluster's network is not loopback: 10 GbE per container unless this machine measured less.
-    CostRates r = new CostRates(measured.readBytes(), measured.routeBytes(), measured.buildEdges(),
-        measured.planEdges(), measured.spmmEdgeFloats(), measured.gemmFlops(), measured.writeBytes(),
-        Math.min(measured.networkBytes(), 1.25e9), measured.trainEpochFactor(), measured.fixedSeconds());
-    System.out.println("Projections: 32 GB, 8-vcore graph-worker containers (-Xmx 24 GB), this machine's per-core rates, "
+    CostRates r = measured.withNetworkBytes(Math.min(measured.networkBytes(), 1.25e9));
+    System.out.println("Projections: 32 GB, 8-vcore graph-worker containers (-Xmx 24 GB), " + ratesName + ", "
         + "network " + Math.round(r.networkBytes() / 1e6) + " MB/s per container");
     System.out.println("| graph | model | containers | heap per container | bytes exchanged per layer | wall time "
         + "(read, route, edges, plan, layers, write) |");
@@ -251,13 +306,16 @@ public final class CostModelReport {
             t.get("layer0") + t.get("layer1"), t.get("write"));
       }
     }
+    System.out.println();
   }
 
   /**
-   * A measured configuration: its kind, its model, its {@code --metrics} summaries (one per round) and each
-   * phase's median over them.
+   * A measured configuration: its kind, its model, its {@code --metrics} summary, each phase's seconds and each
+   * epoch's (its fastest round's, or the medians over its rounds), and the other processes' runnable threads
+   * while it ran.
    */
-  record Run(String kind, String modelName, ModelSpec spec, Map<String, Object> metrics, Map<String, Double> phases) {
+  record Run(String kind, String modelName, ModelSpec spec, Map<String, Object> metrics, Map<String, Double> phases,
+      double[] epochSeconds, double others) {
     @SuppressWarnings("unchecked")
     static Run parse(String arg) throws IOException {
       String[] p = arg.split(":", 3);
@@ -268,6 +326,19 @@ public final class CostModelReport {
         rounds.add((Map<String, Object>) Json.parse(Files.readString(Path.of(file))));
       }
       boolean train = p[0].equals("train");
+      if (FASTEST) {
+        // Load from other processes only slows a run down: its fastest round is the nearest to a quiet machine.
+        Map<String, Object> best = rounds.get(0);
+        String bestFile = p[2].split(",")[0];
+        for (int i = 0; i < rounds.size(); i++) {
+          if (total(phasesOf(rounds.get(i), train)) < total(phasesOf(best, train))) {
+            best = rounds.get(i);
+            bestFile = p[2].split(",")[i];
+          }
+        }
+        rounds = List.of(best);
+        p[2] = bestFile;
+      }
       Map<String, List<Double>> each = new LinkedHashMap<>();
       for (Map<String, Object> m : rounds) {
         for (Map.Entry<String, Double> e : phasesOf(m, train).entrySet()) {
@@ -283,7 +354,41 @@ public final class CostModelReport {
         rounds.forEach(m -> v.add(((Number) m.get(key)).doubleValue()));
         first.put(key, median(v));
       }
-      return new Run(p[0], name.startsWith("spec") ? "sage" : name, ModelFormat.parse(json, p[1]), first, medians);
+      // Train: each epoch's seconds (metrics.json's), the median over the rounds.
+      double[] epochs = new double[0];
+      if (train) {
+        List<List<Double>> byEpoch = new ArrayList<>();
+        for (Map<String, Object> m : rounds) {
+          List<Object> es = (List<Object>) ((Map<String, Object>) m.get("training")).get("epochs");
+          for (int i = 0; i < es.size(); i++) {
+            if (byEpoch.size() <= i) {
+              byEpoch.add(new ArrayList<>());
+            }
+            byEpoch.get(i).add(((Number) ((Map<String, Object>) es.get(i)).get("seconds")).doubleValue());
+          }
+        }
+        epochs = byEpoch.stream().mapToDouble(Run::median).toArray();
+      }
+      // Other processes' runnable threads while it ran (the script's NAME.load beside NAME.json: sum, samples).
+      List<Double> load = new ArrayList<>();
+      for (String file : p[2].split(",")) {
+        Path l = Path.of(file.replaceAll("\\.json$", ".load"));
+        if (Files.exists(l)) {
+          String[] v = Files.readString(l).trim().split("\\s+");
+          double n = Double.parseDouble(v[1]);
+          load.add(n > 0 ? Double.parseDouble(v[0]) / n : 0);
+        }
+      }
+      return new Run(p[0], name.startsWith("spec") ? "sage" : name, ModelFormat.parse(json, p[1]), first, medians,
+          epochs, load.isEmpty() ? 0 : median(load));
+    }
+
+    private static double total(Map<String, Double> phases) {
+      double t = 0;
+      for (double v : phases.values()) {
+        t += v;
+      }
+      return t;
     }
 
     private static double median(List<Double> v) {
@@ -308,6 +413,15 @@ public final class CostModelReport {
 
     boolean train() {
       return kind.equals("train");
+    }
+
+    /**
+     * Cores a worker of this run got: its {@code --local} JVM's {@code workers x machineCores} compute threads
+     * (--threads defaults to all cores) share the machine's cores with the other processes' runnable threads,
+     * thread for thread; {@code machineCores / workers} on a quiet machine.
+     */
+    double cores(double machineCores) {
+      return machineCores * machineCores / (workers() * machineCores + (SHARES ? others : 0));
     }
 
     int workers() {

@@ -8,7 +8,8 @@ import java.util.List;
  * fused with feature loading, the epochs (train), and the rates. Immutable; built with {@link #builder()}.
  *
  * @param coresPerWorker cores a worker's threads actually get: its vcores on YARN, the machine's cores over the
- *     workers with {@code --local} (they share one JVM), never more than its compute threads
+ *     workers with {@code --local} (they share one JVM; on a machine other processes load too, the workers'
+ *     threads' share of the cores among all runnable ones), never more than its compute threads
  * @param edgeBalance the largest partition's edges over the mean (1 = even); the slowest worker sets a phase's time
  */
 public record CostInputs(long nodes, long edges, int featureWidth, List<CostLayer> layers, int workers,

@@ -9,18 +9,22 @@ import java.util.Map;
  * The cost model of {@code infer} and {@code train} (README "Cost model"): each phase's seconds on the slowest
  * worker, the bytes exchanged per layer and a worker's memory, from the graph's size, the layers, the workers and
  * the per-core {@link CostRates}. Per worker w of p: {@code n_w = n/p} nodes, {@code E_w = E/p * balance} edges,
- * {@code q = (p-1)/p} of what it routes goes to peers, {@code c} cores; one-thread phases get {@code min(1, c)}.
+ * {@code q = (p-1)/p} of what it routes goes to peers, {@code c} cores; one-thread phases get {@code min(1, c)},
+ * the CPU of routing to peers {@code c' = min(2, c)} (the sending thread and the transport's two I/O threads).
+ * A byte sent to a peer costs {@code 1/networkBytes} of wire time and, sent and again received,
+ * {@code 2/(peerBytes c')} of CPU: {@code peer(B) = B/networkBytes + 2B/(peerBytes c')}.
  * <pre>
  *   read-nodes  n_w (8 + 4f) / (readBytes min(1,c))                  [+ fused: 2 n_w f lin / (gemmFlops c)]
- *   route-nodes n_w (16 + 4r) (1 / (routeBytes min(1,c)) + q / networkBytes)
- *   edges       E_w / (buildEdges c) + 12 q E_w / networkBytes
- *   plan        E_w / (planEdges min(1,c))
- *   layer k     2 n_w in_k lin_k / (gemmFlops c) + S_k msg_k / (spmmEdgeFloats c) + 4 h_k msg_k / networkBytes
+ *   route-nodes n_w (16 + 4r) / (routeBytes min(1,c)) + peer(q n_w (16 + 4r))
+ *   edges       E_w / (buildEdges c) + peer(12 q E_w)
+ *   plan        E_w / (planEdges min(1,c)) + sum_k 16 h_k / (peerBytes c')   (8-byte ids asked and answered)
+ *   layer k     2 n_w in_k lin_k / (gemmFlops c) + S_k msg_k / (spmmEdgeFloats c) + peer(4 h_k msg_k)
  *   write       n_w (8 + 4 out) / (writeBytes min(parts, c))
- *   train       epochs (trainEpochFactor * (sum of the layers) + 3 sum_k 4 h_k msg_k / networkBytes), as "epochs"
+ *   train       epochs (trainEpochFactor * (sum of the layers' compute) + 3 sum_k peer(4 h_k msg_k)), as "epochs"
  *               (instead of the layers and write: forward, backward and evaluation each exchange every layer)
  * </pre>
- * Each phase adds its {@link CostRates#fixedSeconds} (what it takes whatever the size).
+ * Each phase adds its {@link CostRates#fixedSeconds} (what it takes whatever the size; for "epochs" once per job,
+ * the first epoch's warm-up; a training job's phase {@code x} takes "train:x" where the rates have one).
  * {@code r} is the routed row width (the first layer's linear width when fused and narrower, else f), {@code lin}
  * a layer's dense output width (sage {@code 2 out}, gat heads x out), {@code msg} the width aggregated and
  * exchanged (gat adds a score per head; gat aggregates twice: scores and rows), {@code S_k} the sampled in-edges
@@ -64,49 +68,74 @@ public final class CostModel {
       read += 2 * nw * f * rw / (r.gemmFlops() * c);
     }
     t.put("read-nodes", read);
+    double peerCores = Math.min(2, c);
+    Map<String, Double> sent = new LinkedHashMap<>();
     double rowBytes = nw * (16 + 4.0 * rw);
-    t.put("route-nodes", rowBytes / (r.routeBytes() * one) + q * rowBytes / r.networkBytes());
-    t.put("edges", ew / (r.buildEdges() * c) + 12 * q * ew / r.networkBytes());
-    t.put("plan", ew / (r.planEdges() * one));
+    double rowsSent = q * rowBytes;
+    t.put("route-nodes", rowBytes / (r.routeBytes() * one) + peer(rowsSent, r, peerCores));
+    sent.put("route-nodes", p * rowsSent);
+    double edgesSent = 12 * q * ew;
+    t.put("edges", ew / (r.buildEdges() * c) + peer(edgesSent, r, peerCores));
+    sent.put("edges", p * edgesSent);
+    t.put("plan", 0.0); // set below, from the layers' halo; in phase order here
+    sent.put("plan", 0.0);
     List<Long> bytes = new ArrayList<>();
     double layers = 0;
+    double exchanges = 0;
     double firstHalo = 0;
+    double requests = 0;
     for (int k = 0; k < in.layers().size(); k++) {
       CostLayer l = in.layers().get(k);
       double sampled = sampledEdges(in, l);
       double halo = haloRows(in, sampled);
       firstHalo = k == 0 ? halo : firstHalo;
+      requests += 8 * halo;
       boolean fusedHere = k == 0 && rw != f;
       double gemm = fusedHere ? 0 : 2 * nw * l.in() * l.linearWidth() / (r.gemmFlops() * c);
       double passes = l.type() == org.yarngnn.compute.model.LayerType.GAT ? 2 : 1;
       double agg = passes * sampled * l.messageWidth() / (r.spmmEdgeFloats() * c);
-      double net = 4 * halo * l.messageWidth() / r.networkBytes();
-      t.put("layer" + k, gemm + agg + net);
-      layers += gemm + agg; // compute only: training counts its own exchanges
-      bytes.add(Math.round(4 * p * halo * l.messageWidth()));
+      double haloBytes = 4 * halo * l.messageWidth();
+      double exchange = peer(haloBytes, r, peerCores);
+      t.put("layer" + k, gemm + agg + exchange);
+      sent.put("layer" + k, p * haloBytes);
+      layers += gemm + agg; // compute only: training scales it and adds its own exchanges
+      exchanges += exchange;
+      bytes.add(Math.round(p * haloBytes));
     }
+    // The plan asks each owner for its halo rows by id, once per layer (HaloRequest: 8 bytes an id).
+    t.put("plan", ew / (r.planEdges() * one) + 2 * requests / (r.peerBytes() * peerCores));
+    sent.put("plan", p * requests);
     int outW = in.layers().get(in.layers().size() - 1).outputWidth();
     double parts = Math.max(1, Math.min(8, Math.ceil(nw / 65536)));
     t.put("write", nw * (8 + 4.0 * outW) / (r.writeBytes() * Math.min(parts, c)));
     if (in.epochs() > 0) {
       t.remove("write");
       // Each epoch exchanges every layer's halo rows three times: forward, backward (in reverse), evaluation.
-      double exchanged = 0;
-      for (long b : bytes) {
-        exchanged += b;
-      }
-      t.put("epochs", in.epochs() * (r.trainEpochFactor() * layers + 3 * exchanged / p / r.networkBytes()));
+      t.put("epochs", in.epochs() * (r.trainEpochFactor() * layers + 3 * exchanges));
+      double epochBytes = 0;
       for (int k = 0; k < in.layers().size(); k++) {
         t.remove("layer" + k);
+        epochBytes += sent.remove("layer" + k);
       }
+      sent.put("epochs", 3.0 * in.epochs() * epochBytes);
     }
     double total = 0;
     for (Map.Entry<String, Double> e : t.entrySet()) {
-      e.setValue(e.getValue() + r.fixedSeconds().getOrDefault(e.getKey(), 0.0));
+      String train = "train:" + e.getKey(); // a training job's own fixed cost of a phase, where it differs
+      String key = in.epochs() > 0 && r.fixedSeconds().containsKey(train) ? train : e.getKey();
+      e.setValue(e.getValue() + r.fixedSeconds().getOrDefault(key, 0.0));
       total += e.getValue();
     }
     long heap = heapBytesPerWorker(in, firstHalo);
-    return new CostEstimate(t, total, bytes, firstHalo, heap, heap + NATIVE_BYTES);
+    return new CostEstimate(t, total, bytes, sent, firstHalo, heap, heap + NATIVE_BYTES);
+  }
+
+  /**
+   * Seconds a worker spends on {@code bytes} sent to its peers (and as many received from them): the wire, and
+   * the CPU of encoding and sending them and of receiving and decoding as many.
+   */
+  private static double peer(double bytes, CostRates r, double peerCores) {
+    return bytes / r.networkBytes() + 2 * bytes / (r.peerBytes() * peerCores);
   }
 
   /** In-edges a worker aggregates over at layer {@code l}: all its edges, or for sage their fanout's sample. */

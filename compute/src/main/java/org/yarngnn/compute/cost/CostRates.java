@@ -6,7 +6,9 @@ import java.util.Map;
  * Per-core rates the {@link CostModel} divides work by, each measured by a short calibration run
  * ({@code scripts/bench/cost-model}): the kernels by timing {@code SpMM} and {@code Gemm} on one thread, the phases
  * by a one-worker calibration job on a small graph (its {@code --metrics} phase seconds divided into the work the
- * model counts), the network by the transport's loopback throughput.
+ * model counts), the network by the transport's loopback throughput, the CPU cost of routing to peers by a
+ * two-worker calibration job (its phases' seconds beyond what the one-worker rates predict, over the bytes its
+ * workers sent and received).
  *
  * @param readBytes decoded node-table bytes (ids and feature floats) a reading thread reads per second
  * @param routeBytes node-row bytes one worker routes to their owners and assembles per second
@@ -15,29 +17,54 @@ import java.util.Map;
  * @param spmmEdgeFloats edge x width products aggregated per core-second, as the layers run them
  * @param gemmFlops dense flops per core-second, as the layers run them
  * @param writeBytes embedding bytes written as Parquet per second per part-writing thread
- * @param networkBytes bytes per second one worker sends to its peers
- * @param trainEpochFactor one training epoch's compute (forward, backward, evaluation) over one inference pass's
+ * @param networkBytes bytes per second one worker sends to its peers (the wire)
+ * @param peerBytes bytes a worker encodes and sends to peers, plus those it receives and decodes, per core-second:
+ *     the CPU side of routing (framing, the transport's buffers and copies, the receiver's decoding and assembly),
+ *     which a row routed to the worker itself does not pay
+ * @param trainEpochFactor a steady training epoch's compute (forward, backward, evaluation; not the first, which
+ *     also compiles) over one inference pass's
  * @param fixedSeconds seconds a phase takes whatever its size (JIT compilation of its kernels, thread pools, file
  *     opens), by phase name as {@link CostEstimate} names them; the calibration's two sizes separate them from
- *     the rates
+ *     the rates; "epochs" is what a training job's first epoch takes beyond a steady one; "train:NAME" a
+ *     training job's own fixed cost of phase NAME (its plan also builds the training's sampling tables)
  */
 public record CostRates(double readBytes, double routeBytes, double buildEdges, double planEdges,
-    double spmmEdgeFloats, double gemmFlops, double writeBytes, double networkBytes, double trainEpochFactor,
-    Map<String, Double> fixedSeconds) {
+    double spmmEdgeFloats, double gemmFlops, double writeBytes, double networkBytes, double peerBytes,
+    double trainEpochFactor, Map<String, Double> fixedSeconds) {
 
   /**
    * Rates measured here by {@code scripts/bench/cost-model} (AMD EPYC Zen 4, 2 cores shared with other jobs, load
-   * average 6-8, medians of 3 rounds; README "Cost model"): what {@code --dry-run} estimates with. Rerun the script
-   * on the cluster's machines for their rates.
+   * average 7-20 while it ran; each configuration's fastest of 3 rounds, the cores a --local worker got counted
+   * from the other processes' runnable threads; README "Cost model"): what {@code --dry-run} estimates with.
+   * Rerun the script on the cluster's machines for their rates.
    */
-  public static final CostRates REFERENCE = new CostRates(682e6, 515e6, 3.75e6, 101e6, 1.23e9, 24.5e9, 29.1e6,
-      957e6, 12.4, Map.of("read-nodes", 0.39, "route-nodes", 0.06, "edges", 0.28, "layer0", 0.23));
+  public static final CostRates REFERENCE = new CostRates(122e6, 211e6, 1.79e6, 209e6, 1.36e9, 29.2e9, 53.1e6,
+      770e6, 327e6, 6.39, Map.of("read-nodes", 0.51, "route-nodes", 0.12, "layer0", 0.52, "epochs", 2.23,
+          "train:plan", 0.22));
+
+  /** These rates with {@code fixed} as the fixed seconds per phase. */
+  public CostRates withFixedSeconds(Map<String, Double> fixed) {
+    return new CostRates(readBytes, routeBytes, buildEdges, planEdges, spmmEdgeFloats, gemmFlops, writeBytes,
+        networkBytes, peerBytes, trainEpochFactor, fixed);
+  }
+
+  /** These rates with another per-byte CPU cost of routing to peers. */
+  public CostRates withPeerBytes(double v) {
+    return new CostRates(readBytes, routeBytes, buildEdges, planEdges, spmmEdgeFloats, gemmFlops, writeBytes,
+        networkBytes, v, trainEpochFactor, fixedSeconds);
+  }
+
+  /** These rates with another network (wire) rate. */
+  public CostRates withNetworkBytes(double v) {
+    return new CostRates(readBytes, routeBytes, buildEdges, planEdges, spmmEdgeFloats, gemmFlops, writeBytes, v,
+        peerBytes, trainEpochFactor, fixedSeconds);
+  }
 
   /** Rates without fixed costs. */
   public CostRates(double readBytes, double routeBytes, double buildEdges, double planEdges, double spmmEdgeFloats,
-      double gemmFlops, double writeBytes, double networkBytes, double trainEpochFactor) {
+      double gemmFlops, double writeBytes, double networkBytes, double peerBytes, double trainEpochFactor) {
     this(readBytes, routeBytes, buildEdges, planEdges, spmmEdgeFloats, gemmFlops, writeBytes, networkBytes,
-        trainEpochFactor, Map.of());
+        peerBytes, trainEpochFactor, Map.of());
   }
 
   public CostRates {
@@ -48,7 +75,7 @@ public record CostRates(double readBytes, double routeBytes, double buildEdges, 
       }
     }
     double[] all = {readBytes, routeBytes, buildEdges, planEdges, spmmEdgeFloats, gemmFlops, writeBytes,
-        networkBytes, trainEpochFactor};
+        networkBytes, peerBytes, trainEpochFactor};
     for (double r : all) {
       if (!(r > 0) || Double.isInfinite(r)) {
         throw new IllegalArgumentException("a cost rate must be positive and finite: " + r);

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.yarngnn.compute.model.LayerType;
 
 class CostModelTest {
-  private static final CostRates EASY = new CostRates(1e6, 1e6, 1e4, 1e5, 1e6, 1e8, 1e6, 1e6, 3);
+  private static final CostRates EASY = new CostRates(1e6, 1e6, 1e4, 1e5, 1e6, 1e8, 1e6, 1e6, 2e6, 3);
   private static final List<CostLayer> GCN = List.of(new CostLayer(LayerType.GCN, 16, 8, 1, -1));
   private static final List<CostLayer> SAGE2 = List.of(new CostLayer(LayerType.SAGE, 128, 128, 1, 10),
       new CostLayer(LayerType.SAGE, 128, 128, 1, 10));
@@ -44,12 +44,50 @@ class CostModelTest {
   @Test
   void twoWorkersByHand() {
     CostEstimate e = CostModel.estimate(small().workers(2).build());
-    // 500 nodes, 5000 edges each; half of what a worker routes goes to its peer.
-    assertEquals(500 * 80 / 1e6 * 1.5, e.phaseSeconds().get("route-nodes"), 1e-12);
-    assertEquals(5000 / 1e4 + 12 * 0.5 * 5000 / 1e6, e.phaseSeconds().get("edges"), 1e-12);
+    // 500 nodes, 5000 edges each; half of what a worker routes goes to its peer: the wire (1e6 B/s) for what it
+    // sends, the CPU (2e6 B/s on its one core) for what it sends and as much again received.
+    double rows = 0.5 * 500 * 80;
+    assertEquals(500 * 80 / 1e6 + rows / 1e6 + 2 * rows / 2e6, e.phaseSeconds().get("route-nodes"), 1e-12);
+    double edges = 12 * 0.5 * 5000;
+    assertEquals(5000 / 1e4 + edges / 1e6 + 2 * edges / 2e6, e.phaseSeconds().get("edges"), 1e-12);
     double halo = 500 * -Math.expm1(-0.5 * 5000 / 500.0);
     assertEquals(halo, e.haloRowsPerWorker(), 1e-9);
     assertEquals(Math.round(4 * 2 * halo * 8), e.bytesPerLayer().get(0));
+    // The plan asks for the halo rows by 8-byte id; the layer sends its halo rows' 8 floats.
+    assertEquals(5000 / 1e5 + 2 * 8 * halo / 2e6, e.phaseSeconds().get("plan"), 1e-12);
+    double compute = 2.0 * 500 * 16 * 8 / 1e8 + 5000 * 8 / 1e6;
+    assertEquals(compute + 32 * halo / 1e6 + 2 * 32 * halo / 2e6, e.phaseSeconds().get("layer0"), 1e-12);
+    // Bytes sent by both workers, phase by phase.
+    assertEquals(2 * rows, e.sentBytes().get("route-nodes"), 1e-9);
+    assertEquals(2 * edges, e.sentBytes().get("edges"), 1e-9);
+    assertEquals(2 * 8 * halo, e.sentBytes().get("plan"), 1e-9);
+    assertEquals(2 * 32 * halo, e.sentBytes().get("layer0"), 1e-9);
+    assertEquals(2 * (rows + edges + 8 * halo + 32 * halo), e.totalSentBytes(), 1e-6);
+    assertEquals(List.of("read-nodes", "route-nodes", "edges", "plan", "layer0", "write"),
+        List.copyOf(e.phaseSeconds().keySet()));
+  }
+
+  @Test
+  void routingToPeersCostsCpuOnTopOfTheWireAndNothingToItself() {
+    CostRates free = EASY.withPeerBytes(1e300);
+    CostEstimate one = CostModel.estimate(small().build());
+    assertEquals(CostModel.estimate(small().rates(free).build()).seconds(), one.seconds(), 1e-12);
+    assertEquals(0, one.totalSentBytes(), 0);
+    for (int p : new int[] {2, 4}) {
+      for (double c : new double[] {0.5, 1, 4}) {
+        CostEstimate paid = CostModel.estimate(small().workers(p).coresPerWorker(c).build());
+        CostEstimate wire = CostModel.estimate(small().workers(p).coresPerWorker(c).rates(free).build());
+        // The CPU term: each byte a worker sends, and as many received, over its min(2, c) routing cores.
+        double perWorker = paid.totalSentBytes() / p;
+        double cpu = 2 * perWorker / (2e6 * Math.min(2, c));
+        assertEquals(cpu, paid.seconds() - wire.seconds(), 1e-9, p + " workers, " + c + " cores");
+        for (String phase : List.of("route-nodes", "edges", "plan", "layer0")) {
+          assertTrue(paid.phaseSeconds().get(phase) > wire.phaseSeconds().get(phase), phase);
+        }
+        assertEquals(wire.phaseSeconds().get("read-nodes"), paid.phaseSeconds().get("read-nodes"), 0);
+        assertEquals(wire.phaseSeconds().get("write"), paid.phaseSeconds().get("write"), 0);
+      }
+    }
   }
 
   @Test
@@ -59,21 +97,36 @@ class CostModelTest {
     assertEquals(10 * 3 * infer.phaseSeconds().get("layer0"), train.phaseSeconds().get("epochs"), 1e-12);
     assertTrue(!train.phaseSeconds().containsKey("write") && !train.phaseSeconds().containsKey("layer0"));
     assertEquals(3 * infer.phaseSeconds().get("layer0"), train.epochSeconds(10), 1e-12);
-    // Two workers: each epoch also moves every layer's halo rows three times.
+    // Two workers: each epoch also moves every layer's halo rows three times, on the wire and through the CPU.
     CostEstimate two = CostModel.estimate(small().workers(2).epochs(1).build());
     CostEstimate twoInfer = CostModel.estimate(small().workers(2).build());
     double halo = twoInfer.haloRowsPerWorker();
     double compute = 2.0 * 500 * 16 * 8 / 1e8 + 5000 * 8 / 1e6;
-    assertEquals(3 * compute + 3 * 4 * halo * 8 / 1e6, two.phaseSeconds().get("epochs"), 1e-5); // bytes rounded
+    assertEquals(3 * compute + 3 * (4 * halo * 8 / 1e6 + 2 * 4 * halo * 8 / 2e6), two.phaseSeconds().get("epochs"),
+        1e-12);
+    assertEquals(3 * 2 * 32 * halo, two.sentBytes().get("epochs"), 1e-6);
+    assertTrue(!two.sentBytes().containsKey("layer0"));
   }
 
   @Test
   void fixedCostsAddToTheirPhase() {
-    CostRates withFixed = new CostRates(1e6, 1e6, 1e4, 1e5, 1e6, 1e8, 1e6, 1e6, 3, java.util.Map.of("layer0", 2.0));
+    CostRates withFixed = EASY.withFixedSeconds(java.util.Map.of("layer0", 2.0));
     CostEstimate a = CostModel.estimate(small().build());
     CostEstimate b = CostModel.estimate(small().rates(withFixed).build());
     assertEquals(a.phaseSeconds().get("layer0") + 2, b.phaseSeconds().get("layer0"), 1e-12);
     assertEquals(a.seconds() + 2, b.seconds(), 1e-12);
+  }
+
+  @Test
+  void trainingTakesItsOwnFixedCostsWhereTheRatesHaveThem() {
+    CostRates fixed = EASY.withFixedSeconds(java.util.Map.of("plan", 1.0, "train:plan", 5.0, "epochs", 7.0));
+    CostEstimate infer = CostModel.estimate(small().rates(fixed).build());
+    CostEstimate train = CostModel.estimate(small().rates(fixed).epochs(10).build());
+    CostEstimate bare = CostModel.estimate(small().epochs(10).build());
+    assertEquals(0.1 + 1, infer.phaseSeconds().get("plan"), 1e-12);
+    assertEquals(0.1 + 5, train.phaseSeconds().get("plan"), 1e-12);
+    // The first epoch's warm-up is paid once, whatever the epochs.
+    assertEquals(bare.phaseSeconds().get("epochs") + 7, train.phaseSeconds().get("epochs"), 1e-12);
   }
 
   @Test
@@ -139,6 +192,7 @@ class CostModelTest {
   void refusesNonsense() {
     assertThrows(IllegalArgumentException.class, () -> small().workers(0).build());
     assertThrows(IllegalArgumentException.class, () -> small().layers(List.of()).build());
-    assertThrows(IllegalArgumentException.class, () -> new CostRates(0, 1, 1, 1, 1, 1, 1, 1, 1));
+    assertThrows(IllegalArgumentException.class, () -> new CostRates(0, 1, 1, 1, 1, 1, 1, 1, 1, 1));
+    assertThrows(IllegalArgumentException.class, () -> new CostRates(1, 1, 1, 1, 1, 1, 1, 1, 0, 1));
   }
 }
