@@ -30,7 +30,7 @@ public final class GraphWorkerMain {
     String attempt = System.getenv(ContainerWorkers.ATTEMPT_ENV);
     int status = GraphWorker.serve(conf, spec, null, ContainerEnv.index(),
         attempt == null || attempt.isEmpty() ? 0 : Integer.parseInt(attempt), args[0], Integer.parseInt(args[1]),
-        JobTransport.inContainer(conf, host), spec.recovery().replacesWorkers() ? reconnect(conf, jobConf, staging)
+        JobTransport.inContainer(conf, host), spec.recovery().replacesWorkers() ? reconnect(conf, staging)
             : null);
     System.exit(status);
   }
@@ -40,10 +40,11 @@ public final class GraphWorkerMain {
 
   /**
    * A graph worker of a job that replaces lost workers outlives its ApplicationMaster attempt while the
-   * application has attempts left: it looks for the next attempt's driver in the staging directory.
+   * application has attempts left: it looks for the next attempt's driver in the staging directory. Both
+   * settings come from the client's configuration (shipped on every container's classpath).
    */
-  static WorkerSession.Reconnect reconnect(org.apache.hadoop.conf.Configuration conf,
-      org.apache.hadoop.conf.Configuration jobConf, Path staging) throws java.io.IOException {
+  static WorkerSession.Reconnect reconnect(org.apache.hadoop.conf.Configuration conf, Path staging)
+      throws java.io.IOException {
     String id = System.getenv("CONTAINER_ID");
     int served;
     try {
@@ -53,8 +54,8 @@ public final class GraphWorkerMain {
       return null;
     }
     org.apache.hadoop.fs.FileSystem fs = staging.getFileSystem(conf);
-    long window = java.util.concurrent.TimeUnit.SECONDS.toMillis(Math.max(0, jobConf.getLong(RECONNECT_KEY, 60)));
-    return new WorkerSession.Reconnect(served, jobConf.getInt(YarnJobClient.AM_ATTEMPTS_KEY, 2), window, id,
+    long window = java.util.concurrent.TimeUnit.SECONDS.toMillis(Math.max(0, conf.getLong(RECONNECT_KEY, 60)));
+    return new WorkerSession.Reconnect(served, conf.getInt(YarnJobClient.AM_ATTEMPTS_KEY, 2), window, id,
         () -> DriverEndpoint.read(fs, staging));
   }
 }
