@@ -296,8 +296,16 @@ public final class WorkerSession {
     try {
       driver.sendBlocking(m);
     } catch (Exception e) {
-      if (!mayFollow() || !driver.closeFuture().isDone()) {
+      if (!mayFollow()) {
         throw e;
+      }
+      try {
+        // A send that failed on a closing connection: its close follows at once.
+        driver.closeFuture().get(REPORT_WAIT_SECONDS, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException x) {
+        if (!driver.closeFuture().isDone()) {
+          throw e;
+        }
       }
     }
   }
