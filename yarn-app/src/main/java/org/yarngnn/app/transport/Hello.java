@@ -41,6 +41,7 @@ public record Hello(int workerIndex, String host, int port, Survivor survivor) i
   @Override
   public void writeBody(FrameWriter out) {
     endpoint().write(out);
+    out.writeBoolean(survivor != null);
     if (survivor != null) {
       out.writeVInt(survivor.attempt());
       out.writeVInt(survivor.generation());
@@ -49,12 +50,12 @@ public record Hello(int workerIndex, String host, int port, Survivor survivor) i
   }
 
   /**
-   * Bounds as {@link Endpoint#read}; then either nothing or a survivor's attempt (at least 1), generation and
-   * container id (at most {@value #MAX_CONTAINER_CHARS} characters); nothing may follow.
+   * Bounds as {@link Endpoint#read}; then whether a survivor speaks (a boolean byte) and if so its attempt (at
+   * least 1), generation and container id (at most {@value #MAX_CONTAINER_CHARS} characters); nothing may follow.
    */
   static Hello read(FrameReader in) {
     Endpoint e = Endpoint.read(in);
-    if (in.remaining() == 0) {
+    if (!in.readBoolean()) {
       return new Hello(e);
     }
     int attempt = FrameReader.nonNegative(in.readVInt(), "attempt");
