@@ -121,30 +121,40 @@ public final class DriverSession implements AutoCloseable {
     Endpoint[] eps = new Endpoint[p];
     java.util.TreeSet<Integer> adopted = new java.util.TreeSet<>();
     java.util.TreeSet<Integer> from = new java.util.TreeSet<>();
-    java.util.Set<String> containers = new java.util.HashSet<>();
+    java.util.Map<Integer, String> containers = new java.util.HashMap<>();
     long t0 = System.nanoTime();
     if (adoption.candidates() > 0) {
       report(0.01f, "waiting for up to " + adoption.candidates() + " workers of the previous attempt");
     }
     long until = System.currentTimeMillis() + adoption.waitMillis();
     while (adopted.size() < Math.min(p, adoption.candidates()) && System.currentTimeMillis() < until) {
-      InboundQueue.Event ev = next(Long.MAX_VALUE, Phase.JOB);
+      InboundQueue.Event ev = inbox.poll(200, TimeUnit.MILLISECONDS);
       if (ev == null) {
         continue;
       }
       PeerConnection c = ev.connection();
-      if (ev.message() instanceof Hello h && h.survivor() != null && acceptable(h, c, p)) {
+      int w = indexOf(c);
+      if (ev.isClose() && w >= 0) {
+        // A survivor gone again before the job went on: its index is launched anew.
+        log.println("yarn-gnn: survivor worker " + w + " left before it was taken over");
+        workers[w] = null;
+        eps[w] = null;
+        adopted.remove(w);
+        containers.remove(w);
+      } else if (ev.message() instanceof WorkerFailure f && w >= 0) {
+        throw failure(f);
+      } else if (ev.message() instanceof Hello h && h.survivor() != null && acceptable(h, c, p)) {
         workers[h.workerIndex()] = c;
         eps[h.workerIndex()] = h.endpoint();
         adopted.add(h.workerIndex());
         from.add(h.survivor().attempt());
-        containers.add(h.survivor().container());
+        containers.put(h.workerIndex(), h.survivor().container());
         survivorGeneration = Math.max(survivorGeneration, h.survivor().generation());
-      } else {
-        refuse(c, "unexpected registration of a survivor " + ev.message());
+      } else if (!ev.isClose()) {
+        refuse(c, "unexpected registration of a survivor " + ev.message() + " from '" + c.peerIdentity() + "'");
       }
     }
-    adoption.adopted(containers);
+    adoption.adopted(java.util.Set.copyOf(containers.values()));
     int[] missing = new int[p - adopted.size()];
     for (int w = 0, m = 0; w < p; w++) {
       if (!adopted.contains(w)) {
