@@ -98,16 +98,30 @@ public final class ContainerWorkers implements ReplaceableWorkers {
     mine.addAll(pool.launch(b.build()));
   }
 
+  /** One container per index of {@code indices}: the others were taken over from an earlier AM attempt. */
+  @Override
+  public void launch(String host, int port, int workers, int[] indices) {
+    this.driverHost = host;
+    this.driverPort = port;
+    this.workers = workers;
+    for (int w : indices) {
+      mine.addAll(pool.launch(one(w).build()));
+    }
+  }
+
   @Override
   public void relaunch(int worker, int attempt) {
     if (!replaceable || driverHost == null) {
       throw new IllegalStateException("graph workers of this job are not replaced");
     }
-    // One container, with the lost worker's index (the pool's own index of a one-container launch is 0).
-    ContainerSpec one = builder(driverHost, driverPort, 1, memoryMb, vcores, preferredHosts, mainClass)
-        .expendable(true).env(ContainerEnv.INDEX, Integer.toString(worker)).env(ContainerEnv.COUNT, Integer.toString(workers))
-        .env(ATTEMPT_ENV, Integer.toString(attempt)).build();
-    mine.addAll(pool.launch(one));
+    mine.addAll(pool.launch(one(worker).env(ATTEMPT_ENV, Integer.toString(attempt)).build()));
+  }
+
+  /** One container, with worker index {@code worker} (the pool's own index of a one-container launch is 0). */
+  private ContainerSpec.Builder one(int worker) {
+    return builder(driverHost, driverPort, 1, memoryMb, vcores, preferredHosts, mainClass)
+        .expendable(replaceable).env(ContainerEnv.INDEX, Integer.toString(worker))
+        .env(ContainerEnv.COUNT, Integer.toString(workers));
   }
 
   private void exited(ContainerHandle h, ContainerExit exit) {

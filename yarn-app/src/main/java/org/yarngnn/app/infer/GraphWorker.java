@@ -89,6 +89,17 @@ public final class GraphWorker implements WorkerSession.Role {
     this.index = index;
     this.workers = spec.workers();
     this.mesh = new WorkerMesh(index, workers, transport.options(InferenceCodec.CODEC, Participants.worker(index)));
+    String container = System.getenv("CONTAINER_ID");
+    if (container != null) {
+      // Which ApplicationMaster attempt started this container, in its report: an adopted one keeps its first.
+      try {
+        figures.put("containerAttempt",
+            org.apache.hadoop.yarn.api.records.ContainerId.fromString(container).getApplicationAttemptId()
+                .getAttemptId());
+      } catch (IllegalArgumentException e) {
+        // not a YARN container id: nothing to report
+      }
+    }
   }
 
   /** Runs a graph worker's session with the driver; returns the process exit status. */
@@ -100,10 +111,27 @@ public final class GraphWorker implements WorkerSession.Role {
   /** As above, for start {@code attempt} of the worker (a replacement's is above 0). */
   public static int serve(Configuration conf, InferOptions spec, Model model, int index, int attempt,
       String driverHost, int driverPort, JobTransport transport) {
+    return serve(conf, spec, model, index, attempt, driverHost, driverPort, transport, null);
+  }
+
+  /**
+   * As above; with {@code reconnect} (a container of a job that replaces lost workers) the worker outlives a dead
+   * ApplicationMaster attempt's driver and may be adopted by the next attempt's.
+   */
+  public static int serve(Configuration conf, InferOptions spec, Model model, int index, int attempt,
+      String driverHost, int driverPort, JobTransport transport, WorkerSession.Reconnect reconnect) {
     // --verbose reaches the workers as an option (job.xml on YARN), not as a key of the container's own conf.
-    return new WorkerSession(index, driverHost, driverPort, transport, InferenceCodec.CODEC,
-        spec.verbose() || conf.getBoolean("yarngnn.verbose", false))
-        .run(() -> new GraphWorker(conf, spec, model, index, attempt, transport));
+    WorkerSession session = new WorkerSession(index, driverHost, driverPort, transport, InferenceCodec.CODEC,
+        spec.verbose() || conf.getBoolean("yarngnn.verbose", false));
+    if (reconnect != null) {
+      session.reconnecting(reconnect);
+    }
+    return session.run(() -> new GraphWorker(conf, spec, model, index, attempt, transport));
+  }
+
+  @Override
+  public int generation() {
+    return generation;
   }
 
   @Override
@@ -272,6 +300,13 @@ public final class GraphWorker implements WorkerSession.Role {
       layersDone = k;
     } else if (layersDone != k) {
       throw new IllegalStateException("rejoin at layer " + k + " after " + layersDone + " layers");
+    }
+    if (result == PhaseResult.EMPTY) {
+      // A worker that kept its partition answers its sizes too: a driver taking it over from an earlier
+      // ApplicationMaster attempt prints them as construction would.
+      org.yarngnn.compute.graph.GraphBlock g = partition.graph();
+      result = new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.haloIds().length);
+      figures.put("keptPartition", 1);
     }
     plan = buildPlan(partition);
     return result;

@@ -54,6 +54,8 @@ public final class InferenceDriver {
   private int layers;
   /** Where a second ApplicationMaster attempt continues from the first one's checkpoints; -1: from the start. */
   private int continueAt = -1;
+  /** With {@link #continueAt}: how the earlier attempt's surviving workers are taken over; null: none are. */
+  private DriverSession.Adoption adoption;
 
   /** A driver listening on {@code transport}'s host, with the job's secret. */
   public InferenceDriver(InferOptions spec, JobTransport transport, WorkerLauncher launcher,
@@ -66,13 +68,23 @@ public final class InferenceDriver {
   }
 
   /**
-   * Continues at layer {@code layer} (0-based) instead of building the graph: after the job round every worker
+   * Continues at layer {@code layer} (0-based) instead of building the graph: every worker (no job round)
    * loads its partition and layer {@code layer - 1}'s checkpointed rows as a replacement does (a
    * {@link Phase#REJOIN}), builds the plan, and the layers from {@code layer} on run. Only for a job that replaces
    * lost workers (its checkpoints); see {@link CheckpointResume}.
    */
   public InferenceDriver continueAt(int layer) {
     this.continueAt = layer;
+    return this;
+  }
+
+  /**
+   * With {@link #continueAt}: takes over the workers the earlier attempt left running as {@code adoption} says,
+   * launching only the missing ones; every worker then goes straight to the {@link Phase#REJOIN} (an adopted
+   * worker's mesh would refuse new peers at its old generation), adopted ones keeping their partition and rows.
+   */
+  public InferenceDriver adopting(DriverSession.Adoption adoption) {
+    this.adoption = adoption;
     return this;
   }
 
@@ -87,17 +99,24 @@ public final class InferenceDriver {
         progress, log)) {
       session = s;
       int p = spec.workers();
-      s.start(p);
+      if (continueAt >= 0 && adoption != null) {
+        s.start(p, adoption);
+      } else {
+        s.start(p);
+      }
       if (launcher instanceof ReplaceableWorkers r && spec.recovery().replacesWorkers()) {
         recovery = new WorkerRecovery(s, r, spec.recovery().maxWorkerFailures());
         resume = new LayerResume(layerCount, counts -> ownership(spec, p, counts));
       }
-      round(new PhaseCommand(Phase.JOB), 0.02f);
-      List<PhaseResult> sizes;
-      String ownershipText;
       if (continueAt >= 0 && recovery == null) {
         throw new IllegalStateException("only a job that replaces lost workers continues from checkpoints");
       }
+      if (continueAt < 0) {
+        // A continued job's workers connect their mesh in the REJOIN below, as replacements do.
+        round(new PhaseCommand(Phase.JOB), 0.02f);
+      }
+      List<PhaseResult> sizes;
+      String ownershipText;
       if (continueAt >= 0) {
         sizes = recovery.rejoinAll(LayerResume.atLayer(continueAt), 0.40f,
             "loading the checkpoints (continuing at layer " + (continueAt + 1) + "/" + layers + ")");

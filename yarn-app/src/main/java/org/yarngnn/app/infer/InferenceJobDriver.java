@@ -25,6 +25,12 @@ public final class InferenceJobDriver implements JobDriver {
   /** A model shipped through the staging directory: {@code staged:NAME}. */
   public static final String STAGED = "staged:";
 
+  /** A later attempt that continues from the checkpoints takes over the surviving graph workers. */
+  @Override
+  public boolean adoptsContainers() {
+    return true;
+  }
+
   @Override
   public int run(DriverContext ctx) throws Exception {
     InferOptions spec = inStaging(InferOptions.fromConfiguration(LaunchContexts.jobConf()), ctx.stagingDir());
@@ -35,22 +41,29 @@ public final class InferenceJobDriver implements JobDriver {
         ? new LayerCheckpoints(ctx.conf(), new Path(spec.recovery().dir())) : null;
     CheckpointResume resume = CheckpointResume.none("this is the first attempt");
     if (ctx.attempt() > 1) {
-      // The previous attempt's AM died mid-job (its containers are stopped by now: ApplicationMaster): continue
-      // from what its checkpoints hold, else start over from the inputs. Its parts are never kept (the last layer
-      // is not checkpointed, so a write is always run again).
-      commit.clearWorkDir();
+      // The previous attempt's AM died mid-job: continue from what its checkpoints hold, taking over its surviving
+      // workers (WorkerAdoption), else start over from the inputs with its containers released first. Its parts
+      // are never kept (the last layer is not checkpointed, so a write is always run again; a survivor deletes
+      // its own parts before it writes again).
       resume = checkpoints == null ? CheckpointResume.none("no checkpoints (--checkpoint none)")
           : CheckpointResume.find(checkpoints, spec.workers(), spec.layers(), spec.graph() == null);
+      if (!resume.resumes()) {
+        ctx.releasePrevious(java.util.Set.of());
+      }
+      commit.clearWorkDir();
       ctx.log().println(resume.describe(ctx.attempt(), spec.layers()));
       if (checkpoints != null && !resume.resumes()) {
         checkpoints.deleteQuietly(System.err); // the dead attempt's: this one writes its own
       }
+    } else {
+      ctx.releasePrevious(java.util.Set.of());
     }
     try (ContainerWorkers workers = checkpoints != null
         ? ContainerWorkers.replaceable(ctx.containers(), spec.workerMemoryMb(), spec.workerVcores(), hosts)
         : new ContainerWorkers(ctx.containers(), spec.workerMemoryMb(), spec.workerVcores(), hosts)) {
       InferenceDriver.Result r = new InferenceDriver(spec, ctx.transport(), workers, ctx.reporter(), ctx.log())
-          .continueAt(resume.layer()).run(spec.layers());
+          .continueAt(resume.layer()).adopting(resume.resumes() ? new WorkerAdoption(ctx) : null)
+          .run(spec.layers());
       commit.commit();
       if (spec.metrics() != null) {
         RunMetrics.writeOrWarn(ctx.conf(), spec.metrics(), RunMetrics.summary("infer", r.seconds(), r.workers()),

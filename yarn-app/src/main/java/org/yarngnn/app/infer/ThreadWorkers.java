@@ -35,7 +35,13 @@ public final class ThreadWorkers implements WorkerLauncher {
 
   @Override
   public void launch(String host, int port, int workers) {
-    for (int i = 0; i < workers; i++) {
+    launch(host, port, workers, java.util.stream.IntStream.range(0, workers).toArray());
+  }
+
+  /** Starts only workers {@code indices} (the others were taken over from an earlier driver's). */
+  @Override
+  public void launch(String host, int port, int workers, int[] indices) {
+    for (int i : indices) {
       int index = i;
       Thread t = new Thread(() -> {
         int status = serve.serve(index, host, port);

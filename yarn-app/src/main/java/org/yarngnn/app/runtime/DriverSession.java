@@ -57,6 +57,7 @@ public final class DriverSession implements AutoCloseable {
   private final TransportServer server;
   private PeerConnection[] workers;
   private List<Endpoint> endpoints;
+  private int survivorGeneration;
 
   /**
    * A driver listening on {@code transport}'s host, its connections authenticated with the job's secret as
@@ -77,10 +78,104 @@ public final class DriverSession implements AutoCloseable {
   public void start(int p) throws Exception {
     launcher.launch(host, server.port(), p);
     report(0.01f, "waiting for " + p + " workers");
-    register(p);
+    workers = new PeerConnection[p];
+    endpoints = register(p, new Endpoint[p], 0);
+    sendPeerTable();
+  }
+
+  private void sendPeerTable() throws Exception {
     for (PeerConnection c : workers) {
       c.sendBlocking(new PeerTable(endpoints));
     }
+  }
+
+  /**
+   * How a driver of a later ApplicationMaster attempt takes over the workers an earlier attempt left running:
+   * where it announces itself, how many may come back, how long it waits for them, and what becomes of the
+   * containers that did not come back.
+   */
+  public interface Adoption {
+    /** Publishes where this driver listens (the survivors poll for it: {@link DriverEndpoint}). */
+    void announce(String host, int port) throws Exception;
+
+    /** How many workers of the earlier attempt may come back (their containers still ran at registration). */
+    int candidates();
+
+    /** The longest wait for them. */
+    long waitMillis();
+
+    /** The containers of the survivors taken over (their ids as they said); the others may be released. */
+    void adopted(java.util.Set<String> containers) throws Exception;
+  }
+
+  /**
+   * As {@link #start}, taking over the surviving workers of an earlier ApplicationMaster attempt first: announces
+   * this driver, waits (at most {@link Adoption#waitMillis}, less once every candidate came back) for their Hellos
+   * as {@link Hello.Survivor}s, then launches workers only for the missing indices
+   * ({@link WorkerLauncher#launch(String, int, int, int[])}). A survivor that comes later is refused. Returns the
+   * indices taken over.
+   */
+  public java.util.SortedSet<Integer> start(int p, Adoption adoption) throws Exception {
+    adoption.announce(host, server.port());
+    workers = new PeerConnection[p];
+    Endpoint[] eps = new Endpoint[p];
+    java.util.TreeSet<Integer> adopted = new java.util.TreeSet<>();
+    java.util.TreeSet<Integer> from = new java.util.TreeSet<>();
+    java.util.Map<Integer, String> containers = new java.util.HashMap<>();
+    long t0 = System.nanoTime();
+    if (adoption.candidates() > 0) {
+      report(0.01f, "waiting for up to " + adoption.candidates() + " workers of the previous attempt");
+    }
+    long until = System.currentTimeMillis() + adoption.waitMillis();
+    while (adopted.size() < Math.min(p, adoption.candidates()) && System.currentTimeMillis() < until) {
+      InboundQueue.Event ev = inbox.poll(200, TimeUnit.MILLISECONDS);
+      if (ev == null) {
+        continue;
+      }
+      PeerConnection c = ev.connection();
+      int w = indexOf(c);
+      if (ev.isClose() && w >= 0) {
+        // A survivor gone again before the job went on: its index is launched anew.
+        log.println("yarn-gnn: survivor worker " + w + " left before it was taken over");
+        workers[w] = null;
+        eps[w] = null;
+        adopted.remove(w);
+        containers.remove(w);
+      } else if (ev.message() instanceof WorkerFailure f && w >= 0) {
+        throw failure(f);
+      } else if (ev.message() instanceof Hello h && h.survivor() != null && acceptable(h, c, p)) {
+        workers[h.workerIndex()] = c;
+        eps[h.workerIndex()] = h.endpoint();
+        adopted.add(h.workerIndex());
+        from.add(h.survivor().attempt());
+        containers.put(h.workerIndex(), h.survivor().container());
+        survivorGeneration = Math.max(survivorGeneration, h.survivor().generation());
+      } else if (!ev.isClose()) {
+        refuse(c, "unexpected registration of a survivor " + ev.message() + " from '" + c.peerIdentity() + "'");
+      }
+    }
+    adoption.adopted(java.util.Set.copyOf(containers.values()));
+    int[] missing = new int[p - adopted.size()];
+    for (int w = 0, m = 0; w < p; w++) {
+      if (!adopted.contains(w)) {
+        missing[m++] = w;
+      }
+    }
+    log.printf(java.util.Locale.ROOT, "yarn-gnn: adopted workers %s from attempt %s in %.1f s; launching %s%n",
+        adopted, from.isEmpty() ? "-" : from.size() == 1 ? from.first().toString() : from.toString(),
+        (System.nanoTime() - t0) / 1e9, missing.length == 0 ? "none" : "workers " + java.util.Arrays.toString(missing));
+    if (missing.length > 0) {
+      launcher.launch(host, server.port(), p, missing);
+      report(0.01f, "waiting for " + missing.length + " workers");
+    }
+    endpoints = register(p, eps, adopted.size());
+    sendPeerTable();
+    return java.util.Collections.unmodifiableSortedSet(adopted);
+  }
+
+  /** The highest mesh generation an adopted worker had connected at (0 when none was adopted). */
+  public int survivorGeneration() {
+    return survivorGeneration;
   }
 
   public int workers() {
@@ -95,15 +190,14 @@ public final class DriverSession implements AutoCloseable {
   }
 
   /**
-   * Waits until every worker said Hello once, each from its own connection and with the index that connection
-   * proved in its handshake. Anything else from a connection that has not registered is refused: that connection
-   * is closed and the job goes on.
+   * Waits until every worker not registered yet ({@code registered} of {@code p} are) said Hello once, each from
+   * its own connection and with the index that connection proved in its handshake. Anything else from a
+   * connection that has not registered (a survivor of an earlier attempt too) is refused: that connection is
+   * closed and the job goes on. Returns the endpoints by index.
    */
-  private void register(int p) throws Exception {
-    workers = new PeerConnection[p];
-    Endpoint[] eps = new Endpoint[p];
+  private List<Endpoint> register(int p, Endpoint[] eps, int registered) throws Exception {
     long deadline = System.currentTimeMillis() + REGISTER_TIMEOUT_MS;
-    for (int registered = 0; registered < p; ) {
+    while (registered < p) {
       InboundQueue.Event ev = next(deadline, Phase.JOB);
       if (ev == null) {
         continue;
@@ -112,16 +206,21 @@ public final class DriverSession implements AutoCloseable {
       if (ev.message() instanceof Hello h && !Participants.worker(h.workerIndex()).equals(c.peerIdentity())) {
         refuse(c, "Hello as worker " + h.workerIndex() + " from a connection authenticated as '" + c.peerIdentity()
             + "'");
-      } else if (ev.message() instanceof Hello h && h.workerIndex() >= 0 && h.workerIndex() < p
-          && workers[h.workerIndex()] == null && indexOf(c) < 0) {
+      } else if (ev.message() instanceof Hello h && h.survivor() == null && acceptable(h, c, p)) {
         workers[h.workerIndex()] = c;
         eps[h.workerIndex()] = h.endpoint();
         registered++;
       } else {
-        refuse(c, "unexpected registration " + ev.message());
+        refuse(c, "unexpected registration " + ev.message() + " from '" + c.peerIdentity() + "'");
       }
     }
-    endpoints = List.of(eps);
+    return List.of(eps);
+  }
+
+  /** Whether {@code h} names a free index in range, the one its connection proved, from no registered one. */
+  private boolean acceptable(Hello h, PeerConnection c, int p) {
+    return Participants.worker(h.workerIndex()).equals(c.peerIdentity()) && h.workerIndex() >= 0
+        && h.workerIndex() < p && workers[h.workerIndex()] == null && indexOf(c) < 0;
   }
 
   private int indexOf(PeerConnection c) {

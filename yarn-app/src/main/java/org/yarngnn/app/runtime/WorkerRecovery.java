@@ -137,12 +137,14 @@ public final class WorkerRecovery {
   /**
    * Every worker (all of them just registered) runs {@link Phase#REJOIN} at a new generation with resume point
    * {@code resume}: a job that continues from checkpoints an earlier ApplicationMaster attempt wrote, every
-   * worker getting ready as a replacement does. A loss here fails the job (nothing to go back to). Returns the
+   * worker getting ready as a replacement does (a worker adopted from that attempt keeps what it holds where it
+   * fits the resume point), at a generation above every adopted worker's. A loss here fails the job (nothing to go back to). Returns the
    * answers by worker ({@link PhaseResult.PartitionSizes} from a worker that loaded its partition).
    */
   public List<PhaseResult> rejoinAll(int resume, float after, String label) throws Exception {
     session.report(after - 0.01f, label);
-    generation++;
+    // Above any generation an adopted worker's mesh had: its peers' connections at that one are refused.
+    generation = Math.max(generation, session.survivorGeneration()) + 1;
     Answers a = collect(new PhaseCommand(Phase.REJOIN, resume, generation, null), WorkerRecovery::rejoined, true,
         false);
     session.report(after, label + " done");

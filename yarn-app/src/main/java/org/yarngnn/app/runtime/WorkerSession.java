@@ -56,6 +56,14 @@ public final class WorkerSession {
       return false;
     }
 
+    /**
+     * The mesh generation the worker last connected at, carried to a newer driver by a survivor
+     * ({@link Reconnect}); 0 by default.
+     */
+    default int generation() {
+      return 0;
+    }
+
     /** Where the role sends messages of its own to the driver (before the first command). */
     default void driver(DriverLink link) {}
 
@@ -93,6 +101,31 @@ public final class WorkerSession {
   private final JobTransport transport;
   private final MessageCodec codec;
   private final boolean verbose;
+  private Reconnect reconnect;
+  /** The ApplicationMaster attempt whose driver this worker serves (from {@link #reconnect}; 0 without). */
+  private int served;
+
+  /**
+   * How a worker outlives its driver when the ApplicationMaster has attempts left: it is worker of attempt
+   * {@code attempt} of at most {@code maxAttempts}; once its driver's connection closed it polls {@code finder}
+   * for a newer attempt's driver for up to {@code windowMillis} from the close, connects and says Hello again as a
+   * survivor ({@link Hello.Survivor}, naming {@code container}); with none in time it exits as without. Its
+   * watchdog then grants the window instead of {@value #DRIVER_GONE_EXIT_SECONDS} s.
+   */
+  public record Reconnect(int attempt, int maxAttempts, long windowMillis, String container, Finder finder) {
+    /** The newest driver endpoint published so far (null: none yet); throws on a bad one. */
+    @FunctionalInterface
+    public interface Finder {
+      DriverEndpoint find() throws Exception;
+    }
+  }
+
+  /** This session outlives its driver as {@code r} says. */
+  public WorkerSession reconnecting(Reconnect r) {
+    this.reconnect = r;
+    this.served = r.attempt();
+    return this;
+  }
 
   /**
    * Worker {@code index} of the driver at {@code driverHost:driverPort}; it advertises {@code transport}'s host
@@ -162,35 +195,38 @@ public final class WorkerSession {
     TransportOptions options = transport.options(codec, Participants.worker(index));
     try (TransportClient client = new TransportClient(options, control)) {
       client.start();
-      PeerConnection driver;
+      java.util.concurrent.atomic.AtomicReference<PeerConnection> driver =
+          new java.util.concurrent.atomic.AtomicReference<>();
       try {
-        driver = client.connect(driverHost, driverPort, Participants.DRIVER);
+        driver.set(client.connect(driverHost, driverPort, Participants.DRIVER));
       } catch (Exception e) {
         System.err.println("yarn-gnn worker " + index + ": cannot reach the driver at " + driverHost + ":"
             + driverPort + ": " + Failures.describe(e));
         return 1;
       }
       java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
-      if (System.getenv("CONTAINER_ID") != null) {
-        DriverWatchdog.arm(driver.closeFuture(), TimeUnit.SECONDS.toMillis(DRIVER_GONE_EXIT_SECONDS), ended::get,
-            () -> {
-              System.err.println("yarn-gnn worker " + index + ": the driver's connection closed "
-                  + DRIVER_GONE_EXIT_SECONDS + " s ago and the session has not ended: exiting");
-              Runtime.getRuntime().halt(1);
-            });
-      }
+      watch(driver.get(), driver, ended);
       Phase phase = Phase.JOB;
       Role role = null;
       try {
         role = roles.create();
-        PeerConnection toDriver = driver;
-        role.driver(toDriver::sendBlocking);
-        driver.sendBlocking(new Hello(index, transport.host(), role.peerPort()));
+        role.driver(m -> driver.get().sendBlocking(m));
+        driver.get().sendBlocking(new Hello(index, transport.host(), role.peerPort()));
         while (true) {
           InboundQueue.Event ev = control.take();
+          if (ev.connection() != driver.get()) {
+            continue; // what an earlier driver's connection still delivers
+          }
           if (ev.isClose()) {
-            // The driver ended the job (another worker failed, or it was stopped): nothing to report.
-            return 1;
+            // The driver ended the job (another worker failed, or it was stopped), or its ApplicationMaster
+            // died: a newer attempt's driver may adopt this worker, else nothing to report.
+            PeerConnection next = follow(client, role, ev.connection());
+            if (next == null) {
+              return 1;
+            }
+            driver.set(next);
+            watch(next, driver, ended);
+            continue;
           }
           Message m = ev.message();
           if (m instanceof PeerTable t) {
@@ -211,13 +247,13 @@ public final class WorkerSession {
             if (!role.survives(e)) {
               throw e;
             }
-            driver.sendBlocking(new PhaseAborted(c.phase(), c.layer(), Failures.describe(e)));
+            answer(driver.get(), new PhaseAborted(c.phase(), c.layer(), Failures.describe(e)));
             continue;
           }
           if (result == null) {
             return 1; // the driver ended the job while the phase ran
           }
-          driver.sendBlocking(new PhaseDone(c.phase(), c.layer(), result,
+          answer(driver.get(), new PhaseDone(c.phase(), c.layer(), result,
               c.phase() == Phase.EXIT ? java.util.Map.of() : role.gauges()));
           if (c.phase() == Phase.EXIT) {
             return 0;
@@ -226,8 +262,8 @@ public final class WorkerSession {
       } catch (Exception | OutOfMemoryError | StackOverflowError e) {
         FailureKind kind = Failures.kindOf(e);
         try {
-          driver.sendBlocking(new WorkerFailure(kind, index, phase, Failures.describe(e)));
-          driver.closeFuture().get(REPORT_WAIT_SECONDS, TimeUnit.SECONDS);
+          driver.get().sendBlocking(new WorkerFailure(kind, index, phase, Failures.describe(e)));
+          driver.get().closeFuture().get(REPORT_WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (Exception ignored) {
           // The driver is gone too; the exit status says enough.
         }
@@ -245,5 +281,89 @@ public final class WorkerSession {
       System.err.println("yarn-gnn worker " + index + ": " + Failures.describe(e));
       return 1;
     }
+  }
+
+  /** Whether this worker may still be adopted by a newer ApplicationMaster attempt's driver. */
+  private boolean mayFollow() {
+    return reconnect != null && served < reconnect.maxAttempts();
+  }
+
+  /**
+   * Sends an answer to the driver; a driver that is gone meanwhile is not this worker's failure (its close event
+   * follows, and a survivor's answer is of no use to the next driver).
+   */
+  private void answer(PeerConnection driver, Message m) throws Exception {
+    try {
+      driver.sendBlocking(m);
+    } catch (Exception e) {
+      if (!mayFollow()) {
+        throw e;
+      }
+      try {
+        // A send that failed on a closing connection: its close follows at once.
+        driver.closeFuture().get(REPORT_WAIT_SECONDS, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException x) {
+        if (!driver.closeFuture().isDone()) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /**
+   * In a container, ends the process once {@code c} closed and the session neither ended nor moved to another
+   * driver within the grace: {@value #DRIVER_GONE_EXIT_SECONDS} s, or the reconnect window when a newer attempt
+   * may adopt this worker.
+   */
+  private void watch(PeerConnection c, java.util.concurrent.atomic.AtomicReference<PeerConnection> current,
+      java.util.concurrent.atomic.AtomicBoolean ended) {
+    if (System.getenv("CONTAINER_ID") == null) {
+      return;
+    }
+    long grace = mayFollow() ? reconnect.windowMillis() + TimeUnit.SECONDS.toMillis(DRIVER_GONE_EXIT_SECONDS)
+        : TimeUnit.SECONDS.toMillis(DRIVER_GONE_EXIT_SECONDS);
+    DriverWatchdog.arm(c.closeFuture(), grace, () -> ended.get() || current.get() != c, () -> {
+      System.err.println("yarn-gnn worker " + index + ": the driver's connection closed " + grace / 1000
+          + " s ago and the session has not ended: exiting");
+      Runtime.getRuntime().halt(1);
+    });
+  }
+
+  /**
+   * After driver connection {@code gone} closed: polls (bounded by the reconnect window from now) for a driver of a
+   * newer attempt, connects and registers with it as a survivor; null when there is none to follow.
+   */
+  private PeerConnection follow(TransportClient client, Role role, PeerConnection gone) throws Exception {
+    if (!mayFollow()) {
+      return null;
+    }
+    long deadline = System.currentTimeMillis() + reconnect.windowMillis();
+    System.err.println("yarn-gnn worker " + index + ": the driver of attempt " + served + " is gone; waiting up to "
+        + reconnect.windowMillis() / 1000 + " s for a newer attempt's driver");
+    String lastProblem = null;
+    while (System.currentTimeMillis() < deadline) {
+      try {
+        DriverEndpoint e = reconnect.finder().find();
+        if (e != null && e.attempt() > served) {
+          PeerConnection c = client.connect(e.host(), e.port(), Participants.DRIVER);
+          c.sendBlocking(new Hello(index, transport.host(), role.peerPort(),
+              new Hello.Survivor(served, role.generation(), reconnect.container())));
+          System.err.println("yarn-gnn worker " + index + ": registered with the driver of attempt " + e.attempt()
+              + " at " + e.host() + ":" + e.port() + " as a survivor of attempt " + served);
+          served = e.attempt();
+          return c;
+        }
+      } catch (Exception e) {
+        String why = Failures.describe(e);
+        if (!why.equals(lastProblem)) {
+          System.err.println("yarn-gnn worker " + index + ": no newer driver yet: " + why);
+          lastProblem = why;
+        }
+      }
+      Thread.sleep(500);
+    }
+    System.err.println("yarn-gnn worker " + index + ": no newer attempt's driver within "
+        + reconnect.windowMillis() / 1000 + " s: exiting");
+    return null;
   }
 }

@@ -31,7 +31,7 @@ import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
  * unregisters SUCCEEDED or FAILED with diagnostics. A container failure, a ResourceManager error or shutdown
  * request, a driver exception or a non-zero driver result fails the application; every container is stopped
  * before unregistering. A later attempt first releases the containers an earlier one left running (they are
- * kept across attempts: {@link PreviousAttemptContainers}). Settings: {@value #HEARTBEAT_KEY} (ms, default 250), {@value #GRACE_KEY} (ms the driver
+ * kept across attempts: {@link PreviousAttemptContainers}), or leaves them to a driver that may take them over. Settings: {@value #HEARTBEAT_KEY} (ms, default 250), {@value #GRACE_KEY} (ms the driver
  * gets to return after a container failure before it is interrupted, default 10000), {@value #STOP_WAIT_KEY} (ms
  * to wait for stopped containers to report, default 10000).
  */
@@ -74,16 +74,21 @@ public final class ApplicationMaster {
       org.apache.hadoop.yarn.api.protocolrecords.RegisterApplicationMasterResponse registered =
           rm.registerApplicationMaster(host, 0, url);
       log("registered " + appId + " on " + host + "; driver " + driver.getClass().getName() + " " + args);
-      // Their driver died with the earlier attempt: released before this attempt's driver reads what they wrote.
-      String released = previous.releaseAndAwait(DriverContext.currentAttempt(),
-          registered.getContainersFromPreviousAttempts(), rm,
-          conf.getLong(STOP_WAIT_KEY, 10_000));
+      // Their driver died with the earlier attempt: released before this attempt's driver reads what they wrote,
+      // unless the driver may take them over (then it releases those it does not).
+      List<Container> earlier = registered.getContainersFromPreviousAttempts();
+      String released = driver.adoptsContainers() ? null : previous.releaseAndAwait(DriverContext.currentAttempt(),
+          earlier, rm, conf.getLong(STOP_WAIT_KEY, 10_000));
       Map<String, String> baseEnv = new LinkedHashMap<>();
       baseEnv.put(ContainerEnv.STAGING_DIR, staging.toString());
       baseEnv.put(ContainerEnv.APP_ID, appId);
       baseEnv.put(ContainerEnv.AM_HOST, host);
       pool = new ContainerPool(conf, rm, nm, LaunchContexts.localResources(fs, staging), baseEnv);
       context = new DriverContext(conf, args, pool, fs, staging, appId, host, page);
+      if (driver.adoptsContainers()) {
+        context.previous(earlier == null ? List.of() : earlier,
+            keep -> previous.releaseExcept(keep, earlier, rm, conf.getLong(STOP_WAIT_KEY, 10_000)));
+      }
       if (released != null) {
         context.log().println(released);
       }

@@ -66,6 +66,39 @@ public final class DriverContext {
     }
   }
 
+  /** Releases the containers of an earlier attempt but those named; returns the log line or null. */
+  @FunctionalInterface
+  interface Release {
+    String except(java.util.Set<String> adopted) throws InterruptedException;
+  }
+
+  private List<String> previous = List.of();
+  private Release release = adopted -> null;
+
+  void previous(List<org.apache.hadoop.yarn.api.records.Container> containers, Release release) {
+    this.previous = containers.stream().map(c -> c.getId().toString()).toList();
+    this.release = release;
+  }
+
+  /**
+   * The ids of the containers earlier attempts left running, for a driver that may take them over
+   * ({@link JobDriver#adoptsContainers}); empty otherwise.
+   */
+  public List<String> previousContainers() {
+    return previous;
+  }
+
+  /**
+   * Releases the earlier attempts' containers but {@code adopted} (ids) and waits, bounded, until they stopped;
+   * logs what it did. For a driver that may take them over, once it knows which it did.
+   */
+  public void releasePrevious(java.util.Set<String> adopted) throws InterruptedException {
+    String done = release.except(adopted);
+    if (done != null) {
+      log.println(done);
+    }
+  }
+
   /** The client's configuration (shipped with the job), on the AM's classpath. */
   public Configuration conf() {
     return conf;

@@ -13,4 +13,13 @@ package org.yarngnn.app.yarn;
  */
 public interface JobDriver {
   int run(DriverContext ctx) throws Exception;
+
+  /**
+   * Whether this driver may take over the containers an earlier attempt of the application left running: then
+   * the ApplicationMaster leaves them to it ({@link DriverContext#previousContainers()},
+   * {@link DriverContext#releasePrevious}); else it releases them all before {@link #run}. False by default.
+   */
+  default boolean adoptsContainers() {
+    return false;
+  }
 }

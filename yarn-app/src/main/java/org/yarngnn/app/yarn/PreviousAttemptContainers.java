@@ -12,8 +12,9 @@ import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
 /**
  * The containers an earlier attempt of this application left running: the job asks YARN to keep them across
  * attempts ({@code keepContainersAcrossApplicationAttempts}) so that a new attempt, not the ResourceManager, decides
- * what becomes of them. Their driver died with that attempt and a new attempt's driver does not adopt them (its
- * workers load the checkpoints instead), so it releases them all and waits, bounded, until the ResourceManager
+ * what becomes of them. Their driver died with that attempt; a new attempt's driver that continues from the
+ * checkpoints may take the surviving graph workers over ({@link JobDriver#adoptsContainers}), the others it
+ * releases and waits, bounded, until the ResourceManager
  * reports them completed: then no worker of the dead attempt still writes a checkpoint the new one reads. (A worker
  * whose driver connection closed exits by itself within seconds anyway.) Thread-safe: completions arrive on
  * YARN's callback thread, possibly before the registration that lists the containers returns.
@@ -42,6 +43,26 @@ final class PreviousAttemptContainers {
     if (containers == null || containers.isEmpty()) {
       return attempt > 1 ? "yarn-gnn: the previous attempt left no container running" : null;
     }
+    return releaseAndAwait(containers, rm, millis, "");
+  }
+
+  /**
+   * As above for those of {@code containers} whose ids {@code adopted} does not name (the driver took those
+   * over); null when it took over all.
+   */
+  String releaseExcept(java.util.Set<String> adopted, List<Container> containers,
+      AMRMClientAsync<ContainerRequest> rm, long millis) throws InterruptedException {
+    List<Container> rest = new java.util.ArrayList<>();
+    for (Container c : containers == null ? List.<Container>of() : containers) {
+      if (!adopted.contains(c.getId().toString())) {
+        rest.add(c);
+      }
+    }
+    return rest.isEmpty() ? null : releaseAndAwait(rest, rm, millis, " not taken over");
+  }
+
+  private String releaseAndAwait(List<Container> containers, AMRMClientAsync<ContainerRequest> rm, long millis,
+      String which) throws InterruptedException {
     long t0 = System.nanoTime();
     synchronized (this) {
       for (Container c : containers) {
@@ -63,7 +84,7 @@ final class PreviousAttemptContainers {
       left = waiting.size();
     }
     String done = String.format(java.util.Locale.ROOT, "yarn-gnn: released the %d container(s) the previous "
-        + "attempt left running; %s in %.1f s", containers.size(),
+        + "attempt left running%s; %s in %.1f s", containers.size(), which,
         left == 0 ? "all stopped" : left + " not yet reported stopped", (System.nanoTime() - t0) / 1e9);
     ApplicationMaster.log(done.substring("yarn-gnn: ".length()));
     return done;

@@ -136,6 +136,26 @@ class DecoderBoundsTest {
       new Endpoint(0, "h", 1).write(w);
       w.writeByte(0);
     }));
+    // A survivor's part of a Hello: a flag byte that is no boolean, attempt 0, an overlong container id.
+    assertRefused(CODEC, frame(MessageCodec.HELLO, w -> {
+      new Endpoint(0, "h", 1).write(w);
+      w.writeByte(2);
+    }));
+    assertRefused(CODEC, frame(MessageCodec.HELLO, w -> {
+      new Endpoint(0, "h", 1).write(w);
+      w.writeBoolean(true);
+      w.writeVInt(0);
+      w.writeVInt(0);
+      w.writeString("c");
+    }));
+    MalformedFrameException container = assertRefused(CODEC, frame(MessageCodec.HELLO, w -> {
+      new Endpoint(0, "h", 1).write(w);
+      w.writeBoolean(true);
+      w.writeVInt(1);
+      w.writeVInt(0);
+      w.writeString("c".repeat(Hello.MAX_CONTAINER_CHARS + 1));
+    }));
+    assertTrue(container.getMessage().contains("container id"), container.getMessage());
     assertRefused(CODEC, frame(MessageCodec.CREDIT, w -> {
       w.writeInt(0);
       w.writeVInt(0);

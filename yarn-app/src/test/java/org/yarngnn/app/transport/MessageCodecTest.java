@@ -16,6 +16,7 @@ class MessageCodecTest {
     return List.of(
         new Hello(3, "node-7.example.org", 45_123),
         new Hello(0, "::1", 0),
+        new Hello(2, "node-1", 40_000, new Hello.Survivor(1, 3, "container_1700000000000_0001_01_000004")),
         new PeerTable(List.of()),
         new PeerTable(List.of(new Endpoint(0, "a", 1), new Endpoint(1, "b.example", 65_535))),
         new Command("start-round", 17, new byte[] {1, 2, 3}),
