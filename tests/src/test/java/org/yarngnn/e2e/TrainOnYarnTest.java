@@ -157,12 +157,9 @@ class TrainOnYarnTest {
         run.out());
     assertTrue(fs.exists(new Path("/out/train3/_SUCCESS")));
     assertTrue(fs.exists(new Path("/out/train3/weights.safetensors")));
-    String text;
-    try (java.io.InputStream in = fs.open(new Path("/out/train3/metrics.json"))) {
-      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
+    Map<?, ?> m = metrics("/out/train3");
     TrainLocalTest.assertSameLosses(TrainLocalTest.referenceLosses(epochs),
-        TrainLocalTest.losses((Map<?, ?>) Json.parse(text)), "3 containers");
+        TrainLocalTest.losses(m), "3 containers");
     // --metrics: the ApplicationMaster wrote the run's summary on HDFS, outside the output.
     try (java.io.InputStream in = fs.open(new Path("/summaries/train3.json"))) {
       Map<?, ?> summary = (Map<?, ?>) Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
@@ -194,12 +191,9 @@ class TrainOnYarnTest {
     again.addAll(java.util.List.of(common));
     CliRun resumed = cli(again.toArray(new String[0]));
     assertEquals(0, resumed.status(), resumed.toString());
-    String text;
-    try (java.io.InputStream in = fs.open(new Path("/out/ckpt/metrics.json"))) {
-      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
+    Map<?, ?> m = metrics("/out/ckpt");
     TrainLocalTest.assertSameLosses(TrainLocalTest.referenceLosses(6),
-        TrainLocalTest.losses((Map<?, ?>) Json.parse(text)), "stopped at 4, resumed on YARN");
+        TrainLocalTest.losses(m), "stopped at 4, resumed on YARN");
     for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(new Path("/out"))) {
       assertFalse(f.getPath().getName().startsWith(".ckpt."), "left beside the output: " + f.getPath());
     }
@@ -276,11 +270,7 @@ class TrainOnYarnTest {
     // The page through the proxy showed the tensor-worker pool's size.
     assertTrue(page.found() && page.html().contains("id='tensor-pool'"), "no pool on the page: " + page.last());
     assertTrue(killed.get() > 0, "no tensor-worker container was found to kill: " + run);
-    String text;
-    try (java.io.InputStream in = fs.open(new Path("/out/remote/metrics.json"))) {
-      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    Map<?, ?> m = (Map<?, ?>) Json.parse(text);
+    Map<?, ?> m = metrics("/out/remote");
     TrainLocalTest.assertSameLosses(TrainLocalTest.referenceLosses(epochs), TrainLocalTest.losses(m),
         "remote tensor workers on YARN, one killed");
     Map<?, ?> pool = (Map<?, ?>) m.get("tensor_pool");
@@ -295,7 +285,7 @@ class TrainOnYarnTest {
     }
     assertTrue(max > 1, "the pool never grew: " + pool);
     assertTrue(shrank && ((Number) pool.get("retired")).longValue() >= 1, "the pool never shrank: " + pool);
-    assertTrue(((Number) ((Map<?, ?>) m.get("best")).get("test_accuracy")).doubleValue() > 0.65, text);
+    assertTrue(((Number) ((Map<?, ?>) m.get("best")).get("test_accuracy")).doubleValue() > 0.65, m.toString());
   }
 
   /** Bounded asynchrony in containers: the epochs' reports and weights flow through the AM while workers run. */
@@ -308,13 +298,9 @@ class TrainOnYarnTest {
         "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1", "--staleness", "2",
         "-D", "yarngnn.test.slow-worker=1:50");
     assertEquals(0, run.status(), run.toString());
-    String text;
-    try (java.io.InputStream in = fs.open(new Path("/out/stale/metrics.json"))) {
-      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    Map<?, ?> m = (Map<?, ?>) Json.parse(text);
+    Map<?, ?> m = metrics("/out/stale");
     assertEquals(2, TrainStalenessTest.checkEpochs(m, epochs, 2), "the slowed worker's peer ran 2 epochs ahead");
-    assertTrue(((Number) ((Map<?, ?>) m.get("best")).get("test_accuracy")).doubleValue() > 0.65, text);
+    assertTrue(((Number) ((Map<?, ?>) m.get("best")).get("test_accuracy")).doubleValue() > 0.65, m.toString());
   }
 
   /**
@@ -335,11 +321,7 @@ class TrainOnYarnTest {
         "--checkpoint-every", "2", "-D", "yarngnn.test.halt-am-at=forward epoch 7 layer 1");
     long t1 = System.nanoTime();
     assertEquals(0, run.status(), run.toString());
-    String text;
-    try (java.io.InputStream in = fs.open(new Path("/out/amkill/metrics.json"))) {
-      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    Map<?, ?> m = (Map<?, ?>) Json.parse(text);
+    Map<?, ?> m = metrics("/out/amkill");
     TrainLocalTest.assertSameLosses(TrainLocalTest.referenceLosses(epochs), TrainLocalTest.losses(m),
         "a second AM attempt resumed from epoch 6");
     assertTrue(fs.exists(new Path("/out/amkill/_SUCCESS")));
