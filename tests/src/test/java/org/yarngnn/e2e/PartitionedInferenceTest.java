@@ -80,4 +80,45 @@ class PartitionedInferenceTest {
     assertEquals(0, gen.status(), gen.toString());
     check("rmat", tables.resolve("edges").toString(), tables.resolve("nodes").toString(), model, new int[] {2, 3});
   }
+  /**
+   * Node tables written in id order (the generator writes chunks of ids) are read where range ownership puts
+   * them: with as many workers as file runs, no node row is routed, and the embeddings are those of one worker.
+   */
+  @Test
+  void idOrderedNodeFilesAreReadByTheirOwners() {
+    Path tables = work.resolve("ordered");
+    Path model = work.resolve("ordered-model");
+    CliRun gen = CliRun.of("generate", "--type", "rmat", "--nodes", "2000", "--edges", "16000", "--features", "8",
+        "--files", "4", "--output", tables.toString(), "--model", model.toString(), "--model-type", "gcn",
+        "--hidden", "8", "--model-out", "4");
+    assertEquals(0, gen.status(), gen.toString());
+    Map<Long, float[]> want = null;
+    for (int w : new int[] {1, 2, 4, 3}) {
+      Path out = work.resolve("ordered-out-" + w);
+      CliRun r = CliRun.of("infer", "--local", "--edges", tables.resolve("edges").toString(), "--nodes",
+          tables.resolve("nodes").toString(), "--model", model.toString(), "--output", out.toString(),
+          "--workers", Integer.toString(w));
+      assertEquals(0, r.status(), r.toString());
+      long routed = 0;
+      for (String line : r.out().split("\n")) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(" nodeRowsRouted=(\\d+)").matcher(line);
+        if (m.find()) {
+          routed += Long.parseLong(m.group(1));
+        }
+      }
+      assertTrue(r.out().contains("nodeRowsRouted="), r.toString());
+      if (w == 3) {
+        // Four files over three ranges: the files that straddle a range boundary are partly routed.
+        assertTrue(routed > 0 && routed < 2000, w + " workers routed " + routed + " rows");
+      } else {
+        assertEquals(0, routed, w + " workers: node rows routed");
+      }
+      Map<Long, float[]> got = read(out);
+      if (want == null) {
+        want = got;
+      } else {
+        assertSame(want, got, w + " workers against one");
+      }
+    }
+  }
 }

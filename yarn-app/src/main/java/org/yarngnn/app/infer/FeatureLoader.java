@@ -3,7 +3,6 @@ package org.yarngnn.app.infer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntPredicate;
 import org.apache.hadoop.conf.Configuration;
 import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.app.runtime.PhaseResult;
@@ -86,12 +85,18 @@ public final class FeatureLoader {
     return fusion && first.linearWidth() < width;
   }
 
+  /** Which of a table's files a worker reads. */
+  @FunctionalInterface
+  public interface FileShare {
+    boolean mine(int file, int files);
+  }
+
   /**
    * Reads the node files {@code mine} selects, normalising (and with fusion, transforming) rows as they come; on
    * up to {@code spec.threads()} threads, a file each at a time. The blocks come out in file order and the
    * first file (in table order) with bad input is the one reported, as a single reader would.
    */
-  public NodesRead read(Configuration conf, InferOptions spec, IntPredicate mine)
+  public NodesRead read(Configuration conf, InferOptions spec, FileShare mine)
       throws Exception {
     NodeTable table = NodeTable.open(conf, spec.nodes(),
         TableReadOptions.builder().format(spec.nodesFormat()).build());
@@ -100,7 +105,7 @@ public final class FeatureLoader {
     boolean fused = fuses(width);
     List<Integer> files = new ArrayList<>();
     for (int f = 0; f < table.files().size(); f++) {
-      if (mine.test(f)) {
+      if (mine.mine(f, table.files().size())) {
         files.add(f);
       }
     }

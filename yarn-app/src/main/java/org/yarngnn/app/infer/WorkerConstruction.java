@@ -10,6 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.io.model.ModelFiles;
@@ -77,9 +78,19 @@ public final class WorkerConstruction {
     this.figures = figures;
   }
 
-  /** Whether table file {@code file} is this worker's to read. */
-  public boolean mine(int file) {
-    return file % workers == index;
+  /**
+   * Whether file {@code file} of a table of {@code files} is this worker's to read: a contiguous run of the
+   * table's files per worker, as range ownership gives each worker a contiguous run of ids. A table written in id
+   * order (by a sorted job, or in chunks of ids) is then read mostly where it is owned, and its rows reach the
+   * assembler without being routed or copied; any other layout is routed as it would be anyway.
+   */
+  public boolean mine(int file, int files) {
+    return share(file, files, workers) == index;
+  }
+
+  /** The worker of {@code workers} that reads file {@code file} of {@code files}. */
+  static int share(int file, int files, int workers) {
+    return (int) ((long) file * workers / files);
   }
 
   /** Sends every read node row to its owner; receives and assembles the rows this worker owns. */
@@ -91,6 +102,7 @@ public final class WorkerConstruction {
         read.labels(), spec.missingFeatures());
     // Own blocks, assembled between peers' as they come (not all at the end, after the peers' last).
     Queue<GraphRecord> local = new ConcurrentLinkedQueue<>();
+    AtomicLong routed = new AtomicLong();
     Background sender = new Background("route-nodes-" + index, () -> {
       RecordRouter router = new RecordRouter(ownership, false, spec.missingFeatures(), width, 0, EDGE_BLOCK_ROWS,
           (key, r) -> {
@@ -98,6 +110,7 @@ public final class WorkerConstruction {
               checkNotAbandoned();
               local.add(r.take());
             } else {
+              routed.addAndGet(r.count());
               sendBlock(key.partition(), r);
             }
           });
@@ -127,6 +140,8 @@ public final class WorkerConstruction {
     }
     read.blocks().clear();
     assembler.endNodes();
+    // Rows read by a worker that does not own them (0 for a table read where it is owned, see mine()).
+    figures.put("nodeRowsRouted", routed.get());
     return new NodesRouted(assembler, edges, ownership, read.table().files(), width, read.fused(), read.labels());
   }
 
@@ -380,7 +395,7 @@ public final class WorkerConstruction {
     int readers = edgeReaders();
     if (readers == 1) {
       for (int f = 0; f < edges.files().size(); f++) {
-        if (mine(f)) {
+        if (mine(f, edges.files().size())) {
           out.add(new EdgeTable.Split(f, 0, WHOLE_FILE, -1));
         }
       }
@@ -388,7 +403,7 @@ public final class WorkerConstruction {
     }
     long target = Math.max(MIN_SPLIT_ROWS, edges.countHint() / workers / (4L * readers));
     for (EdgeTable.Split s : edges.splits(target)) {
-      if (mine(s.file())) {
+      if (mine(s.file(), edges.files().size())) {
         out.add(s);
       }
     }
