@@ -18,7 +18,6 @@ import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.api.WriteSupport.WriteContext;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.parquet.schema.MessageType;
 
 /**
@@ -73,7 +72,7 @@ final class ParquetColumnFile implements Closeable {
     EncryptionPropertiesFactory crypto = EncryptionPropertiesFactory.loadFactory(conf);
     FileEncryptionProperties encryption = crypto == null ? null
         : crypto.getFileEncryptionProperties(conf, path, new WriteContext(schema, new HashMap<>()));
-    file = new ParquetFileWriter(HadoopOutputFile.fromPath(path, conf), schema, ParquetFileWriter.Mode.OVERWRITE,
+    file = new ParquetFileWriter(BufferedOutputFile.fromPath(path, conf), schema, ParquetFileWriter.Mode.OVERWRITE,
         rowGroupBytes, maxPaddingBytes, encryption, props);
     file.start();
     codecs = new CodecFactory(conf, props.getPageSizeThreshold());
