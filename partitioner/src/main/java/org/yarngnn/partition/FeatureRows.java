@@ -8,14 +8,17 @@ import org.yarngnn.compute.tensor.DenseMatrix;
 /**
  * Feature rows appended in table order into chunks, so an unknown row count never forces a copy of everything
  * read so far; {@link #toMatrix} assembles them once the count is known. A chunk is either filled row by row
- * (fixed size) or a caller's whole array taken over as it is ({@link #adopt}: a block of rows read by the worker
- * that owns them, which would otherwise be copied once more here).
+ * (fixed size) or a caller's array taken over as it is ({@link #adopt}: a block of rows read by the worker
+ * that owns them, which would otherwise be copied once more here). Adopted slices that lie back to back in one
+ * array and fill it (a reader that read all its rows into one array) become the matrix without a copy.
  */
 final class FeatureRows {
   private static final int BLOCK_ROWS = 1 << 14;
 
   private final int width;
   private final List<float[]> chunks = new ArrayList<>();
+  /** Where each chunk's first row starts in its array. */
+  private int[] offsets = new int[16];
   /** First row of each chunk; {@code starts[chunks.size()]} is {@link #rows}. */
   private int[] starts = new int[16];
   /** Rows the last chunk can still take by {@link #add}: 0 for an adopted chunk. */
@@ -56,13 +59,23 @@ final class FeatureRows {
 
   /** Appends the first {@code count} rows of {@code features}, taking the array over (the caller gives it up). */
   void adopt(float[] features, int count) {
-    if (features.length < (long) count * width) {
-      throw new IllegalArgumentException(count + " rows of width " + width + " in " + features.length + " floats");
+    adopt(features, 0, count);
+  }
+
+  /**
+   * Appends {@code count} rows of {@code features} from {@code offset} on, taking that slice over (the caller gives
+   * it up).
+   */
+  void adopt(float[] features, int offset, int count) {
+    if (offset < 0 || features.length - (long) offset < (long) count * width) {
+      throw new IllegalArgumentException(count + " rows of width " + width + " at " + offset + " in "
+          + features.length + " floats");
     }
     if (count == 0) {
       return;
     }
     newChunk(features, 0);
+    offsets[chunks.size() - 1] = offset;
     rows += count;
     starts[chunks.size()] = rows;
   }
@@ -71,10 +84,26 @@ final class FeatureRows {
     chunks.add(chunk);
     if (starts.length < chunks.size() + 1) {
       starts = Arrays.copyOf(starts, starts.length * 2);
+      offsets = Arrays.copyOf(offsets, starts.length);
     }
+    offsets[chunks.size() - 1] = 0;
     starts[chunks.size() - 1] = rows;
     starts[chunks.size()] = rows;
     room = capacity;
+  }
+
+  /** The one array every row already lies in, in order and filling it, or null. */
+  private float[] wholeArray() {
+    if (chunks.isEmpty() || chunks.get(0).length != (long) rows * width) {
+      return null;
+    }
+    float[] a = chunks.get(0);
+    for (int c = 0; c < chunks.size(); c++) {
+      if (chunks.get(c) != a || offsets[c] != starts[c] * width) {
+        return null;
+      }
+    }
+    return a;
   }
 
   int rows() {
@@ -96,14 +125,15 @@ final class FeatureRows {
       }
       lastChunk = c;
     }
-    System.arraycopy(chunks.get(c), (row - starts[c]) * width, out, offset, width);
+    System.arraycopy(chunks.get(c), offsets[c] + (row - starts[c]) * width, out, offset, width);
   }
 
   DenseMatrix toMatrix() {
-    DenseMatrix m = new DenseMatrix(rows, width);
-    for (int c = 0; c < chunks.size(); c++) {
+    float[] whole = wholeArray();
+    DenseMatrix m = whole != null ? new DenseMatrix(rows, width, whole) : new DenseMatrix(rows, width);
+    for (int c = 0; whole == null && c < chunks.size(); c++) {
       int n = starts[c + 1] - starts[c];
-      System.arraycopy(chunks.get(c), 0, m.data(), starts[c] * width, n * width);
+      System.arraycopy(chunks.get(c), offsets[c], m.data(), starts[c] * width, n * width);
     }
     chunks.clear();
     room = 0;

@@ -69,8 +69,9 @@ public final class GraphRecord implements Writable {
    * be null. For rows read by the worker that owns them, which need no routing.
    */
   public static GraphRecord nodeRows(int file, int count, long[] ids, long[] rows, int width, float[] features,
-      int[] labels, byte[] splits) {
-    return new GraphRecord().nodes(NodeBlock.over(file, count, ids, rows, width, features, labels, splits));
+      int offset, int[] labels, byte[] splits) {
+    return new GraphRecord().nodes(NodeBlock.over(file, count, ids, rows, width, features, offset, labels,
+        splits));
   }
 
   /**

@@ -23,6 +23,11 @@ final class NodeBlock extends RowBlock {
   int[] labels = new int[0];
   byte[] splits = new byte[0];
   float[] features = new float[0];
+  /**
+   * Where row 0's features start in {@link #features}: 0 but in a block {@link #over} a slice of a reader's larger
+   * array, which only its own worker's assembler takes (never encoded).
+   */
+  int featureOffset;
   private int present;
   /**
    * Whether the block's arrays are its consumer's alone (made {@link #over} a reader's arrays, or taken from its
@@ -46,9 +51,10 @@ final class NodeBlock extends RowBlock {
    * A block over the caller's arrays, not copied (the caller gives them up): {@code count} rows of {@code file};
    * labels and splits may be null (all absent).
    */
-  static NodeBlock over(int file, int count, long[] ids, long[] rows, int width, float[] features, int[] labels,
-      byte[] splits) {
-    if (ids.length < count || rows.length < count || features.length < (long) count * width
+  static NodeBlock over(int file, int count, long[] ids, long[] rows, int width, float[] features, int offset,
+      int[] labels, byte[] splits) {
+    if (offset < 0 || ids.length < count || rows.length < count
+        || features.length - (long) offset < (long) count * width
         || (labels != null && labels.length < count) || (splits != null && splits.length < count)) {
       throw new IllegalArgumentException("arrays shorter than " + count + " rows of width " + width);
     }
@@ -60,6 +66,7 @@ final class NodeBlock extends RowBlock {
     b.rows = rows;
     b.flags = new byte[count];
     b.features = features;
+    b.featureOffset = offset;
     if (labels != null) {
       b.labels = labels;
       for (int i = 0; i < count && (b.present & LABELS) == 0; i++) {
@@ -81,7 +88,7 @@ final class NodeBlock extends RowBlock {
     c.ids = Arrays.copyOf(ids, count);
     c.labels = Arrays.copyOf(labels, (present & LABELS) != 0 ? count : 0);
     c.splits = Arrays.copyOf(splits, (present & SPLITS) != 0 ? count : 0);
-    c.features = Arrays.copyOf(features, count * width);
+    c.features = Arrays.copyOfRange(features, featureOffset, featureOffset + count * width);
     c.present = present;
     return c;
   }
@@ -206,7 +213,7 @@ final class NodeBlock extends RowBlock {
     }
     int n = count * width;
     // Bulk big-endian copy (a byte-swapping memory copy), not a store per value: node rows are most of the bytes.
-    java.nio.ByteBuffer.wrap(b, pos, 4 * n).asFloatBuffer().put(features, 0, n);
+    java.nio.ByteBuffer.wrap(b, pos, 4 * n).asFloatBuffer().put(features, featureOffset, n);
     return pos + 4 * n;
   }
 

@@ -123,16 +123,16 @@ public final class PartitionAssembler {
         splits[k] = b.split(i);
       }
       if (!adopt) {
-        features.add(b.features, i * width);
+        features.add(b.features, b.featureOffset + i * width);
       }
       tableNodes++;
     }
     if (adopt && repeat == null) {
-      features.adopt(b.features, b.count);
+      features.adopt(b.features, b.featureOffset, b.count);
     } else if (adopt) {
       for (int i = 0; i < b.count; i++) {
         if (!repeat[i]) {
-          features.add(b.features, i * width);
+          features.add(b.features, b.featureOffset + i * width);
         }
       }
     }

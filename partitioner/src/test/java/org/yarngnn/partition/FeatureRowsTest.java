@@ -2,6 +2,8 @@ package org.yarngnn.partition;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -51,5 +53,54 @@ class FeatureRowsTest {
     }
     DenseMatrix m = f.toMatrix();
     assertArrayEquals(java.util.Arrays.copyOf(expected, rows * width), m.data());
+  }
+  @Test
+  void slicesOfOneArrayBackToBackBecomeTheMatrixUncopied() {
+    int width = 4;
+    float[] whole = new float[10 * width];
+    for (int i = 0; i < whole.length; i++) {
+      whole[i] = i;
+    }
+    FeatureRows f = new FeatureRows(width);
+    f.adopt(whole, 0, 3);
+    f.adopt(whole, 3 * width, 5);
+    f.adopt(whole, 8 * width, 2);
+    float[] row = new float[width];
+    f.copyRow(4, row, 0);
+    assertArrayEquals(new float[] {16, 17, 18, 19}, row);
+    DenseMatrix m = f.toMatrix();
+    assertSame(whole, m.data(), "no copy");
+    assertEquals(10, m.rows());
+  }
+
+  @Test
+  void slicesWithAGapOrOutOfOrderAreCopied() {
+    int width = 2;
+    float[] whole = new float[8 * width];
+    for (int i = 0; i < whole.length; i++) {
+      whole[i] = i;
+    }
+    // Rows 0-2, then 5-7 (3-4 were routed away): the matrix is the five rows, copied.
+    FeatureRows gap = new FeatureRows(width);
+    gap.adopt(whole, 0, 3);
+    gap.adopt(whole, 5 * width, 3);
+    DenseMatrix g = gap.toMatrix();
+    assertNotSame(whole, g.data());
+    assertArrayEquals(new float[] {0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15}, g.data());
+    // Back to back but in the other order.
+    FeatureRows swapped = new FeatureRows(width);
+    swapped.adopt(whole, 4 * width, 4);
+    swapped.adopt(whole, 0, 4);
+    DenseMatrix s = swapped.toMatrix();
+    assertNotSame(whole, s.data());
+    assertEquals(8f, s.data()[0]);
+    assertEquals(0f, s.data()[8]);
+    // A row added one by one after the slices.
+    FeatureRows mixed = new FeatureRows(width);
+    mixed.adopt(whole, 0, 7);
+    mixed.add(new float[] {-1, -2});
+    DenseMatrix x = mixed.toMatrix();
+    assertNotSame(whole, x.data());
+    assertEquals(-2f, x.data()[15]);
   }
 }

@@ -46,6 +46,12 @@ abstract class FileTable<S> {
     }
   }
 
+  /** Rows of file {@code index} when its footer says exactly (Parquet, ORC), else -1 (text). */
+  public long exactRows(int index) {
+    TableFormat f = files.format(index);
+    return f == TableFormat.PARQUET || f == TableFormat.ORC ? rowCount(index) : -1;
+  }
+
   /** The number of rows: exact for Parquet and ORC (file footers), an estimate for text, for presizing. */
   public long countHint() {
     if (countHint < 0) {

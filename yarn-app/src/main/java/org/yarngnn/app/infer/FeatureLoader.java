@@ -32,11 +32,11 @@ public final class FeatureLoader {
   /**
    * Up to {@link #ROWS} node rows of one file as read (kept until the driver has chosen the ownership they are
    * routed by): ids, table rows and {@code width} floats each (raw features, or with fusion the first layer's
-   * row-local products), and for training their labels and splits (null otherwise: inference does not use
-   * them).
+   * row-local products) from {@code offset} in {@code values} on, and for training their labels and splits (null
+   * otherwise: inference does not use them).
    */
-  public record Rows(int file, int count, long[] ids, long[] rows, int width, float[] values, int[] labels,
-      byte[] splits) {
+  public record Rows(int file, int count, long[] ids, long[] rows, int width, float[] values, int offset,
+      int[] labels, byte[] splits) {
     /** Row {@code i}'s label (-1 when not kept). */
     int label(int i) {
       return labels == null ? -1 : labels[i];
@@ -48,6 +48,8 @@ public final class FeatureLoader {
   }
 
   private static final int ROWS = 2048;
+  /** The most floats one Java array holds, with the VM's header room. */
+  private static final long MAX_ARRAY_FLOATS = Integer.MAX_VALUE - 16;
 
   private final Model model;
   private final Layer first;
@@ -109,6 +111,13 @@ public final class FeatureLoader {
         files.add(f);
       }
     }
+    // Exact row counts (Parquet and ORC footers) let every file's rows be read into their own slice of one array,
+    // which the assembler takes as the feature matrix when this worker owns them all: no copy, no second matrix.
+    float[] whole = fused ? null : wholeArray(table, files, width);
+    int[] base = new int[files.size() + 1];
+    for (int i = 0; whole != null && i < files.size(); i++) {
+      base[i + 1] = base[i] + (int) table.exactRows(files.get(i)) * width;
+    }
     FileRows[] read = new FileRows[files.size()];
     Exception[] failed = new Exception[files.size()];
     AtomicInteger next = new AtomicInteger();
@@ -117,7 +126,7 @@ public final class FeatureLoader {
       readers.add(new Background("read-nodes-" + t, () -> {
         for (int i = next.getAndIncrement(); i < files.size(); i = next.getAndIncrement()) {
           try {
-            read[i] = readFile(table, files.get(i), width, fused);
+            read[i] = readFile(table, files.get(i), width, fused, whole, base[i], base[i + 1]);
           } catch (Exception e) {
             failed[i] = e;
           }
@@ -147,26 +156,72 @@ public final class FeatureLoader {
   /** One node file's blocks and the smallest and largest id in it. */
   private record FileRows(List<Rows> blocks, long min, long max, long count) {}
 
-  private FileRows readFile(NodeTable table, int file, int width, boolean fused) {
+  /**
+   * One array for the rows of all {@code files}, when every file's row count is exact and they fit one array
+   * and half the heap; else null (text tables, or more than that).
+   */
+  private static float[] wholeArray(NodeTable table, List<Integer> files, int width) {
+    long floats = 0;
+    for (int f : files) {
+      long n = table.exactRows(f);
+      if (n < 0) {
+        return null;
+      }
+      floats += n * width;
+    }
+    // Footers are input too: a count this heap could not hold falls back to arrays sized by the rows that come.
+    boolean fits = floats > 0 && floats <= MAX_ARRAY_FLOATS
+        && floats * Float.BYTES <= Runtime.getRuntime().maxMemory() / 2;
+    return fits ? new float[(int) floats] : null;
+  }
+
+  /**
+   * Reads file {@code file} in blocks of {@link #ROWS} rows: into {@code whole[from, to)} while that slice has
+   * room (a footer that understated the rows only costs blocks of their own for the rest), else into arrays of
+   * their own.
+   */
+  private FileRows readFile(NodeTable table, int file, int width, boolean fused, float[] whole, int from, int to) {
     boolean rowNormalize = "row".equals(model.spec().inputNormalize());
     List<Rows> blocks = new ArrayList<>();
     long[] minMax = {Long.MAX_VALUE, Long.MIN_VALUE, 0};
     long[][] ids = {new long[ROWS]};
     long[][] rows = {new long[ROWS]};
-    float[][] values = {new float[ROWS * width]};
+    // The block's values array, where its row 0 starts there, where the next block's would start in the slice,
+    // and how many rows the block takes.
+    int[] at = {0, from, ROWS};
+    float[][] values = {null};
+    Runnable nextValues = () -> {
+      int room = whole == null ? 0 : (to - at[1]) / width;
+      if (room > 0) {
+        values[0] = whole;
+        at[0] = at[1];
+        at[2] = Math.min(ROWS, room);
+      } else {
+        values[0] = new float[ROWS * width];
+        at[0] = 0;
+        at[2] = ROWS;
+      }
+    };
+    nextValues.run();
     int[][] lab = {labels ? new int[ROWS] : null};
     byte[][] spl = {labels ? new byte[ROWS] : null};
     int[] n = {0};
+    boolean[] last = {false};
     Runnable flush = () -> {
       if (n[0] > 0) {
-        Rows raw = new Rows(file, n[0], ids[0], rows[0], width, values[0], lab[0], spl[0]);
+        Rows raw = new Rows(file, n[0], ids[0], rows[0], width, values[0], at[0], lab[0], spl[0]);
         blocks.add(fused ? fuse(raw) : raw);
+        if (values[0] == whole) {
+          at[1] = at[0] + n[0] * width;
+        }
         lab[0] = labels ? new int[ROWS] : null;
         spl[0] = labels ? new byte[ROWS] : null;
         ids[0] = new long[ROWS];
         rows[0] = new long[ROWS];
-        values[0] = new float[ROWS * width];
         n[0] = 0;
+        if (!last[0]) {
+          nextValues.run();
+        }
       }
     };
     table.readFile(file, new NodeSink() {
@@ -182,22 +237,24 @@ public final class FeatureLoader {
           lab[0][i] = label;
           spl[0][i] = split;
         }
-        System.arraycopy(features, 0, values[0], i * width, width);
+        System.arraycopy(features, 0, values[0], at[0] + i * width, width);
         if (rowNormalize) {
-          RowNormalization.divideBySum(values[0], i * width, width);
+          RowNormalization.divideBySum(values[0], at[0] + i * width, width);
         }
-        if (n[0] == ROWS) {
+        if (n[0] == at[2]) {
           flush.run();
         }
       }
     });
+    last[0] = true;
     flush.run();
     return new FileRows(blocks, minMax[0], minMax[1], minMax[2]);
   }
 
   private Rows fuse(Rows raw) {
+    // Fused reading never reads into a shared array (wholeArray is null): the block's values start at 0.
     DenseMatrix lin = linear(new DenseMatrix(raw.count(), raw.width(), raw.values()));
-    return new Rows(raw.file(), raw.count(), raw.ids(), raw.rows(), lin.cols(), lin.data(), null, null);
+    return new Rows(raw.file(), raw.count(), raw.ids(), raw.rows(), lin.cols(), lin.data(), 0, null, null);
   }
 
   private DenseMatrix linear(DenseMatrix in) {

@@ -118,13 +118,13 @@ public final class WorkerConstruction {
         if (allMine(ownership, b)) {
           // Read where they are owned (one worker, or a file laid out by owner): assembled as read, not copied.
           checkNotAbandoned();
-          local.add(GraphRecord.nodeRows(b.file(), b.count(), b.ids(), b.rows(), b.width(), b.values(), b.labels(),
-              b.splits()));
+          local.add(GraphRecord.nodeRows(b.file(), b.count(), b.ids(), b.rows(), b.width(), b.values(), b.offset(),
+              b.labels(), b.splits()));
           continue;
         }
         router.file(b.file());
         for (int i = 0; i < b.count(); i++) {
-          router.node(b.ids()[i], b.label(i), b.split(i), b.values(), i * b.width(), b.rows()[i]);
+          router.node(b.ids()[i], b.label(i), b.split(i), b.values(), b.offset() + i * b.width(), b.rows()[i]);
         }
       }
       router.finish();
