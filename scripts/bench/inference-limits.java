@@ -4,8 +4,10 @@
 // the whole graph's work is done on all of them):
 //   read-nodes   read the nodes table's column chunks, Snappy-decompress their pages, copy the values out as
 //                little-endian ints (a stand-in for decoding plain pages: hdfs-io's decoders do no less)
-//   route-nodes  the node rows that cross between workers ((W-1)/W of them, 8 + 4F bytes each) through a
-//                loopback socket; 0 with one worker (nothing needs to be sent)
+//   route-nodes  the node rows that cross between workers (8 + 4F bytes each) through a loopback socket: the rows
+//                of `generate`'s id chunks (one per node file) that the worker reading the file (a contiguous run
+//                of files per worker) does not own (a contiguous range of ids per worker); 0 when each worker's
+//                files are its own range, as 8 files over 1, 2 or 4 workers
 //   edges        the same reading of the edges table, plus the edges that cross between workers (16 bytes each)
 //                through the loopback socket, plus compute's CsrBuilder over all edges
 //   plan         one pass over the CSR's sources marking the ones other workers own (the halo); sage also draws
@@ -122,7 +124,7 @@ public class InferenceLimits {
       for (int w : workers) {
         double crossing = (w - 1) / (double) w;
         print(name, w, "read-nodes", readNodes);
-        print(name, w, "route-nodes", crossing * n * (8.0 + 4.0 * features) / loopback);
+        print(name, w, "route-nodes", crossingNodes(n, nodeFiles.size(), w) * (8.0 + 4.0 * features) / loopback);
         print(name, w, "edges", readEdges + crossing * e.count * 16.0 / loopback + csrBuild);
         print(name, w, "plan", time(() -> plan(csr, w, spec)));
         for (int k = 0; k < layers.length; k++) {
@@ -493,5 +495,22 @@ public class InferenceLimits {
       src[count] = (int) s;
       dst[count++] = (int) d;
     }
+  }
+
+  /**
+   * Node rows read by a worker that does not own them: file f holds `generate`'s id chunk f and is read by worker
+   * floor(f W / F) (yarn-gnn's file share); range ownership gives worker p the ids [floor(p n / W), floor((p+1) n / W)).
+   */
+  static long crossingNodes(long n, int files, int w) {
+    long crossing = 0;
+    for (int f = 0; f < files; f++) {
+      int reader = (int) ((long) f * w / files);
+      long lo = org.yarngnn.compute.synth.RmatGenerator.chunkStart(n, f, files);
+      long hi = org.yarngnn.compute.synth.RmatGenerator.chunkStart(n, f + 1, files);
+      long ownLo = Math.floorDiv((long) reader * n, w);
+      long ownHi = Math.floorDiv((long) (reader + 1) * n, w);
+      crossing += (hi - lo) - Math.max(0, Math.min(hi, ownHi) - Math.max(lo, ownLo));
+    }
+    return crossing;
   }
 }

@@ -19,7 +19,7 @@ GOAL = 1.5
 SLACK_S = 0.02
 LIMIT_NOTES = {
     "read-nodes": "read + Snappy-decompress the nodes' pages",
-    "route-nodes": "(W-1)/W of the node rows through loopback",
+    "route-nodes": "the node rows read by a non-owner, through loopback",
     "edges": "read + decompress the edges, (W-1)/W through loopback, CsrBuilder",
     "plan": "one pass over the edges' sources (sage: + NeighbourSampler)",
     "write": "Snappy-compress + write the output's bytes",
