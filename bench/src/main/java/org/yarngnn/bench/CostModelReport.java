@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.yarngnn.compute.cost.CostEstimate;
 import org.yarngnn.compute.cost.CostInputs;
+import org.yarngnn.compute.synth.RmatGenerator;
 import org.yarngnn.compute.cost.CostLayer;
 import org.yarngnn.compute.cost.CostModel;
 import org.yarngnn.compute.cost.CostRates;
@@ -126,6 +127,22 @@ public final class CostModelReport {
    * seconds against the kernels' own; the train factor from the larger training job's steady epoch against the
    * model's inference pass over its graph, its first epoch's excess the fixed cost.
    */
+  /** scripts/bench/cost-model generates every graph as this many node files, each a chunk of ids in order. */
+  private static final int GENERATED_FILES = 8;
+
+  /** The share of node rows routed for a graph `generate` wrote ({@link CostInputs#contiguousCrossing}). */
+  static double generatedCrossing(long nodes, int workers) {
+    long[] lo = new long[GENERATED_FILES];
+    long[] hi = new long[GENERATED_FILES];
+    long[] rows = new long[GENERATED_FILES];
+    for (int f = 0; f < GENERATED_FILES; f++) {
+      lo[f] = RmatGenerator.chunkStart(nodes, f, GENERATED_FILES);
+      hi[f] = RmatGenerator.chunkStart(nodes, f + 1, GENERATED_FILES) - 1;
+      rows[f] = hi[f] - lo[f] + 1;
+    }
+    return CostInputs.contiguousCrossing(nodes, workers, lo, hi, rows);
+  }
+
   static CostRates calibrate(Run[] infer, Run[] train, int f, double cores, double[] kernels, double net) {
     CostRates unit = new CostRates(1, 1, 1, 1, kernels[0], kernels[1], 1, net, FREE, 1);
     CostEstimate[] m = new CostEstimate[2];
@@ -450,9 +467,11 @@ public final class CostModelReport {
       Map<String, Object> g = (Map<String, Object>) metrics.get("graph");
       List<CostLayer> layers = new ArrayList<>();
       spec.layers().forEach(l -> layers.add(CostLayer.of(l)));
-      CostInputs.Builder b = CostInputs.builder().nodes(((Number) g.get("nodes")).longValue())
+      long nodes = ((Number) g.get("nodes")).longValue();
+      CostInputs.Builder b = CostInputs.builder().nodes(nodes)
           .edges(((Number) g.get("edges")).longValue()).featureWidth(features).layers(layers).workers(workers())
-          .coresPerWorker(coresPerWorker).fused(!train()).epochs(train() ? epochs() : 0);
+          .coresPerWorker(coresPerWorker).fused(!train()).epochs(train() ? epochs() : 0)
+          .nodeCrossing(generatedCrossing(nodes, workers()));
       return rates == null ? b.build() : b.rates(rates).build();
     }
   }

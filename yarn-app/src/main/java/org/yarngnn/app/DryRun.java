@@ -37,6 +37,7 @@ final class DryRun {
     out.println(p + "dry run: checked the tables and the model; nothing runs, nothing is written");
     long nodes = -1;
     long edges = -1;
+    double crossing = Double.NaN;
     int featureWidth = -1;
     boolean weighted = false;
     if (g.graph() != null) {
@@ -48,6 +49,7 @@ final class DryRun {
       nodes = n.countHint();
       featureWidth = n.featureWidth();
       weighted = e.weighted();
+      crossing = crossing(n, nodes, Math.max(1, g.workers()));
       out.printf(Locale.ROOT, "%s  edges   %s: %s%,d rows%s%n", p, g.edges(), about(g.edges(), g.edgesFormat()),
           edges, g.undirected() ? " (x2: --undirected)" : "");
       out.printf(Locale.ROOT, "%s  nodes   %s: %s%,d rows of %d features%n", p, g.nodes(),
@@ -66,8 +68,31 @@ final class DryRun {
       out.println(p + "  " + extra);
     }
     if (nodes >= 0 && edges >= 0 && featureWidth >= 1) {
-      printEstimate(p, out, g, spec, nodes, g.undirected() ? 2 * edges : edges, featureWidth, weighted, epochs);
+      printEstimate(p, out, g, spec, nodes, g.undirected() ? 2 * edges : edges, featureWidth, weighted, epochs,
+          crossing);
     }
+  }
+
+  /**
+   * The share of node rows the workers will route, from the node files' id spans in their footers (NaN when
+   * unknown: the model then assumes rows in no order). Under {@code --ownership hash} every row is routed but
+   * those that hash to their reader.
+   */
+  static double crossing(NodeTable n, long nodes, int workers) {
+    int files = n.files().size();
+    long[] lo = new long[files];
+    long[] hi = new long[files];
+    long[] rows = new long[files];
+    for (int f = 0; f < files; f++) {
+      rows[f] = n.exactRows(f);
+      long[] r = rows[f] > 0 ? n.idRange(f) : new long[] {0, -1};
+      if (rows[f] < 0 || r == null) {
+        return Double.NaN;
+      }
+      lo[f] = r[0];
+      hi[f] = r[1];
+    }
+    return CostInputs.contiguousCrossing(nodes, workers, lo, hi, rows);
   }
 
   /**
@@ -75,14 +100,15 @@ final class DryRun {
    * phase and a graph worker's peak heap, against the heap its container gets.
    */
   private static void printEstimate(String p, PrintStream out, InferOptions g, ModelSpec spec, long nodes,
-      long edges, int featureWidth, boolean weighted, int epochs) {
+      long edges, int featureWidth, boolean weighted, int epochs, double crossing) {
     int workers = Math.max(1, g.workers());
     double cores = g.local()
         ? Math.min(g.threads(), Runtime.getRuntime().availableProcessors()) / (double) workers
         : Math.min(g.threads(), g.workerVcores());
     CostInputs in = CostInputs.builder().nodes(Math.max(1, nodes)).edges(edges).featureWidth(featureWidth)
         .layers(spec.layers().stream().map(CostLayer::of).toList()).workers(workers).coresPerWorker(cores)
-        .weighted(weighted).fused(g.fusion() && epochs == 0).epochs(epochs).build();
+        .weighted(weighted).fused(g.fusion() && epochs == 0).epochs(epochs)
+        .nodeCrossing("hash".equals(g.ownership()) ? Double.NaN : crossing).build();
     CostEstimate e = CostModel.estimate(in);
     out.printf(Locale.ROOT, "%s  time    about %.0f s (%s; the reference machine's rates, "
         + "scripts/bench/cost-model)%n", p, e.seconds(), e.phaseSeconds().entrySet().stream()

@@ -11,16 +11,19 @@ import java.util.List;
  *     workers with {@code --local} (they share one JVM; on a machine other processes load too, the workers'
  *     threads' share of the cores among all runnable ones), never more than its compute threads
  * @param edgeBalance the largest partition's edges over the mean (1 = even); the slowest worker sets a phase's time
+ * @param nodeCrossing the share of node rows read by a worker that does not own them, NaN when the layout is not
+ *     known ({@link #crossing})
  */
 public record CostInputs(long nodes, long edges, int featureWidth, List<CostLayer> layers, int workers,
-    double coresPerWorker, boolean weighted, boolean fused, int epochs, double edgeBalance, CostRates rates) {
+    double coresPerWorker, boolean weighted, boolean fused, int epochs, double edgeBalance, double nodeCrossing,
+    CostRates rates) {
 
   public CostInputs {
     if (nodes < 1 || edges < 0 || featureWidth < 1 || workers < 1 || !(coresPerWorker > 0) || epochs < 0
-        || !(edgeBalance >= 1)) {
+        || !(edgeBalance >= 1) || !(Double.isNaN(nodeCrossing) || (nodeCrossing >= 0 && nodeCrossing <= 1))) {
       throw new IllegalArgumentException("cost inputs out of range: nodes " + nodes + ", edges " + edges
           + ", width " + featureWidth + ", workers " + workers + ", cores " + coresPerWorker + ", epochs " + epochs
-          + ", balance " + edgeBalance);
+          + ", balance " + edgeBalance + ", node crossing " + nodeCrossing);
     }
     if (layers.isEmpty()) {
       throw new IllegalArgumentException("a model has at least one layer");
@@ -35,7 +38,56 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
   public Builder toBuilder() {
     return new Builder().nodes(nodes).edges(edges).featureWidth(featureWidth).layers(layers).workers(workers)
         .coresPerWorker(coresPerWorker).weighted(weighted).fused(fused).epochs(epochs).edgeBalance(edgeBalance)
-        .rates(rates);
+        .nodeCrossing(nodeCrossing).rates(rates);
+  }
+
+  /**
+   * The share of node rows read by a worker that does not own them and routed: the layout's ({@link
+   * #contiguousCrossing}) when known, else {@code (p-1)/p}, as for rows in no order.
+   */
+  double crossing() {
+    return Double.isNaN(nodeCrossing) ? (workers - 1) / (double) workers : nodeCrossing;
+  }
+
+  /**
+   * The share of {@code nodes} rows (ids exactly {@code 0..nodes-1}, so owned in ranges: worker p owns
+   * {@code [floor(p n / W), floor((p+1) n / W))}) read by a non-owner when file f, whose ids span
+   * {@code [lo[f], hi[f]]} with {@code rows[f]} rows spread evenly over them, is read by worker
+   * {@code floor(f W / F)} (a contiguous run of files per worker, as graph workers read them); NaN when a file's
+   * span is unknown (null) or the ids are not {@code 0..nodes-1}.
+   */
+  public static double contiguousCrossing(long nodes, int workers, long[] lo, long[] hi, long[] rows) {
+    int files = rows.length;
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    long total = 0;
+    for (int f = 0; f < files; f++) {
+      if (rows[f] == 0) {
+        continue;
+      }
+      if (lo == null || hi == null || lo[f] > hi[f]) {
+        return Double.NaN;
+      }
+      min = Math.min(min, lo[f]);
+      max = Math.max(max, hi[f]);
+      total += rows[f];
+    }
+    if (total == 0 || total != nodes || min != 0 || max != nodes - 1) {
+      return Double.NaN;
+    }
+    double crossing = 0;
+    for (int f = 0; f < files; f++) {
+      if (rows[f] == 0) {
+        continue;
+      }
+      int reader = (int) ((long) f * workers / files);
+      long ownLo = Math.floorDiv((long) reader * nodes, workers);
+      long ownHi = Math.floorDiv((long) (reader + 1) * nodes, workers) - 1;
+      double span = hi[f] - lo[f] + 1.0;
+      double own = Math.max(0, Math.min(hi[f], ownHi) - Math.max(lo[f], ownLo) + 1.0);
+      crossing += rows[f] * (1 - own / span);
+    }
+    return crossing / nodes;
   }
 
   /** Nodes of one (average) partition. */
@@ -68,6 +120,7 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
     private boolean fused = true;
     private int epochs;
     private double edgeBalance = 1;
+    private double nodeCrossing = Double.NaN;
     private CostRates rates = CostRates.REFERENCE;
 
     public Builder nodes(long v) {
@@ -120,6 +173,12 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
       return this;
     }
 
+    /** The share of node rows routed ({@link #contiguousCrossing}); NaN (the default) for rows in no order. */
+    public Builder nodeCrossing(double v) {
+      nodeCrossing = v;
+      return this;
+    }
+
     public Builder rates(CostRates v) {
       rates = v;
       return this;
@@ -127,7 +186,7 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
 
     public CostInputs build() {
       return new CostInputs(nodes, edges, featureWidth, layers, workers, coresPerWorker, weighted, fused, epochs,
-          edgeBalance, rates);
+          edgeBalance, nodeCrossing, rates);
     }
   }
 }

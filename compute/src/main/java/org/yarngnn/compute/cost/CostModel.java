@@ -15,7 +15,7 @@ import java.util.Map;
  * {@code 2/(peerBytes c')} of CPU: {@code peer(B) = B/networkBytes + 2B/(peerBytes c')}.
  * <pre>
  *   read-nodes  n_w (8 + 4f) / (readBytes min(1,c))                  [+ fused: 2 n_w f lin / (gemmFlops c)]
- *   route-nodes n_w (16 + 4r) / (routeBytes min(1,c)) + peer(q n_w (16 + 4r))
+ *   route-nodes n_w (16 + 4r) / (routeBytes min(1,c)) + peer(x n_w (16 + 4r))
  *   edges       E_w / (buildEdges c) + peer(12 q E_w)
  *   plan        E_w / (planEdges min(1,c)) + sum_k 16 h_k / (peerBytes c')   (8-byte ids asked and answered)
  *   layer k     2 n_w in_k lin_k / (gemmFlops c) + S_k msg_k / (spmmEdgeFloats c) + peer(4 h_k msg_k)
@@ -25,6 +25,8 @@ import java.util.Map;
  * </pre>
  * Each phase adds its {@link CostRates#fixedSeconds} (what it takes whatever the size; for "epochs" once per job,
  * the first epoch's warm-up; a training job's phase {@code x} takes "train:x" where the rates have one).
+ * {@code x} is the share of node rows read by a non-owner: q for rows in no order, less for a table written in id
+ * order (0 when each worker's run of files is its range of ids; {@link CostInputs#contiguousCrossing}).
  * {@code r} is the routed row width (the first layer's linear width when fused and narrower, else f), {@code lin}
  * a layer's dense output width (sage {@code 2 out}, gat heads x out), {@code msg} the width aggregated and
  * exchanged (gat adds a score per head; gat aggregates twice: scores and rows), {@code S_k} the sampled in-edges
@@ -71,7 +73,7 @@ public final class CostModel {
     double peerCores = Math.min(2, c);
     Map<String, Double> sent = new LinkedHashMap<>();
     double rowBytes = nw * (16 + 4.0 * rw);
-    double rowsSent = q * rowBytes;
+    double rowsSent = in.crossing() * rowBytes;
     t.put("route-nodes", rowBytes / (r.routeBytes() * one) + peer(rowsSent, r, peerCores));
     sent.put("route-nodes", p * rowsSent);
     double edgesSent = 12 * q * ew;
@@ -158,8 +160,10 @@ public final class CostModel {
    * A graph worker's peak heap, from the arrays each phase holds at once (n = its nodes, E = its edges, r = the
    * routed row width, h = its halo rows), times {@link #HEAP_HEADROOM}, plus {@link #WORKER_BASE_HEAP}:
    * <pre>
-   *   route-nodes  3 n (16 + 4r)        the rows as read, its own rows' routed copies, the assembler's rows
-   *   edges        8 r n + 48 n + 30 E  the assembler's rows and their gathered matrix; ids and index; edges held
+   *   route-nodes  (1 + x) n (16 + 4r)  the rows as read (its own among them, kept as read), the copies of the
+   *                                     x n rows routed to it
+   *   edges        8 r n + 48 n + 30 E  the assembler's rows and their gathered matrix (4 r n for x = 0: the rows
+   *                                     read into one array are the matrix); ids and index; edges held
    *                (40 E weighted)      as int dst + long src (+ float) with 1.5x growth, then the slot and sort
    *                                     keys and the CSR columns built from them
    *   layer k      4 (n + E) [+4E] + 4 S_k + 4 n in_k + 4 n lin_k + 4 h msg_k + 4 n out_k
@@ -173,8 +177,9 @@ public final class CostModel {
     double n = in.nodesPerWorker();
     double e = in.edgesPerWorker();
     int rw = in.rowWidth();
-    double route = 3 * n * (16 + 4.0 * rw);
-    double build = 8.0 * rw * n + 48 * n + (in.weighted() ? 40 : 30) * e;
+    double x = in.crossing();
+    double route = (1 + x) * n * (16 + 4.0 * rw);
+    double build = (x == 0 ? 4.0 : 8.0) * rw * n + 48 * n + (in.weighted() ? 40 : 30) * e;
     double peak = Math.max(route, build);
     double csr = 4 * (n + e) + (in.weighted() ? 4 * e : 0);
     for (int k = 0; k < in.layers().size(); k++) {

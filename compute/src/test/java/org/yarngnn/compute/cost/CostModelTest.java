@@ -35,8 +35,9 @@ class CostModelTest {
     assertEquals(1000 * (8 + 32) / 1e6, e.phaseSeconds().get("write"), 1e-12);
     assertEquals(0.072 + 0.08 + 1.0 + 0.1 + 0.08256 + 0.04, e.seconds(), 1e-9);
     assertEquals(List.of(0L), e.bytesPerLayer());
-    // Edges phase is the peak: rows and their gathered matrix 8*16*1000, ids 48*1000, edges 30*10000.
-    assertEquals(Math.round(1.25 * (128_000 + 48_000 + 300_000)) + CostModel.WORKER_BASE_HEAP,
+    // Edges phase is the peak: one worker owns the rows it read, kept as its matrix 4*16*1000 (no gathered copy),
+    // ids 48*1000, edges 30*10000.
+    assertEquals(Math.round(1.25 * (64_000 + 48_000 + 300_000)) + CostModel.WORKER_BASE_HEAP,
         e.heapBytesPerWorker());
     assertEquals(e.heapBytesPerWorker() + CostModel.NATIVE_BYTES, e.rssBytesPerWorker());
   }
@@ -194,5 +195,46 @@ class CostModelTest {
     assertThrows(IllegalArgumentException.class, () -> small().layers(List.of()).build());
     assertThrows(IllegalArgumentException.class, () -> new CostRates(0, 1, 1, 1, 1, 1, 1, 1, 1, 1));
     assertThrows(IllegalArgumentException.class, () -> new CostRates(1, 1, 1, 1, 1, 1, 1, 1, 0, 1));
+  }
+  @Test
+  void idOrderedFilesReadByRunsRouteOnlyTheStraddlingRows() {
+    int files = 8;
+    long n = 1_000_000;
+    long[] lo = new long[files];
+    long[] hi = new long[files];
+    long[] rows = new long[files];
+    for (int f = 0; f < files; f++) {
+      lo[f] = f * n / files;
+      hi[f] = (f + 1) * n / files - 1;
+      rows[f] = hi[f] - lo[f] + 1;
+    }
+    for (int w : new int[] {1, 2, 4, 8}) {
+      assertEquals(0, CostInputs.contiguousCrossing(n, w, lo, hi, rows), w + " workers");
+    }
+    // Three workers own [0, 333333), [333333, 666666), [666666, 1M): files 2 and 5 straddle a boundary.
+    double three = CostInputs.contiguousCrossing(n, 3, lo, hi, rows);
+    assertEquals((125_000 - 83_333 + 125_000 - 41_666) / 1e6, three, 1e-6);
+    // Unknown spans, or ids that are not 0..n-1 (hash ownership): not known.
+    assertTrue(Double.isNaN(CostInputs.contiguousCrossing(n, 2, null, hi, rows)));
+    long[] shifted = lo.clone();
+    shifted[0] = 1;
+    assertTrue(Double.isNaN(CostInputs.contiguousCrossing(n, 2, shifted, hi, rows)));
+    // Files that each span all ids (rows in no order): half the rows cross at two workers.
+    long[] all0 = new long[files];
+    long[] allN = new long[files];
+    java.util.Arrays.fill(allN, n - 1);
+    assertEquals(0.5, CostInputs.contiguousCrossing(n, 2, all0, allN, rows), 1e-9);
+  }
+
+  @Test
+  void routeNodesSendsTheCrossingShare() {
+    CostInputs any = big().workers(2).build();
+    CostInputs ordered = big().workers(2).nodeCrossing(0).build();
+    double rowBytes = 500_000 * (16 + 4.0 * 128);
+    assertEquals(rowBytes, CostModel.estimate(any).sentBytes().get("route-nodes"), 1);
+    assertEquals(0, CostModel.estimate(ordered).sentBytes().get("route-nodes"), 1e-9);
+    assertTrue(CostModel.estimate(ordered).phaseSeconds().get("route-nodes")
+        < CostModel.estimate(any).phaseSeconds().get("route-nodes"));
+    assertThrows(IllegalArgumentException.class, () -> big().nodeCrossing(1.5).build());
   }
 }

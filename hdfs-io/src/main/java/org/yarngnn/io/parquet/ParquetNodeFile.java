@@ -59,6 +59,35 @@ public final class ParquetNodeFile {
     }
   }
 
+  /**
+   * The smallest and largest id in the file from its row groups' column statistics, or null when a non-empty row
+   * group has none (a writer that keeps no statistics) or the file has no rows. For planning only: reading still
+   * checks every id.
+   */
+  public static long[] idRange(Configuration conf, Path file, TableReadOptions opts) {
+    org.apache.parquet.hadoop.metadata.ParquetMetadata footer = ParquetFile.footer(conf, file);
+    long lo = Long.MAX_VALUE;
+    long hi = Long.MIN_VALUE;
+    for (org.apache.parquet.hadoop.metadata.BlockMetaData b : footer.getBlocks()) {
+      if (b.getRowCount() == 0) {
+        continue;
+      }
+      org.apache.parquet.column.statistics.Statistics<?> st = null;
+      for (org.apache.parquet.hadoop.metadata.ColumnChunkMetaData c : b.getColumns()) {
+        if (c.getPath().toDotString().equals(opts.idColumn())) {
+          st = c.getStatistics();
+        }
+      }
+      if (st == null || st.isEmpty() || !st.hasNonNullValue() || !(st.genericGetMin() instanceof Number min)
+          || !(st.genericGetMax() instanceof Number max)) {
+        return null;
+      }
+      lo = Math.min(lo, min.longValue());
+      hi = Math.max(hi, max.longValue());
+    }
+    return lo <= hi ? new long[] {lo, hi} : null;
+  }
+
   public static void read(Configuration conf, Path file, TableReadOptions opts, NodeLayout layout, NodeSink sink) {
     try (ParquetFile pf = ParquetFile.open(conf, file)) {
       ParquetColumn[] cols = columns(pf, file, opts);

@@ -86,6 +86,15 @@ public final class NodeTable extends FileTable<NodeSink> {
     }
   }
 
+  /**
+   * The smallest and largest id of file {@code index} from its footer's statistics (Parquet), or null when they are
+   * not known without reading the file (ORC and text here, or a Parquet writer that kept no statistics).
+   */
+  public long[] idRange(int index) {
+    return files.format(index) == TableFormat.PARQUET
+        ? ParquetNodeFile.idRange(conf, files.file(index), opts) : null;
+  }
+
   @Override
   long rowCount(int index) {
     return rowCount(conf, files.file(index), files.format(index), 12 + 4 * Math.max(1, layout.featureWidth()));

@@ -108,4 +108,15 @@ class ParquetNodeReadTest {
       assertTrue(e.getMessage().startsWith(p + ":4321: " + c[1]), e.getMessage());
     }
   }
+  @ParameterizedTest
+  @EnumSource(WriterVersion.class)
+  void idRangeComesFromTheRowGroupsStatistics(WriterVersion version) {
+    Path p = write("range-" + version + ".parquet", version, -1, "");
+    // Ids 3, 6, ..., 3 * ROWS over three row groups of at most 2000 rows.
+    assertArrayEquals(new long[] {3, 3L * ROWS},
+        ParquetNodeFile.idRange(TempTables.CONF, p, TableReadOptions.builder().build()));
+    NodeTable t = NodeTable.open(TempTables.CONF, p, TableReadOptions.builder().build());
+    assertArrayEquals(new long[] {3, 3L * ROWS}, t.idRange(0));
+    assertEquals(ROWS, t.exactRows(0));
+  }
 }
