@@ -68,7 +68,9 @@ public final class CostModelReport {
     Run[] ci = {Run.parse(args[3]), Run.parse(args[4])};
     Run[] ct = {Run.parse(args[5]), Run.parse(args[6])};
     CostRates rates = calibrate(ci, ct, features, cores, kernels, net);
-    rates = rates.withPeerBytes(peerRate(Run.parse(args[7]), features, cores, rates));
+    Run peer = Run.parse(args[7]);
+    rmatHaloSkew = haloSkew(peer, features, cores, rates);
+    rates = rates.withPeerBytes(peerRate(peer, features, cores, rates));
     System.out.printf(Locale.ROOT, "calibrated rates per core: read %.0f MB/s, route %.0f MB/s, build %.2f M edges/s,"
         + " plan %.0f M edges/s, SpMM in layers %.2f G edge-floats/s, GEMM in layers %.1f GFLOP/s (layers at %.0f%%"
         + " of the kernels), write %.0f MB/s, network %.0f MB/s, routing to peers %.0f MB/s (sent + received, CPU),"
@@ -127,6 +129,25 @@ public final class CostModelReport {
    * seconds against the kernels' own; the train factor from the larger training job's steady epoch against the
    * model's inference pass over its graph, its first epoch's excess the fixed cost.
    */
+  /**
+   * The R-MAT graphs' {@link CostInputs#haloSkew}, from the two-worker calibration job (R-MAT, half the checked size);
+   * the SBM graphs train on keep 1 (their sources are spread evenly). Set once in {@link #main}.
+   */
+  private static double rmatHaloSkew = 1;
+
+  /** The calibration job's halo rows measured over the model's for sources spread evenly. */
+  static double haloSkew(Run peer, int f, double cores, CostRates rates) {
+    CostEstimate even = CostModel.estimate(peer.inputs(f, peer.cores(cores), rates));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> g = (Map<String, Object>) peer.metrics().get("graph");
+    double measured = ((Number) g.get("halo_rows")).doubleValue();
+    double predicted = peer.workers() * even.haloRowsPerWorker();
+    double skew = predicted > 0 ? Math.min(1, measured / predicted) : 1;
+    System.out.printf(Locale.ROOT, "halo skew (%d-worker calibration job): %,.0f halo rows measured, %,.0f for "
+        + "sources spread evenly: %.3f%n", peer.workers(), measured, predicted, skew);
+    return skew > 0 ? skew : 1;
+  }
+
   /** scripts/bench/cost-model generates every graph as this many node files, each a chunk of ids in order. */
   private static final int GENERATED_FILES = 8;
 
@@ -471,7 +492,7 @@ public final class CostModelReport {
       CostInputs.Builder b = CostInputs.builder().nodes(nodes)
           .edges(((Number) g.get("edges")).longValue()).featureWidth(features).layers(layers).workers(workers())
           .coresPerWorker(coresPerWorker).fused(!train()).epochs(train() ? epochs() : 0)
-          .nodeCrossing(generatedCrossing(nodes, workers()));
+          .nodeCrossing(generatedCrossing(nodes, workers())).haloSkew(train() ? 1 : rmatHaloSkew);
       return rates == null ? b.build() : b.rates(rates).build();
     }
   }

@@ -13,17 +13,21 @@ import java.util.List;
  * @param edgeBalance the largest partition's edges over the mean (1 = even); the slowest worker sets a phase's time
  * @param nodeCrossing the share of node rows read by a worker that does not own them, NaN when the layout is not
  *     known ({@link #crossing})
+ * @param haloSkew a worker's distinct remote sources over the estimate for sources spread evenly over the graph
+ *     (1, the default and the most there can be): a power-law graph's edges keep coming from its hubs, so it has
+ *     fewer (R-MAT: about 0.5 at 2 workers); measured on a graph of the same kind ({@code scripts/bench/cost-model})
  */
 public record CostInputs(long nodes, long edges, int featureWidth, List<CostLayer> layers, int workers,
     double coresPerWorker, boolean weighted, boolean fused, int epochs, double edgeBalance, double nodeCrossing,
-    CostRates rates) {
+    double haloSkew, CostRates rates) {
 
   public CostInputs {
     if (nodes < 1 || edges < 0 || featureWidth < 1 || workers < 1 || !(coresPerWorker > 0) || epochs < 0
-        || !(edgeBalance >= 1) || !(Double.isNaN(nodeCrossing) || (nodeCrossing >= 0 && nodeCrossing <= 1))) {
+        || !(edgeBalance >= 1) || !(Double.isNaN(nodeCrossing) || (nodeCrossing >= 0 && nodeCrossing <= 1))
+        || !(haloSkew > 0 && haloSkew <= 1)) {
       throw new IllegalArgumentException("cost inputs out of range: nodes " + nodes + ", edges " + edges
           + ", width " + featureWidth + ", workers " + workers + ", cores " + coresPerWorker + ", epochs " + epochs
-          + ", balance " + edgeBalance + ", node crossing " + nodeCrossing);
+          + ", balance " + edgeBalance + ", node crossing " + nodeCrossing + ", halo skew " + haloSkew);
     }
     if (layers.isEmpty()) {
       throw new IllegalArgumentException("a model has at least one layer");
@@ -38,7 +42,7 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
   public Builder toBuilder() {
     return new Builder().nodes(nodes).edges(edges).featureWidth(featureWidth).layers(layers).workers(workers)
         .coresPerWorker(coresPerWorker).weighted(weighted).fused(fused).epochs(epochs).edgeBalance(edgeBalance)
-        .nodeCrossing(nodeCrossing).rates(rates);
+        .nodeCrossing(nodeCrossing).haloSkew(haloSkew).rates(rates);
   }
 
   /**
@@ -121,6 +125,7 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
     private int epochs;
     private double edgeBalance = 1;
     private double nodeCrossing = Double.NaN;
+    private double haloSkew = 1;
     private CostRates rates = CostRates.REFERENCE;
 
     public Builder nodes(long v) {
@@ -179,6 +184,11 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
       return this;
     }
 
+    public Builder haloSkew(double v) {
+      haloSkew = v;
+      return this;
+    }
+
     public Builder rates(CostRates v) {
       rates = v;
       return this;
@@ -186,7 +196,7 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
 
     public CostInputs build() {
       return new CostInputs(nodes, edges, featureWidth, layers, workers, coresPerWorker, weighted, fused, epochs,
-          edgeBalance, nodeCrossing, rates);
+          edgeBalance, nodeCrossing, haloSkew, rates);
     }
   }
 }

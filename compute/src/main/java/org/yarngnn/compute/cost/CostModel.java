@@ -32,7 +32,7 @@ import java.util.Map;
  * exchanged (gat adds a score per head; gat aggregates twice: scores and rows), {@code S_k} the sampled in-edges
  * ({@code n_w f_k (1 - exp(-d / f_k))} for a fanout f_k, d = E/n), {@code h_k} the halo rows a worker receives:
  * with sources spread over the graph, the distinct remote sources of {@code q S_k} edges among {@code n - n_w}
- * nodes, {@code (n - n_w)(1 - exp(-q S_k / (n - n_w)))}. Bytes exchanged at layer k: {@code 4 p h_k msg_k}.
+ * nodes, {@code (n - n_w)(1 - exp(-q S_k / (n - n_w)))}, times the graph's {@link CostInputs#haloSkew}. Bytes exchanged at layer k: {@code 4 p h_k msg_k}.
  * Memory: {@link #heapBytesPerWorker}.
  */
 public final class CostModel {
@@ -153,7 +153,7 @@ public final class CostModel {
       return 0;
     }
     double q = (in.workers() - 1) / (double) in.workers();
-    return remote * -Math.expm1(-q * edges / remote);
+    return in.haloSkew() * remote * -Math.expm1(-q * edges / remote);
   }
 
   /**

@@ -237,4 +237,13 @@ class CostModelTest {
         < CostModel.estimate(any).phaseSeconds().get("route-nodes"));
     assertThrows(IllegalArgumentException.class, () -> big().nodeCrossing(1.5).build());
   }
+  @Test
+  void haloSkewScalesTheHaloAndWhatItSends() {
+    CostEstimate even = CostModel.estimate(big().workers(2).build());
+    CostEstimate skewed = CostModel.estimate(big().workers(2).haloSkew(0.5).build());
+    assertEquals(0.5 * even.haloRowsPerWorker(), skewed.haloRowsPerWorker(), 1e-6);
+    assertEquals(0.5 * even.sentBytes().get("layer0"), skewed.sentBytes().get("layer0"), 1);
+    assertThrows(IllegalArgumentException.class, () -> big().haloSkew(0).build());
+    assertThrows(IllegalArgumentException.class, () -> big().haloSkew(1.5).build());
+  }
 }
