@@ -70,7 +70,10 @@ public final class CostModelReport {
     CostRates rates = calibrate(ci, ct, features, cores, kernels, net);
     Run peer = Run.parse(args[7]);
     rmatHaloSkew = haloSkew(peer, features, cores, rates);
-    rates = rates.withPeerBytes(peerRate(peer, features, cores, rates));
+    // costmodel.peerCpu=false: routing pays only its wire time, at the transport's own measured throughput (which
+    // includes framing on its I/O threads), instead of a CPU rate fitted from one two-worker job's excess.
+    rates = Boolean.parseBoolean(System.getProperty("costmodel.peerCpu", "true"))
+        ? rates.withPeerBytes(peerRate(peer, features, cores, rates)) : rates;
     System.out.printf(Locale.ROOT, "calibrated rates per core: read %.0f MB/s, route %.0f MB/s, build %.2f M edges/s,"
         + " plan %.0f M edges/s, SpMM in layers %.2f G edge-floats/s, GEMM in layers %.1f GFLOP/s (layers at %.0f%%"
         + " of the kernels), write %.0f MB/s, network %.0f MB/s, routing to peers %.0f MB/s (sent + received, CPU),"
