@@ -396,7 +396,12 @@ public final class GraphWorker implements WorkerSession.Role {
           sender.join();
           figures.add("exchangeAggregateSeconds", (System.nanoTime() - t1) / 1e9);
         };
-    rows = targeted == null ? engine.layer(k, partition.graph(), plan.edges(k), rows, fused, hook)
+    // Without recovery nothing redoes a layer from its input (rowsBefore): the output may take its array.
+    boolean reuse = checkpoints == null;
+    if (reuse) {
+      rowsBefore = null;
+    }
+    rows = targeted == null ? engine.layer(k, partition.graph(), plan.edges(k), rows, fused, hook, reuse)
         : engine.layerRows(k, partition.graph(), plan.edges(k), rows, fused, targeted.inRows(k),
             targeted.outRows(k), hook);
     } catch (Exception e) {

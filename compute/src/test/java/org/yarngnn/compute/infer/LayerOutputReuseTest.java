@@ -1,0 +1,42 @@
+package org.yarngnn.compute.infer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.yarngnn.compute.graph.GraphBlock;
+import org.yarngnn.compute.kernel.Activation;
+import org.yarngnn.compute.model.LayerSpec;
+import org.yarngnn.compute.model.ModelSpec;
+import org.yarngnn.compute.model.RandomModels;
+import org.yarngnn.compute.tensor.DenseMatrix;
+
+/** A layer allowed to reuse its input writes its output over the input's array, with the same values. */
+class LayerOutputReuseTest {
+  @Test
+  void sameShapedOutputTakesTheInputsArrayAndTheSameValues() throws Exception {
+    GraphBlock g = NodewiseInferenceTest.randomGraph(500, 4000, 6);
+    List<LayerSpec> layers = List.of(LayerSpec.gcn(8, 8, Activation.RELU, true),
+        LayerSpec.sage(8, 8, Activation.RELU, true, -1), LayerSpec.gat(8, 4, 2, true, 0.2f, Activation.ELU, true),
+        LayerSpec.gcn(8, 5, Activation.NONE, true));
+    LayerwiseInference engine = new LayerwiseInference(RandomModels.random(
+        new ModelSpec("none", layers, "none", false), 3), 7);
+    DenseMatrix a = NodewiseInferenceTest.randomFeatures(500, 8, 4);
+    DenseMatrix b = NodewiseInferenceTest.randomFeatures(500, 8, 4);
+    for (int k = 0; k < layers.size(); k++) {
+      DenseMatrix fresh = engine.layer(k, g, g, a, false, HaloExchangeHook.NONE, false);
+      DenseMatrix reused = engine.layer(k, g, g, b, false, HaloExchangeHook.NONE, true);
+      assertArrayEquals(fresh.data(), reused.data(), "layer " + k);
+      if (k < 3) {
+        assertSame(b, reused, "layer " + k + " wrote over its input");
+      } else {
+        assertNotSame(b, reused, "a narrower output needs its own matrix");
+      }
+      assertNotSame(a, fresh);
+      a = fresh;
+      b = reused;
+    }
+  }
+}
