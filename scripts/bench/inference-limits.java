@@ -498,19 +498,18 @@ public class InferenceLimits {
   }
 
   /**
-   * Node rows read by a worker that does not own them: file f holds `generate`'s id chunk f and is read by worker
-   * floor(f W / F) (yarn-gnn's file share); range ownership gives worker p the ids [floor(p n / W), floor((p+1) n / W)).
+   * Node rows read by a worker that does not own them: file f holds `generate`'s id chunk f; the share is the cost
+   * model's for files read in contiguous runs and ids owned in ranges (CostInputs.contiguousCrossing).
    */
   static long crossingNodes(long n, int files, int w) {
-    long crossing = 0;
+    long[] lo = new long[files];
+    long[] hi = new long[files];
+    long[] rows = new long[files];
     for (int f = 0; f < files; f++) {
-      int reader = (int) ((long) f * w / files);
-      long lo = org.yarngnn.compute.synth.RmatGenerator.chunkStart(n, f, files);
-      long hi = org.yarngnn.compute.synth.RmatGenerator.chunkStart(n, f + 1, files);
-      long ownLo = Math.floorDiv((long) reader * n, w);
-      long ownHi = Math.floorDiv((long) (reader + 1) * n, w);
-      crossing += (hi - lo) - Math.max(0, Math.min(hi, ownHi) - Math.max(lo, ownLo));
+      lo[f] = org.yarngnn.compute.synth.RmatGenerator.chunkStart(n, f, files);
+      hi[f] = org.yarngnn.compute.synth.RmatGenerator.chunkStart(n, f + 1, files) - 1;
+      rows[f] = hi[f] - lo[f] + 1;
     }
-    return crossing;
+    return Math.round(n * org.yarngnn.compute.cost.CostInputs.contiguousCrossing(n, w, lo, hi, rows));
   }
 }

@@ -1,10 +1,10 @@
 package org.yarngnn.io.parquet;
 
 import java.io.IOException;
-import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.parquet.hadoop.util.HadoopStreams;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
@@ -19,9 +19,6 @@ import org.apache.parquet.io.PositionOutputStream;
 public final class BufferedOutputFile implements OutputFile {
   /** The write buffer asked for. */
   public static final int BUFFER_BYTES = 64 << 10;
-  /** FileSystems whose files have a block size worth aligning row groups to (as parquet-mr's own list). */
-  private static final Set<String> BLOCK_FS_SCHEMES = Set.of("hdfs", "webhdfs", "viewfs");
-
   private final FileSystem fs;
   private final Path path;
 
@@ -52,7 +49,8 @@ public final class BufferedOutputFile implements OutputFile {
 
   @Override
   public boolean supportsBlockSize() {
-    return BLOCK_FS_SCHEMES.contains(fs.getUri().getScheme());
+    // The FileSystems whose blocks parquet-mr itself aligns row groups to.
+    return HadoopOutputFile.getBlockFileSystems().contains(fs.getUri().getScheme());
   }
 
   @Override

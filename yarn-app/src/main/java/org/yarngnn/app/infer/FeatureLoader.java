@@ -113,10 +113,14 @@ public final class FeatureLoader {
     }
     // Exact row counts (Parquet and ORC footers) let every file's rows be read into their own slice of one array,
     // which the assembler takes as the feature matrix when this worker owns them all: no copy, no second matrix.
-    float[] whole = fused ? null : wholeArray(table, files, width);
+    long[] counts = new long[files.size()];
+    for (int i = 0; !fused && i < files.size(); i++) {
+      counts[i] = table.exactRows(files.get(i)); // a footer read each: once
+    }
+    float[] whole = fused ? null : wholeArray(counts, width);
     int[] base = new int[files.size() + 1];
     for (int i = 0; whole != null && i < files.size(); i++) {
-      base[i + 1] = base[i] + (int) table.exactRows(files.get(i)) * width;
+      base[i + 1] = base[i] + (int) counts[i] * width;
     }
     FileRows[] read = new FileRows[files.size()];
     Exception[] failed = new Exception[files.size()];
@@ -157,13 +161,12 @@ public final class FeatureLoader {
   private record FileRows(List<Rows> blocks, long min, long max, long count) {}
 
   /**
-   * One array for the rows of all {@code files}, when every file's row count is exact and they fit one array
-   * and half the heap; else null (text tables, or more than that).
+   * One array for the rows of files of {@code counts} rows each (-1: not known), when every count is known and
+   * they fit one array and half the heap; else null (text tables, or more than that).
    */
-  private static float[] wholeArray(NodeTable table, List<Integer> files, int width) {
+  private static float[] wholeArray(long[] counts, int width) {
     long floats = 0;
-    for (int f : files) {
-      long n = table.exactRows(f);
+    for (long n : counts) {
       if (n < 0) {
         return null;
       }
@@ -181,74 +184,98 @@ public final class FeatureLoader {
    * their own.
    */
   private FileRows readFile(NodeTable table, int file, int width, boolean fused, float[] whole, int from, int to) {
-    boolean rowNormalize = "row".equals(model.spec().inputNormalize());
-    List<Rows> blocks = new ArrayList<>();
-    long[] minMax = {Long.MAX_VALUE, Long.MIN_VALUE, 0};
-    long[][] ids = {new long[ROWS]};
-    long[][] rows = {new long[ROWS]};
-    // The block's values array, where its row 0 starts there, where the next block's would start in the slice,
-    // and how many rows the block takes.
-    int[] at = {0, from, ROWS};
-    float[][] values = {null};
-    Runnable nextValues = () -> {
-      int room = whole == null ? 0 : (to - at[1]) / width;
+    FileBlocks b = new FileBlocks(file, width, fused, whole, from, to);
+    table.readFile(file, b);
+    b.flush();
+    return new FileRows(b.blocks, b.min, b.max, b.count);
+  }
+
+  /** One file's rows gathered into {@link Rows} blocks, each started at its first row. */
+  private final class FileBlocks implements NodeSink {
+    final List<Rows> blocks = new ArrayList<>();
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    long count;
+    private final int file;
+    private final int width;
+    private final boolean fused;
+    private final boolean rowNormalize = "row".equals(model.spec().inputNormalize());
+    private final float[] whole;
+    private final int to;
+    /** Where the next block would start in {@code whole}. */
+    private int next;
+    private long[] ids;
+    private long[] rows;
+    private int[] lab;
+    private byte[] spl;
+    private float[] values;
+    /** Where the block's row 0 starts in {@code values}, and the rows it takes. */
+    private int start;
+    private int capacity;
+    private int n;
+
+    FileBlocks(int file, int width, boolean fused, float[] whole, int from, int to) {
+      this.file = file;
+      this.width = width;
+      this.fused = fused;
+      this.whole = whole;
+      this.next = from;
+      this.to = to;
+    }
+
+    @Override
+    public void node(long id, int label, byte split, float[] features, long row) {
+      if (n == 0) {
+        startBlock();
+      }
+      min = Math.min(min, id);
+      max = Math.max(max, id);
+      count++;
+      int i = n++;
+      ids[i] = id;
+      rows[i] = row;
+      if (labels) {
+        lab[i] = label;
+        spl[i] = split;
+      }
+      int o = start + i * width;
+      System.arraycopy(features, 0, values, o, width);
+      if (rowNormalize) {
+        RowNormalization.divideBySum(values, o, width);
+      }
+      if (n == capacity) {
+        flush();
+      }
+    }
+
+    private void startBlock() {
+      ids = new long[ROWS];
+      rows = new long[ROWS];
+      lab = labels ? new int[ROWS] : null;
+      spl = labels ? new byte[ROWS] : null;
+      int room = whole == null ? 0 : (to - next) / width;
       if (room > 0) {
-        values[0] = whole;
-        at[0] = at[1];
-        at[2] = Math.min(ROWS, room);
+        values = whole;
+        start = next;
+        capacity = Math.min(ROWS, room);
       } else {
-        values[0] = new float[ROWS * width];
-        at[0] = 0;
-        at[2] = ROWS;
+        values = new float[ROWS * width];
+        start = 0;
+        capacity = ROWS;
       }
-    };
-    nextValues.run();
-    int[][] lab = {labels ? new int[ROWS] : null};
-    byte[][] spl = {labels ? new byte[ROWS] : null};
-    int[] n = {0};
-    boolean[] last = {false};
-    Runnable flush = () -> {
-      if (n[0] > 0) {
-        Rows raw = new Rows(file, n[0], ids[0], rows[0], width, values[0], at[0], lab[0], spl[0]);
-        blocks.add(fused ? fuse(raw) : raw);
-        if (values[0] == whole) {
-          at[1] = at[0] + n[0] * width;
-        }
-        lab[0] = labels ? new int[ROWS] : null;
-        spl[0] = labels ? new byte[ROWS] : null;
-        ids[0] = new long[ROWS];
-        rows[0] = new long[ROWS];
-        n[0] = 0;
-        if (!last[0]) {
-          nextValues.run();
-        }
+    }
+
+    void flush() {
+      if (n == 0) {
+        return;
       }
-    };
-    table.readFile(file, new NodeSink() {
-      @Override
-      public void node(long id, int label, byte split, float[] features, long row) {
-        minMax[0] = Math.min(minMax[0], id);
-        minMax[1] = Math.max(minMax[1], id);
-        minMax[2]++;
-        int i = n[0]++;
-        ids[0][i] = id;
-        rows[0][i] = row;
-        if (labels) {
-          lab[0][i] = label;
-          spl[0][i] = split;
-        }
-        System.arraycopy(features, 0, values[0], at[0] + i * width, width);
-        if (rowNormalize) {
-          RowNormalization.divideBySum(values[0], at[0] + i * width, width);
-        }
-        if (n[0] == at[2]) {
-          flush.run();
-        }
+      Rows raw = new Rows(file, n, ids, rows, width, values, start, lab, spl);
+      blocks.add(fused ? fuse(raw) : raw);
+      if (values == whole) {
+        next = start + n * width;
       }
-    });
-    last[0] = true;
-    flush.run();
-    return new FileRows(blocks, minMax[0], minMax[1], minMax[2]);
+      n = 0;
+    }
   }
 
   private Rows fuse(Rows raw) {

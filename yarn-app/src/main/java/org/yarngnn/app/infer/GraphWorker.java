@@ -376,7 +376,9 @@ public final class GraphWorker implements WorkerSession.Role {
       throw new IllegalStateException("layer " + k + " after " + layersDone + " of " + plan.layers());
     }
     long t0 = System.nanoTime();
-    rowsBefore = rows;
+    // Without recovery nothing redoes a layer from its input: the output may take the input's array instead.
+    boolean reuse = checkpoints == null;
+    rowsBefore = reuse ? null : rows;
     try {
     boolean fused = k == 0 && partition.fused();
     HaloExchangeHook hook = (layer, edges, msg, aggregation) -> {
@@ -396,11 +398,6 @@ public final class GraphWorker implements WorkerSession.Role {
           sender.join();
           figures.add("exchangeAggregateSeconds", (System.nanoTime() - t1) / 1e9);
         };
-    // Without recovery nothing redoes a layer from its input (rowsBefore): the output may take its array.
-    boolean reuse = checkpoints == null;
-    if (reuse) {
-      rowsBefore = null;
-    }
     rows = targeted == null ? engine.layer(k, partition.graph(), plan.edges(k), rows, fused, hook, reuse)
         : engine.layerRows(k, partition.graph(), plan.edges(k), rows, fused, targeted.inRows(k),
             targeted.outRows(k), hook);
