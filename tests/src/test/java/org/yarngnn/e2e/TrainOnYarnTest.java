@@ -378,12 +378,15 @@ class TrainOnYarnTest {
     java.nio.file.Path spec = Files.writeString(local.resolve("workerkill-spec.json"), TrainLocalTest.SPEC);
     Path marker = new Path("/out/.workerkill" + org.yarngnn.app.train.Checkpoint.INFIX + "/checkpoint-000002.json");
     java.util.concurrent.atomic.AtomicLong killedAt = new java.util.concurrent.atomic.AtomicLong();
+    // Only this job's workers: an earlier test's containers (kept across AM attempts) may still be exiting.
+    java.time.Instant started = java.time.Instant.now();
     Thread killer = new Thread(() -> {
       try {
         while (killedAt.get() == 0) {
           if (fs.exists(marker)) {
             java.util.Optional<ProcessHandle> w = ProcessHandle.allProcesses().filter(h -> h.info().commandLine()
-                .orElse("").contains("org.yarngnn.app.train.TrainWorkerMain")).findFirst();
+                .orElse("").contains("org.yarngnn.app.train.TrainWorkerMain")
+                && h.info().startInstant().map(t -> t.isAfter(started)).orElse(false)).findFirst();
             if (w.isPresent() && w.get().destroyForcibly()) {
               killedAt.set(System.nanoTime());
             }
