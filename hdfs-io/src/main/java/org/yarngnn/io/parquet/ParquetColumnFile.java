@@ -192,9 +192,22 @@ final class ParquetColumnFile implements Closeable {
       return;
     }
     closed = true;
+    end(file, codecs, this::flushRowGroup);
+  }
+
+  /** What a file still writes before its footer. */
+  interface LastWrites {
+    void run() throws IOException;
+  }
+
+  /**
+   * Runs {@code last}, writes {@code file}'s footer and releases {@code codecs}; when either fails the file's
+   * stream is still closed (the output commit then discards the partial file).
+   */
+  static void end(ParquetFileWriter file, CodecFactory codecs, LastWrites last) throws IOException {
     boolean ended = false;
     try {
-      flushRowGroup();
+      last.run();
       file.end(new HashMap<>());
       ended = true;
     } finally {

@@ -50,9 +50,7 @@ public final class PartWriter {
           int to = (int) ((long) n * (part + 1) / parts);
           try (EmbeddingWriter w = EmbeddingWriter.create(conf, fileOf.apply(part), format, embeddings.cols(),
               predictions != null)) {
-            for (int r = from; r < to; r++) {
-              w.write(ids[r], embeddings.data(), embeddings.offset(r), predictions == null ? -1 : predictions[r]);
-            }
+            w.writeRows(ids, embeddings.data(), predictions, from, to);
           }
         }
       }));
