@@ -328,6 +328,23 @@ public final class PartitionAssembler {
     }
   }
 
+  /**
+   * Sizes the edge arrays for about {@code n} edges up front (a hint: the edge table's footer counts, this
+   * partition's share of them), so that they are not grown, copied and first-touched again and again as blocks
+   * come: growing to 20M edges by halves copied and allocated about three times the final arrays. A hint is input
+   * too: it is capped at a quarter of the heap; more edges than hinted still grow the arrays.
+   */
+  public void expectEdges(long n) {
+    long rowBytes = Integer.BYTES + Long.BYTES + (w == null ? 0 : Float.BYTES);
+    long cap = Math.min(Integer.MAX_VALUE - 16, Runtime.getRuntime().maxMemory() / 4 / rowBytes);
+    int size = (int) Math.min(n, cap);
+    if (size > dst.length && edges == 0) {
+      dst = new int[size];
+      src = new long[size];
+      w = w == null ? null : new float[size];
+    }
+  }
+
   private void ensureEdgeCapacity(int more) {
     if ((long) edges + more <= dst.length) {
       return;

@@ -73,8 +73,17 @@ class AssemblerOrderTest {
 
   private static PartitionAssembler assemble(int p, Ownership own, NodeTable nodes, EdgeTable edges,
       MissingFeatures missing, List<GraphRecord> blocks) {
+    return assemble(p, own, nodes, edges, missing, blocks, -1);
+  }
+
+  /** As above, told to expect {@code edgeHint} edges first (none when negative). */
+  private static PartitionAssembler assemble(int p, Ownership own, NodeTable nodes, EdgeTable edges,
+      MissingFeatures missing, List<GraphRecord> blocks, long edgeHint) {
     PartitionAssembler a = new PartitionAssembler(p, own, nodes.featureWidth(), edges.weighted(), nodes.hasLabels(),
         nodes.hasSplits(), missing);
+    if (edgeHint >= 0) {
+      a.expectEdges(edgeHint);
+    }
     for (GraphRecord r : blocks) {
       a.accept(r);
     }
@@ -134,8 +143,12 @@ class AssemblerOrderTest {
               Random rnd = trial == 0 ? null : new Random(trial);
               List<GraphPartition> parts = new ArrayList<>();
               for (int p = 0; p < own.parts(); p++) {
+                // Edge-count hints as a worker gives them from footers: none, far too many, too few, plenty; once a
+                // hostile footer's (capped at a quarter of the heap, not an OutOfMemoryError).
+                boolean once = consecutive && missing == MissingFeatures.ERROR && !undirected && p == 0;
+                long hint = trial == 3 ? (once ? Long.MAX_VALUE : 1 << 20) : trial == 4 ? 10 : trial == 5 ? 4000 : -1;
                 PartitionAssembler a = assemble(p, own, nodes, edges, missing,
-                    order(routed.get(p), rnd, trial % 2 == 1));
+                    order(routed.get(p), rnd, trial % 2 == 1), hint);
                 assertNull(a.error(), () -> "order " + 0 + ": " + a.error());
                 if (trial == 2 && missing == MissingFeatures.ERROR) {
                   a.endNodes();

@@ -1,7 +1,7 @@
 package org.yarngnn.io.parquet;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.page.DataPage;
@@ -17,19 +17,23 @@ import org.apache.parquet.format.PageType;
 import org.apache.parquet.format.Util;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.ParquetDecodingException;
+import org.apache.parquet.io.SeekableInputStream;
 import org.xerial.snappy.Snappy;
 
 /**
- * The pages of one column chunk, parsed from the chunk's raw bytes in a heap array. Snappy pages are decompressed
- * heap to heap in one native call (Parquet's own path streams them through direct buffers with two extra
- * copies); other codecs go through Parquet's decompressor. With {@code reuse}, every data page is decompressed
- * into the same buffer, so a page's bytes are valid only until the next {@link #readPage()}: right for readers
- * that decode a whole page before asking for the next.
+ * The pages of one column chunk, read from the file through a window that slides over the chunk: a few MiB
+ * reused from page to page rather than the whole chunk in a fresh array (a node file's feature chunk is tens of
+ * MiB; reading a 1M x 128 table that way first-touched 512 MB of memory for bytes used once). Snappy pages are
+ * decompressed heap to heap in one native call (Parquet's own path streams them through direct buffers with
+ * two extra copies); other codecs go through Parquet's decompressor. With {@code reuse}, every data page is
+ * decompressed into (or, uncompressed, sliced from) buffers the next page reuses, so a page's bytes are valid
+ * only until the next {@link #readPage()}: right for readers that decode a whole page before asking for the
+ * next. Without it every page owns its bytes.
  */
 final class ParquetChunkPages implements PageReader {
-  private final byte[] chunk;
-  private final int end;
-  private final Position in;
+  /** The window's size unless a page needs more. */
+  static final int WINDOW_BYTES = 4 << 20;
+  private final Window in;
   private final CompressionCodecName codec;
   private final BytesInputDecompressor decompressor;
   private final long valueCount;
@@ -39,11 +43,16 @@ final class ParquetChunkPages implements PageReader {
   /** The first data page, read while looking for the dictionary (which comes first in a chunk). */
   private DataPage pending;
 
-  ParquetChunkPages(byte[] chunk, int offset, int length, CompressionCodecName codec,
+  /** The chunk of {@code length} bytes at {@code start} in {@code file} (a range the caller checked). */
+  ParquetChunkPages(SeekableInputStream file, long start, long length, CompressionCodecName codec,
       BytesInputDecompressor decompressor, long valueCount, boolean reuse) {
-    this.chunk = chunk;
-    this.end = offset + length;
-    this.in = new Position(chunk, offset, length);
+    this(file, start, length, codec, decompressor, valueCount, reuse, WINDOW_BYTES);
+  }
+
+  /** As above with a window of {@code windowBytes} (tests make it small, so pages and headers straddle it). */
+  ParquetChunkPages(SeekableInputStream file, long start, long length, CompressionCodecName codec,
+      BytesInputDecompressor decompressor, long valueCount, boolean reuse, int windowBytes) {
+    this.in = new Window(file, start, length, (int) Math.min(length, windowBytes));
     this.codec = codec;
     this.decompressor = decompressor;
     this.valueCount = valueCount;
@@ -72,14 +81,14 @@ final class ParquetChunkPages implements PageReader {
   /** The next data page (recording a dictionary page met on the way), or null at the end of the chunk. */
   private DataPage next() {
     try {
-      while (in.position() < end) {
+      while (!in.atEnd()) {
         PageHeader h = Util.readPageHeader(in);
-        int at = in.position();
         int size = h.getCompressed_page_size();
-        if (size < 0 || at + size > end) {
+        if (size < 0 || !in.fill(size)) {
           throw new IOException("page of " + size + " bytes overruns its column chunk");
         }
-        in.skipTo(at + size);
+        int at = in.pos;
+        in.pos += size;
         PageType type = h.getType();
         if (type == PageType.DICTIONARY_PAGE) {
           BytesInput bytes = BytesInput.from(decompress(at, size, h.getUncompressed_page_size(), false));
@@ -107,15 +116,24 @@ final class ParquetChunkPages implements PageReader {
     int rl = d.getRepetition_levels_byte_length();
     int dl = d.getDefinition_levels_byte_length();
     int levels = rl + dl;
+    if (rl < 0 || dl < 0 || levels > size) {
+      throw new IOException("page levels of " + levels + " bytes overrun the page of " + size);
+    }
     BytesInput data;
     int dataSize = h.getUncompressed_page_size() - levels;
     if (d.isIs_compressed() && codec != CompressionCodecName.UNCOMPRESSED) {
       data = BytesInput.from(decompress(at + levels, size - levels, dataSize, reuse), 0, dataSize);
     } else {
-      data = BytesInput.from(chunk, at + levels, size - levels);
+      data = window(at + levels, size - levels);
     }
     return DataPageV2.uncompressed(d.getNum_rows(), d.getNum_nulls(), d.getNum_values(),
-        BytesInput.from(chunk, at, rl), BytesInput.from(chunk, at + rl, dl), encoding(d.getEncoding()), data, null);
+        window(at, rl), window(at + rl, dl), encoding(d.getEncoding()), data, null);
+  }
+
+  /** Bytes of the window: a slice while the next page cannot move it (reuse), else a copy. */
+  private BytesInput window(int at, int length) {
+    return reuse ? BytesInput.from(in.buf, at, length)
+        : BytesInput.from(java.util.Arrays.copyOfRange(in.buf, at, at + length));
   }
 
   /** The page's uncompressed bytes from offset 0 (in the shared buffer when {@code shared}). */
@@ -124,19 +142,19 @@ final class ParquetChunkPages implements PageReader {
       if (size != uncompressed) {
         throw new IOException("uncompressed page of " + size + " bytes declares " + uncompressed);
       }
-      byte[] out = new byte[size];
-      System.arraycopy(chunk, at, out, 0, size);
+      byte[] out = shared ? pageBuffer(size) : new byte[size];
+      System.arraycopy(in.buf, at, out, 0, size);
       return out;
     }
     byte[] out = shared ? pageBuffer(uncompressed) : new byte[uncompressed];
     if (codec == CompressionCodecName.SNAPPY) {
-      int n = Snappy.uncompress(chunk, at, size, out, 0);
+      int n = Snappy.uncompress(in.buf, at, size, out, 0);
       if (n != uncompressed) {
         throw new IOException("Snappy page decompressed to " + n + " bytes, expected " + uncompressed);
       }
       return out;
     }
-    BytesInput b = decompressor.decompress(BytesInput.from(chunk, at, size), uncompressed);
+    BytesInput b = decompressor.decompress(BytesInput.from(in.buf, at, size), uncompressed);
     return b.toByteArray();
   }
 
@@ -151,18 +169,77 @@ final class ParquetChunkPages implements PageReader {
     return Encoding.valueOf(e.name());
   }
 
-  /** A ByteArrayInputStream whose position can be read and set, for the Thrift page headers. */
-  private static final class Position extends ByteArrayInputStream {
-    Position(byte[] buf, int offset, int length) {
-      super(buf, offset, length);
+  /**
+   * The chunk's bytes as a stream (for the Thrift page headers) over a buffer refilled from the file: {@code
+   * buf[pos, limit)} are the next bytes of the chunk, {@code remaining} more are still in the file.
+   */
+  private static final class Window extends InputStream {
+    private final SeekableInputStream file;
+    private long filePos;
+    private long remaining;
+    byte[] buf;
+    int pos;
+    private int limit;
+
+    Window(SeekableInputStream file, long start, long length, int size) {
+      this.file = file;
+      this.filePos = start;
+      this.remaining = length;
+      this.buf = new byte[Math.max(size, 0)];
     }
 
-    int position() {
-      return pos;
+    boolean atEnd() throws IOException {
+      return pos == limit && remaining == 0;
     }
 
-    void skipTo(int p) {
-      pos = p;
+    /**
+     * Makes the next {@code n} bytes of the chunk contiguous in {@code buf} from {@code pos}; false if the chunk
+     * has fewer left. The buffer grows only for a page larger than it, and never beyond the chunk (whose range
+     * the caller checked against the file's length).
+     */
+    boolean fill(int n) throws IOException {
+      int have = limit - pos;
+      if (have >= n) {
+        return true;
+      }
+      if (have + remaining < n) {
+        return false;
+      }
+      System.arraycopy(buf, pos, buf, 0, have);
+      pos = 0;
+      limit = have;
+      if (buf.length < n) {
+        buf = java.util.Arrays.copyOf(buf, (int) Math.min(have + remaining, Math.max(n, (long) buf.length * 2)));
+      }
+      int want = (int) Math.min(buf.length - limit, remaining);
+      file.seek(filePos);
+      file.readFully(buf, limit, want);
+      filePos += want;
+      remaining -= want;
+      limit += want;
+      return true;
+    }
+
+    @Override
+    public int read() throws IOException {
+      if (!fill(1)) {
+        return -1;
+      }
+      return buf[pos++] & 0xFF;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (len == 0) {
+        return 0;
+      }
+      if (!fill(1)) {
+        return -1;
+      }
+      int n = Math.min(len, limit - pos);
+      System.arraycopy(buf, pos, b, off, n);
+      pos += n;
+      return n;
     }
   }
 }

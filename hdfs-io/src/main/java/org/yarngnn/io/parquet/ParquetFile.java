@@ -28,8 +28,8 @@ import org.yarngnn.io.table.InputException;
 
 /**
  * One Parquet file read column by column, row group by row group, through Parquet's low-level column readers
- * (no record assembly, no per-row objects). Unencrypted files (nearly all) are read by column chunk into heap
- * arrays and decoded by {@link ParquetChunkPages}; encrypted ones go through Parquet's own row group reader.
+ * (no record assembly, no per-row objects). Unencrypted files (nearly all) are read page by page through a window
+ * over each column chunk and decoded by {@link ParquetChunkPages}; encrypted ones go through Parquet's own row group reader.
  */
 public final class ParquetFile implements Closeable {
   private final Path path;
@@ -42,6 +42,7 @@ public final class ParquetFile implements Closeable {
   private final List<BlockMetaData> blocks;
   private int nextBlock;
   private SeekableInputStream in;
+  private long length;
   private CodecFactory codecs;
   private MessageType projection;
   private ColumnReadStore store;
@@ -185,19 +186,23 @@ public final class ParquetFile implements Closeable {
     }
   }
 
-  /** Reads one column chunk's bytes into a heap array. */
-  private byte[] readChunk(ColumnChunkMetaData meta) throws IOException {
-    long size = meta.getTotalSize();
-    if (size > Integer.MAX_VALUE - 16) {
-      throw new IOException("column chunk " + meta.getPath() + " of " + size + " bytes is too large");
-    }
+  /**
+   * The stream the column chunks are read from, opened once per file; {@code meta}'s range is checked against
+   * the file's length first (a footer is input too: nothing is allocated for a chunk the file cannot hold).
+   */
+  private SeekableInputStream chunkStream(ColumnChunkMetaData meta) throws IOException {
     if (in == null) {
-      in = HadoopInputFile.fromPath(path, conf).newStream();
+      HadoopInputFile f = HadoopInputFile.fromPath(path, conf);
+      length = f.getLength();
+      in = f.newStream();
     }
-    byte[] bytes = new byte[(int) size];
-    in.seek(meta.getStartingPos());
-    in.readFully(bytes);
-    return bytes;
+    long start = meta.getStartingPos();
+    long size = meta.getTotalSize();
+    if (start < 0 || size < 0 || start > length - size) {
+      throw new IOException("column chunk " + meta.getPath() + " of " + size + " bytes at " + start
+          + " overruns the file of " + length + " bytes");
+    }
+    return in;
   }
 
   private BytesInputDecompressor decompressor(CompressionCodecName codec) {
@@ -235,9 +240,8 @@ public final class ParquetFile implements Closeable {
       for (ColumnChunkMetaData c : block.getColumns()) {
         if (c.getPath().equals(p)) {
           try {
-            byte[] bytes = readChunk(c);
-            return new ParquetChunkPages(bytes, 0, bytes.length, c.getCodec(), decompressor(c.getCodec()),
-                c.getValueCount(), reuse);
+            return new ParquetChunkPages(chunkStream(c), c.getStartingPos(), c.getTotalSize(), c.getCodec(),
+                decompressor(c.getCodec()), c.getValueCount(), reuse);
           } catch (IOException e) {
             throw InputException.wrap(path, "reading", e);
           }

@@ -249,6 +249,7 @@ public final class WorkerConstruction {
       }
     };
     long t0 = System.nanoTime();
+    assembler.expectEdges(edgeShare(edges.countHint()));
     List<EdgeTable.Split> splits = edgeSplits(edges);
     AtomicInteger next = new AtomicInteger();
     int threads = Math.max(1, Math.min(edgeReaders(), splits.size()));
@@ -384,6 +385,15 @@ public final class WorkerConstruction {
   /** Edge reading threads: half the compute threads (the consumer, transport and --local peers share the rest). */
   private int edgeReaders() {
     return Math.max(1, Math.min(MAX_EDGE_READERS, spec.threads() / 2));
+  }
+
+  /**
+   * The edges this worker may expect of a table of {@code rows} (with {@code --undirected} twice as many): all of
+   * them alone, else an even share and a quarter more for the skew of degrees (more still grow the arrays).
+   */
+  long edgeShare(long rows) {
+    long all = spec.undirected() ? 2 * rows : rows;
+    return workers == 1 ? all : all / workers + all / workers / 4;
   }
 
   /**
