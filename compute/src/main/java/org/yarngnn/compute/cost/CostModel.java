@@ -169,7 +169,8 @@ public final class CostModel {
    *   layer k      4 (n + E) [+4E] + 4 S_k + 4 n in_k + 4 n lin_k + 4 h msg_k + 4 n out_k
    *                                     CSR (weights), the layer's sample, input rows, linear products (the
    *                                     local messages among them), the halo's messages, output rows
-   *   write        4 (n + E) + 8 n out  the CSR, the embeddings and the Parquet pages buffered for them
+   *   write        4 (n + E) + 4 n out  the CSR and the embeddings (their Parquet pages go to the file as they
+   *                                     fill, from a few MiB of reused buffers)
    * </pre>
    * The JVM adds {@link #JVM_BASE_HEAP} once (a container has one worker; {@code --local} holds all of them).
    */
@@ -189,7 +190,7 @@ public final class CostModel {
       peak = Math.max(peak, layer);
     }
     int outW = in.layers().get(in.layers().size() - 1).outputWidth();
-    peak = Math.max(peak, csr + 8 * n * outW);
+    peak = Math.max(peak, csr + 4 * n * outW);
     return Math.round(HEAP_HEADROOM * peak) + WORKER_BASE_HEAP;
   }
 
