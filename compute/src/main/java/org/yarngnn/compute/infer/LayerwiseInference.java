@@ -28,6 +28,9 @@ public final class LayerwiseInference {
   private final Model model;
   private final List<Layer> layers;
   private final long seed;
+  /** With {@code reuseInput}: the last layer's message and self matrices, for the next layer to take. */
+  private final Spare spareMsg = new Spare();
+  private final Spare spareSelf = new Spare();
 
   public LayerwiseInference(Model model, long seed) {
     this.model = model;
@@ -65,6 +68,7 @@ public final class LayerwiseInference {
         progress.layerDone(k, layers.size());
       }
     }
+    releaseScratch();
     RowNormalization.applyOutput(model.spec().outputNormalize(), h);
     return h;
   }
@@ -100,8 +104,10 @@ public final class LayerwiseInference {
       HaloExchangeHook exchange, boolean reuseInput) throws Exception {
     Layer layer = layers.get(k);
     int n = g.numNodes();
-    DenseMatrix msg = new DenseMatrix(g.numSlots(), layer.messageWidth());
-    DenseMatrix self = layer.selfWidth() > 0 ? new DenseMatrix(n, layer.selfWidth()) : null;
+    DenseMatrix msg = reuseInput ? spareMsg.take(g.numSlots(), layer.messageWidth())
+        : new DenseMatrix(g.numSlots(), layer.messageWidth());
+    DenseMatrix self = layer.selfWidth() <= 0 ? null
+        : reuseInput ? spareSelf.take(n, layer.selfWidth()) : new DenseMatrix(n, layer.selfWidth());
     if (fused) {
       if (k != 0) {
         throw new IllegalArgumentException("only the first layer takes fused rows");
@@ -125,7 +131,39 @@ public final class LayerwiseInference {
         forRuns(rows, (from, to) -> layer.aggregate(edges, msg, self, from, to, out));
       }
     });
+    if (reuseInput) {
+      spareMsg.keep(msg);
+      spareSelf.keep(self);
+    }
     return out;
+  }
+
+  /**
+   * Lets go of the message and self matrices a layer run with {@code reuseInput} kept for the next one: after the
+   * last layer, so that the write phase does not hold them.
+   */
+  public void releaseScratch() {
+    spareMsg.keep(null);
+    spareSelf.keep(null);
+  }
+
+  /**
+   * A layer's matrix kept for the next layer of the same shape. Every row a layer reads is written first (its own
+   * rows by the transform, whole; the halo slots its edges reference by the exchange), so the next layer needs no
+   * zeroed matrix: on 1M rows of 128 that is 512 MB (sage: twice that) of first-touched memory saved a layer.
+   */
+  private static final class Spare {
+    private DenseMatrix kept;
+
+    DenseMatrix take(int rows, int cols) {
+      DenseMatrix m = kept;
+      kept = null;
+      return m != null && m.rows() == rows && m.cols() == cols ? m : new DenseMatrix(rows, cols);
+    }
+
+    void keep(DenseMatrix m) {
+      kept = m;
+    }
   }
 
   /**

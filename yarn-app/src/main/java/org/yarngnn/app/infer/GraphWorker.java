@@ -405,6 +405,9 @@ public final class GraphWorker implements WorkerSession.Role {
       throw NumberChecks.asBadInput(e, spec.edges() != null ? spec.edges() : spec.graph());
     }
     layersDone++;
+    if (layersDone == plan.layers()) {
+      engine.releaseScratch();
+    }
   }
 
   /**
