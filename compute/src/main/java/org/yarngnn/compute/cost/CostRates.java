@@ -33,14 +33,14 @@ public record CostRates(double readBytes, double routeBytes, double buildEdges, 
     double trainEpochFactor, Map<String, Double> fixedSeconds) {
 
   /**
-   * Rates measured here by {@code scripts/bench/cost-model} (AMD EPYC Zen 4, 2 cores shared with other jobs, load
-   * average 7-20 while it ran; each configuration's fastest of 3 rounds, the cores a --local worker got counted
-   * from the other processes' runnable threads; README "Cost model"): what {@code --dry-run} estimates with.
-   * Rerun the script on the cluster's machines for their rates.
+   * Rates measured here by {@code scripts/bench/cost-model} (AMD EPYC Zen 4, 2 cores, a quiet machine: 0.0-0.1
+   * other runnable threads; calibration jobs at a quarter and twice the checked size; each configuration's fastest
+   * of 3 rounds; README "Cost model"): what {@code --dry-run} estimates with. Rerun the script on the cluster's
+   * machines for their rates.
    */
-  public static final CostRates REFERENCE = new CostRates(122e6, 211e6, 1.79e6, 209e6, 1.36e9, 29.2e9, 53.1e6,
-      770e6, 327e6, 6.39, Map.of("read-nodes", 0.51, "route-nodes", 0.12, "layer0", 0.52, "epochs", 2.23,
-          "train:plan", 0.22));
+  public static final CostRates REFERENCE = new CostRates(378e6, 2708e6, 5.75e6, 324e6, 2.50e9, 57.4e9, 403e6,
+      770e6, 204e6, 12.46, Map.of("read-nodes", 0.17, "edges", 0.25, "plan", 0.015, "layer0", 0.13, "layer1", 0.025,
+          "write", 0.14, "epochs", 1.13, "train:plan", 0.47));
 
   /** These rates with {@code fixed} as the fixed seconds per phase. */
   public CostRates withFixedSeconds(Map<String, Double> fixed) {
