@@ -121,8 +121,9 @@ public final class ParquetEmbeddingFile implements Closeable {
 
   /**
    * Writes rows {@code [from, to)}: row r is node {@code ids[r]} with embedding {@code values[r * width, (r + 1) *
-   * width)} and, with predictions, {@code predictions[r]}. Rows go into row groups of about the row-group size
-   * (uncompressed), each written when it is full, so calls may be of any size.
+   * width)} and, with predictions, {@code predictions[r]}, in row groups of about the row-group size
+   * (uncompressed). A call's rows start a row group of their own: callers with rows one at a time gather them
+   * first ({@code EmbeddingWriter} does).
    */
   public void writeRows(long[] ids, float[] values, int[] predictions, int from, int to) throws IOException {
     long rowBytes = 8L + 4L * width + (withPrediction ? 4 : 0);
