@@ -149,9 +149,7 @@ final class ParquetColumnFile implements Closeable {
   }
 
   private void openRowGroup() {
-    pages = new ColumnChunkPageWriteStore(compressor, schema, props.getAllocator(),
-        props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled(), file.getEncryptor(),
-        rowGroupOrdinal);
+    pages = pageStore(compressor, schema, props, file, rowGroupOrdinal);
     store = props.newColumnWriteStore(columnSchema, pages, pages);
     for (int i = 0; i < writers.length; i++) {
       if (direct[i]) {
@@ -193,6 +191,14 @@ final class ParquetColumnFile implements Closeable {
     }
     closed = true;
     end(file, codecs, this::flushRowGroup);
+  }
+
+  /** parquet-mr's page store for one row group of {@code schema}'s columns in {@code file}. */
+  static ColumnChunkPageWriteStore pageStore(BytesInputCompressor compressor, MessageType schema,
+      ParquetProperties props, ParquetFileWriter file, int rowGroupOrdinal) {
+    return new ColumnChunkPageWriteStore(compressor, schema, props.getAllocator(),
+        props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled(), file.getEncryptor(),
+        rowGroupOrdinal);
   }
 
   /** What a file still writes before its footer. */

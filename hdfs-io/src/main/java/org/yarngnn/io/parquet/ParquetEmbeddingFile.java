@@ -44,13 +44,14 @@ import org.yarngnn.io.table.ColumnSpec;
  */
 public final class ParquetEmbeddingFile implements Closeable {
   private static final String TABLE = "embeddings";
+  /** The codec of every chunk, as the row writer's: the list's pages are Snappy-compressed here, heap to heap. */
+  private static final CompressionCodecName CODEC = CompressionCodecName.SNAPPY;
   private final Path path;
   private final int width;
   private final boolean withPrediction;
   private final long rowGroupBytes;
   private final ParquetFileWriter file;
   private final CodecFactory codecs;
-  private final CompressionCodecName codec;
   private final PageSink sink;
   private final ColumnDescriptor idColumn;
   private final ColumnDescriptor listColumn;
@@ -75,7 +76,6 @@ public final class ParquetEmbeddingFile implements Closeable {
     // As the row writer (ParquetTableWriter): no dictionary for the ids, unique and only built to be given up.
     this.props = ParquetProperties.builder().withDictionaryEncoding("id", false).build();
     this.pageBytes = Math.max(4096, props.getPageSizeThreshold());
-    this.codec = CompressionCodecName.SNAPPY;
     List<ColumnDescriptor> leaves = schema.getColumns();
     idColumn = leaves.get(0);
     listColumn = leaves.get(1);
@@ -84,8 +84,8 @@ public final class ParquetEmbeddingFile implements Closeable {
         rowGroupBytes, ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null, props);
     file.start();
     codecs = new CodecFactory(conf, pageBytes);
-    compressor = codecs.getCompressor(codec);
-    sink = new PageSink(codec == CompressionCodecName.SNAPPY ? null : compressor);
+    compressor = codecs.getCompressor(CODEC);
+    sink = new PageSink();
     list = new FloatListPages(listColumn, sink, pageBytes);
   }
 
@@ -126,19 +126,27 @@ public final class ParquetEmbeddingFile implements Closeable {
    * first ({@code EmbeddingWriter} does).
    */
   public void writeRows(long[] ids, float[] values, int[] predictions, int from, int to) throws IOException {
-    long rowBytes = 8L + 4L * width + (withPrediction ? 4 : 0);
     for (int r = from; r < to; ) {
-      int rows = (int) Math.max(1, Math.min(to - r, nextRowGroupBytes / rowBytes));
+      int rows = (int) Math.max(1, Math.min(to - r, nextRowGroupBytes / rowBytes()));
       writeRowGroup(ids, values, predictions, r, r + rows);
       r += rows;
     }
+  }
+
+  /** Rows in a full row group (uncompressed bytes), at most 2^20: what a caller gathering rows should hold. */
+  public int rowsPerGroup() {
+    return (int) Math.max(1, Math.min(1 << 20, rowGroupBytes / rowBytes()));
+  }
+
+  private long rowBytes() {
+    return 8L + 4L * width + (withPrediction ? 4 : 0);
   }
 
   private void writeRowGroup(long[] ids, float[] values, int[] predictions, int from, int to) throws IOException {
     int rows = to - from;
     file.startBlock(rows);
     writeRequired(idColumn, (w, r) -> w.write(ids[r], 0, 0), from, to);
-    file.startColumn(listColumn, (long) rows * Math.max(1, width), codec);
+    file.startColumn(listColumn, (long) rows * Math.max(1, width), CODEC);
     for (int r = from; r < to; r++) {
       list.write(values, r * width, width);
     }
@@ -164,8 +172,7 @@ public final class ParquetEmbeddingFile implements Closeable {
    */
   private void writeRequired(ColumnDescriptor column, RowValue value, int from, int to) throws IOException {
     MessageType one = new MessageType("embeddings", schema.getType(column.getPath()[0]));
-    ColumnChunkPageWriteStore pages = new ColumnChunkPageWriteStore(compressor, one, props.getAllocator(),
-        props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled(), null, ordinal);
+    ColumnChunkPageWriteStore pages = ParquetColumnFile.pageStore(compressor, one, props, file, ordinal);
     ColumnWriteStore store = props.newColumnWriteStore(one, pages, pages);
     try {
       ColumnWriter w = store.getColumnWriter(one.getColumns().get(0));
@@ -201,14 +208,8 @@ public final class ParquetEmbeddingFile implements Closeable {
    * leaf ({@link FloatListPages}).
    */
   private final class PageSink implements PageWriter {
-    /** Null for Snappy, compressed heap to heap in one native call (parquet-mr's goes through direct buffers). */
-    private final BytesInputCompressor compressor;
     private final ReusedBytes page = new ReusedBytes();
     private byte[] packed = new byte[0];
-
-    PageSink(BytesInputCompressor compressor) {
-      this.compressor = compressor;
-    }
 
     @Override
     public void writePage(BytesInput bytes, int valueCount, int rowCount, Statistics<?> stats, Encoding rl,
@@ -216,17 +217,13 @@ public final class ParquetEmbeddingFile implements Closeable {
       page.reset();
       bytes.writeAllTo(page);
       int size = page.size();
-      BytesInput compressed;
-      if (compressor == null) {
-        int max = Snappy.maxCompressedLength(size);
-        if (packed.length < max) {
-          packed = new byte[max];
-        }
-        compressed = BytesInput.from(packed, 0, Snappy.compress(page.bytes(), 0, size, packed, 0));
-      } else {
-        compressed = compressor.compress(BytesInput.from(page.bytes(), 0, size));
+      // Heap to heap in one native call; parquet-mr's Snappy compressor goes through direct buffers.
+      int max = Snappy.maxCompressedLength(size);
+      if (packed.length < max) {
+        packed = new byte[max];
       }
-      file.writeDataPage(valueCount, size, compressed, stats, rowCount, rl, dl, values);
+      int n = Snappy.compress(page.bytes(), 0, size, packed, 0);
+      file.writeDataPage(valueCount, size, BytesInput.from(packed, 0, n), stats, rowCount, rl, dl, values);
     }
 
     @Override

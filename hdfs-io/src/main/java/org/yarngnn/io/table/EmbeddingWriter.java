@@ -22,8 +22,8 @@ public final class EmbeddingWriter implements Closeable {
   private final Path file;
   private final int width;
   private final boolean withPrediction;
-  /** Rows given one at a time to {@link #columns}, written as a row group when it is full. */
-  private RowGroupBuffer pending;
+  /** Rows given one at a time to {@link #columns}, written as a row group when it is full; null without it. */
+  private final RowGroupBuffer pending;
   private long rows;
 
   private EmbeddingWriter(TableWriter out, ParquetEmbeddingFile columns, Path file, int width,
@@ -33,6 +33,7 @@ public final class EmbeddingWriter implements Closeable {
     this.file = file;
     this.width = width;
     this.withPrediction = withPrediction;
+    this.pending = columns == null ? null : new RowGroupBuffer(columns.rowsPerGroup(), width);
   }
 
   public static EmbeddingWriter create(Configuration conf, Path file, TableFormat format, int width,
@@ -62,10 +63,7 @@ public final class EmbeddingWriter implements Closeable {
       return new EmbeddingWriter(new ParquetTableWriter(conf, file, TABLE, cols, rowGroupBytes), null, file, width,
           withPrediction);
     }
-    EmbeddingWriter w = new EmbeddingWriter(null, columns, file, width, withPrediction);
-    long rowBytes = 8L + 4L * width + (withPrediction ? 4 : 0);
-    w.pending = new RowGroupBuffer((int) Math.max(1, Math.min(1 << 20, rowGroupBytes / rowBytes)), width);
-    return w;
+    return new EmbeddingWriter(null, columns, file, width, withPrediction);
   }
 
   /** Writes node {@code id} with embedding {@code row[offset, offset + width)}; prediction ignored when off. */
@@ -98,24 +96,23 @@ public final class EmbeddingWriter implements Closeable {
       return;
     }
     flushPending();
+    writeColumns(ids, values, predictions, from, to);
+    rows += to - from;
+  }
+
+  private void flushPending() {
+    if (pending.size > 0) {
+      writeColumns(pending.ids, pending.values, withPrediction ? pending.predictions : null, 0, pending.size);
+      pending.size = 0;
+    }
+  }
+
+  private void writeColumns(long[] ids, float[] values, int[] predictions, int from, int to) {
     try {
       columns.writeRows(ids, values, predictions, from, to);
     } catch (IOException e) {
       throw new UncheckedIOException("writing " + file + ": " + e.getMessage(), e);
     }
-    rows += to - from;
-  }
-
-  private void flushPending() {
-    if (pending.size == 0) {
-      return;
-    }
-    try {
-      columns.writeRows(pending.ids, pending.values, withPrediction ? pending.predictions : null, 0, pending.size);
-    } catch (IOException e) {
-      throw new UncheckedIOException("writing " + file + ": " + e.getMessage(), e);
-    }
-    pending.size = 0;
   }
 
   public long rowsWritten() {
