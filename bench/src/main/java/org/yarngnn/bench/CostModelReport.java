@@ -28,12 +28,15 @@ import org.yarngnn.compute.tensor.DenseMatrix;
 /**
  * {@code scripts/bench/cost-model}'s calculations: calibrates the {@link CostRates} (the kernels timed here on one
  * thread; the phases from a one-worker calibration job's {@code --metrics}; the network from the transport's
- * loopback throughput; the CPU of routing to peers from a two-worker calibration job), prints the model's
+ * loopback throughput; the CPU of routing to peers from a two-worker calibration job, that of training's halo
+ * exchanges from a two-worker training calibration job), prints the model's
  * prediction next to every measured run (per phase, with the ratio), and projects to ogbn-papers100M and a
  * 10B-edge graph on 32 GB, 8-vcore containers.
  * <pre>
- * CostModelReport CORES NET_MIB_S FEATURES CALIB_INFER CALIB_INFER CALIB_TRAIN CALIB_TRAIN CALIB_PEER RUN...
- *   CALIB_INFER, CALIB_TRAIN (one worker, a smaller then a larger graph), CALIB_PEER (two workers) and RUN:
+ * CostModelReport CORES NET_MIB_S FEATURES CALIB_INFER CALIB_INFER CALIB_TRAIN CALIB_TRAIN CALIB_PEER
+ *     CALIB_TRAIN_PEER RUN...
+ *   CALIB_INFER, CALIB_TRAIN (one worker, a smaller then a larger graph), CALIB_PEER, CALIB_TRAIN_PEER (two
+ *   workers, the larger graphs) and RUN:
  *   KIND:MODEL_JSON:METRICS_JSON[,METRICS_JSON...] (KIND infer or train; train's epochs come from its metrics)
  * </pre>
  */
@@ -53,9 +56,9 @@ public final class CostModelReport {
   private CostModelReport() {}
 
   public static void main(String[] args) throws IOException {
-    if (args.length < 8) {
+    if (args.length < 9) {
       System.err.println("usage: CostModelReport CORES NET_MIB_S FEATURES CALIB_INFER CALIB_INFER CALIB_TRAIN "
-          + "CALIB_TRAIN CALIB_PEER [RUN...]");
+          + "CALIB_TRAIN CALIB_PEER CALIB_TRAIN_PEER [RUN...]");
       System.exit(2);
     }
     double cores = Double.parseDouble(args[0]);
@@ -72,23 +75,26 @@ public final class CostModelReport {
     rmatHaloSkew = haloSkew(peer, features, cores, rates);
     // costmodel.peerCpu=false: routing pays only its wire time, at the transport's own measured throughput (which
     // includes framing on its I/O threads), instead of a CPU rate fitted from one two-worker job's excess.
-    rates = Boolean.parseBoolean(System.getProperty("costmodel.peerCpu", "true"))
-        ? rates.withPeerBytes(peerRate(peer, features, cores, rates)) : rates;
+    boolean peerCpu = Boolean.parseBoolean(System.getProperty("costmodel.peerCpu", "true"));
+    rates = peerCpu ? rates.withPeerBytes(peerRate(peer, features, cores, rates)) : rates;
+    Run trainPeer = Run.parse(args[8]);
+    rates = rates.withTrainPeerBytes(peerCpu ? trainPeerRate(trainPeer, features, cores, rates) : FREE);
     System.out.printf(Locale.ROOT, "calibrated rates per core: read %.0f MB/s, route %.0f MB/s, build %.2f M edges/s,"
         + " plan %.0f M edges/s, SpMM in layers %.2f G edge-floats/s, GEMM in layers %.1f GFLOP/s (layers at %.0f%%"
         + " of the kernels), write %.0f MB/s, network %.0f MB/s, routing to peers %.0f MB/s (sent + received, CPU),"
-        + " train epoch = %.2f x an inference pass%n",
+        + " train epoch = %.2f x an inference pass, training's halo exchanges %.0f MB/s (sent + received, CPU)%n",
         rates.readBytes() / 1e6, rates.routeBytes() / 1e6, rates.buildEdges() / 1e6, rates.planEdges() / 1e6,
         rates.spmmEdgeFloats() / 1e9, rates.gemmFlops() / 1e9, 100 * rates.gemmFlops() / kernels[1],
-        rates.writeBytes() / 1e6, rates.networkBytes() / 1e6, rates.peerBytes() / 1e6, rates.trainEpochFactor());
+        rates.writeBytes() / 1e6, rates.networkBytes() / 1e6, rates.peerBytes() / 1e6, rates.trainEpochFactor(),
+        rates.trainPeerBytes() / 1e6);
     System.out.println("CostRates(" + rates.readBytes() + ", " + rates.routeBytes() + ", " + rates.buildEdges() + ", "
         + rates.planEdges() + ", " + rates.spmmEdgeFloats() + ", " + rates.gemmFlops() + ", " + rates.writeBytes()
         + ", " + rates.networkBytes() + ", " + rates.peerBytes() + ", " + rates.trainEpochFactor() + ", "
-        + rates.fixedSeconds() + ")");
+        + rates.trainPeerBytes() + ", " + rates.fixedSeconds() + ")");
     System.out.printf(Locale.ROOT, "fixed seconds per phase: %s%n", rates.fixedSeconds());
     System.out.println();
     List<Run> runs = new ArrayList<>();
-    for (int i = 8; i < args.length; i++) {
+    for (int i = 9; i < args.length; i++) {
       runs.add(Run.parse(args[i]));
     }
     compare(runs, features, cores, rates);
@@ -221,7 +227,7 @@ public final class CostModelReport {
     double plan = CostModel.estimate(tin).phaseSeconds().get("plan");
     fixed.put("train:plan", Math.max(0, big.phase("plan") - plan));
     return new CostRates(rate[0], rate[1], rate[2], rate[3], kernels[0] * eff, kernels[1] * eff, rate[4], net, FREE,
-        steady / pass, fixed);
+        steady / pass, FREE, fixed);
   }
 
   /**
@@ -251,6 +257,29 @@ public final class CostModelReport {
         c, measured, predicted, bytes / 1e6);
     if (!(excess > 0)) {
       System.out.println("routing to peers: no time beyond the one-worker rates (noise?); its CPU cost left out");
+      return FREE;
+    }
+    return bytes / (excess * Math.min(2, c));
+  }
+
+  /**
+   * The CPU rate of training's halo exchanges from the two-worker training calibration job: its epochs' seconds
+   * beyond what {@code rates} (the one-worker train factor, the wire, no exchange CPU) predict, over the halo bytes a
+   * worker sent and received in them (the model's count: the halo rows are predicted within 2% on these graphs),
+   * on the {@code min(2, c)} cores the model gives that work.
+   */
+  static double trainPeerRate(Run peer, int f, double cores, CostRates rates) {
+    double c = peer.cores(cores);
+    CostEstimate wire = CostModel.estimate(peer.inputs(f, c, rates.withTrainPeerBytes(FREE)));
+    double measured = peer.phase("epochs");
+    double predicted = wire.phaseSeconds().get("epochs");
+    double bytes = 2 * wire.sentBytes().get("epochs") / peer.workers();
+    System.out.printf(Locale.ROOT, "training's exchanges (%d-worker training calibration job, %.2f cores each): its"
+        + " epochs took %.2f s, the one-worker rates and the wire predict %.2f s; %.0f MB of halo rows sent +"
+        + " received per worker%n", peer.workers(), c, measured, predicted, bytes / 1e6);
+    double excess = measured - predicted;
+    if (!(excess > 0)) {
+      System.out.println("training's exchanges: no time beyond the one-worker rates (noise?); their CPU cost left out");
       return FREE;
     }
     return bytes / (excess * Math.min(2, c));

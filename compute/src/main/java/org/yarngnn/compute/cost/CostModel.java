@@ -20,8 +20,9 @@ import java.util.Map;
  *   plan        E_w / (planEdges min(1,c)) + sum_k 16 h_k / (peerBytes c')   (8-byte ids asked and answered)
  *   layer k     2 n_w in_k lin_k / (gemmFlops c) + S_k msg_k / (spmmEdgeFloats c) + peer(4 h_k msg_k)
  *   write       n_w (8 + 4 out) / (writeBytes min(parts, c))
- *   train       epochs (trainEpochFactor * (sum of the layers' compute) + 3 sum_k peer(4 h_k msg_k)), as "epochs"
- *               (instead of the layers and write: forward, backward and evaluation each exchange every layer)
+ *   train       epochs (trainEpochFactor * (sum of the layers' compute) + 3 sum_k peer'(4 h_k msg_k)), as "epochs"
+ *               (instead of the layers and write: forward, backward and evaluation each exchange every layer;
+ *               peer' is peer with trainPeerBytes, training's own CPU rate for its dense halo rows)
  * </pre>
  * Each phase adds its {@link CostRates#fixedSeconds} (what it takes whatever the size; for "epochs" once per job,
  * the first epoch's warm-up; a training job's phase {@code x} takes "train:x" where the rates have one).
@@ -84,6 +85,7 @@ public final class CostModel {
     List<Long> bytes = new ArrayList<>();
     double layers = 0;
     double exchanges = 0;
+    double trainExchanges = 0;
     double firstHalo = 0;
     double requests = 0;
     for (int k = 0; k < in.layers().size(); k++) {
@@ -102,6 +104,7 @@ public final class CostModel {
       sent.put("layer" + k, p * haloBytes);
       layers += gemm + agg; // compute only: training scales it and adds its own exchanges
       exchanges += exchange;
+      trainExchanges += haloBytes / r.networkBytes() + 2 * haloBytes / (r.trainPeerBytes() * peerCores);
       bytes.add(Math.round(p * haloBytes));
     }
     // The plan asks each owner for its halo rows by id, once per layer (HaloRequest: 8 bytes an id).
@@ -113,7 +116,7 @@ public final class CostModel {
     if (in.epochs() > 0) {
       t.remove("write");
       // Each epoch exchanges every layer's halo rows three times: forward, backward (in reverse), evaluation.
-      t.put("epochs", in.epochs() * (r.trainEpochFactor() * layers + 3 * exchanges));
+      t.put("epochs", in.epochs() * (r.trainEpochFactor() * layers + 3 * trainExchanges));
       double epochBytes = 0;
       for (int k = 0; k < in.layers().size(); k++) {
         t.remove("layer" + k);

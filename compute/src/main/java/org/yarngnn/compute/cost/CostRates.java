@@ -23,6 +23,10 @@ import java.util.Map;
  *     which a row routed to the worker itself does not pay
  * @param trainEpochFactor a steady training epoch's compute (forward, backward, evaluation; not the first, which
  *     also compiles) over one inference pass's
+ * @param trainPeerBytes the same CPU rate for training's halo exchanges (dense rows both ways, three times a layer
+ *     an epoch, overlapped with the backward pass), by a two-worker training calibration job: its epochs' seconds
+ *     beyond what the one-worker rates and the wire predict, over the halo bytes its workers sent and received.
+ *     Construction's rate overcharges them: it is fitted on routed records, decoded and assembled one by one
  * @param fixedSeconds seconds a phase takes whatever its size (JIT compilation of its kernels, thread pools, file
  *     opens), by phase name as {@link CostEstimate} names them; the calibration's two sizes separate them from
  *     the rates; "epochs" is what a training job's first epoch takes beyond a steady one; "train:NAME" a
@@ -30,7 +34,7 @@ import java.util.Map;
  */
 public record CostRates(double readBytes, double routeBytes, double buildEdges, double planEdges,
     double spmmEdgeFloats, double gemmFlops, double writeBytes, double networkBytes, double peerBytes,
-    double trainEpochFactor, Map<String, Double> fixedSeconds) {
+    double trainEpochFactor, double trainPeerBytes, Map<String, Double> fixedSeconds) {
 
   /**
    * Rates measured here by {@code scripts/bench/cost-model} (AMD EPYC Zen 4, 2 cores, a quiet machine: 0.0-0.1
@@ -39,32 +43,38 @@ public record CostRates(double readBytes, double routeBytes, double buildEdges, 
    * machines for their rates.
    */
   public static final CostRates REFERENCE = new CostRates(378e6, 2708e6, 5.75e6, 324e6, 2.50e9, 57.4e9, 403e6,
-      770e6, 204e6, 12.46, Map.of("read-nodes", 0.17, "edges", 0.25, "plan", 0.015, "layer0", 0.13, "layer1", 0.025,
+      770e6, 204e6, 12.46, 204e6, Map.of("read-nodes", 0.17, "edges", 0.25, "plan", 0.015, "layer0", 0.13, "layer1", 0.025,
           "write", 0.14, "epochs", 1.13, "train:plan", 0.47));
 
   /** These rates with {@code fixed} as the fixed seconds per phase. */
   public CostRates withFixedSeconds(Map<String, Double> fixed) {
     return new CostRates(readBytes, routeBytes, buildEdges, planEdges, spmmEdgeFloats, gemmFlops, writeBytes,
-        networkBytes, peerBytes, trainEpochFactor, fixed);
+        networkBytes, peerBytes, trainEpochFactor, trainPeerBytes, fixed);
   }
 
   /** These rates with another per-byte CPU cost of routing to peers. */
   public CostRates withPeerBytes(double v) {
     return new CostRates(readBytes, routeBytes, buildEdges, planEdges, spmmEdgeFloats, gemmFlops, writeBytes,
-        networkBytes, v, trainEpochFactor, fixedSeconds);
+        networkBytes, v, trainEpochFactor, trainPeerBytes, fixedSeconds);
+  }
+
+  /** These rates with another per-byte CPU cost of training's halo exchanges. */
+  public CostRates withTrainPeerBytes(double v) {
+    return new CostRates(readBytes, routeBytes, buildEdges, planEdges, spmmEdgeFloats, gemmFlops, writeBytes,
+        networkBytes, peerBytes, trainEpochFactor, v, fixedSeconds);
   }
 
   /** These rates with another network (wire) rate. */
   public CostRates withNetworkBytes(double v) {
     return new CostRates(readBytes, routeBytes, buildEdges, planEdges, spmmEdgeFloats, gemmFlops, writeBytes, v,
-        peerBytes, trainEpochFactor, fixedSeconds);
+        peerBytes, trainEpochFactor, trainPeerBytes, fixedSeconds);
   }
 
-  /** Rates without fixed costs. */
+  /** Rates without fixed costs, training's exchanges at the routing rate. */
   public CostRates(double readBytes, double routeBytes, double buildEdges, double planEdges, double spmmEdgeFloats,
       double gemmFlops, double writeBytes, double networkBytes, double peerBytes, double trainEpochFactor) {
     this(readBytes, routeBytes, buildEdges, planEdges, spmmEdgeFloats, gemmFlops, writeBytes, networkBytes,
-        peerBytes, trainEpochFactor, Map.of());
+        peerBytes, trainEpochFactor, peerBytes, Map.of());
   }
 
   public CostRates {
@@ -75,7 +85,7 @@ public record CostRates(double readBytes, double routeBytes, double buildEdges, 
       }
     }
     double[] all = {readBytes, routeBytes, buildEdges, planEdges, spmmEdgeFloats, gemmFlops, writeBytes,
-        networkBytes, peerBytes, trainEpochFactor};
+        networkBytes, peerBytes, trainEpochFactor, trainPeerBytes};
     for (double r : all) {
       if (!(r > 0) || Double.isInfinite(r)) {
         throw new IllegalArgumentException("a cost rate must be positive and finite: " + r);

@@ -107,6 +107,11 @@ class CostModelTest {
         1e-12);
     assertEquals(3 * 2 * 32 * halo, two.sentBytes().get("epochs"), 1e-6);
     assertTrue(!two.sentBytes().containsKey("layer0"));
+    // Training's exchanges have a CPU rate of their own; routing's (the plan's requests) is untouched by it.
+    CostEstimate cheap = CostModel.estimate(small().rates(EASY.withTrainPeerBytes(8e6)).workers(2).epochs(1).build());
+    assertEquals(3 * compute + 3 * (4 * halo * 8 / 1e6 + 2 * 4 * halo * 8 / 8e6), cheap.phaseSeconds().get("epochs"),
+        1e-12);
+    assertEquals(two.phaseSeconds().get("plan"), cheap.phaseSeconds().get("plan"), 1e-12);
   }
 
   @Test
@@ -145,9 +150,7 @@ class CostModelTest {
     // two --local workers sharing this machine's two cores measured (REFERENCE's 204 MB/s, at which the
     // exchange of this graph's halo outweighs halving its compute: the model then rightly says stay on one).
     CostRates r = CostRates.REFERENCE;
-    CostRates cluster = new CostRates(r.readBytes(), r.routeBytes(), r.buildEdges(), r.planEdges(),
-        r.spmmEdgeFloats(), r.gemmFlops(), r.writeBytes(), r.networkBytes(), 2e9, r.trainEpochFactor(),
-        r.fixedSeconds());
+    CostRates cluster = r.withPeerBytes(2e9).withTrainPeerBytes(2e9);
     CostEstimate prev = null;
     for (int p : new int[] {1, 2, 4, 8, 16}) {
       CostEstimate e = CostModel.estimate(big().rates(cluster).workers(p).build());
