@@ -42,9 +42,9 @@ public record CostRates(double readBytes, double routeBytes, double buildEdges, 
    * of 3 rounds; README "Cost model"): what {@code --dry-run} estimates with. Rerun the script on the cluster's
    * machines for their rates.
    */
-  public static final CostRates REFERENCE = new CostRates(378e6, 2708e6, 5.75e6, 324e6, 2.50e9, 57.4e9, 403e6,
-      770e6, 204e6, 12.46, 204e6, Map.of("read-nodes", 0.17, "edges", 0.25, "plan", 0.015, "layer0", 0.13, "layer1", 0.025,
-          "write", 0.14, "epochs", 1.13, "train:plan", 0.47));
+  public static final CostRates REFERENCE = new CostRates(396e6, 1629e6, 5.40e6, 300e6, 2.28e9, 52.9e9, 314e6,
+      770e6, 174e6, 12.52, 684e6, Map.of("read-nodes", 0.25, "edges", 0.36, "layer0", 0.18, "layer1", 0.022,
+          "write", 0.13, "epochs", 1.50, "train:plan", 0.44));
 
   /** These rates with {@code fixed} as the fixed seconds per phase. */
   public CostRates withFixedSeconds(Map<String, Double> fixed) {

@@ -147,7 +147,7 @@ class CostModelTest {
   @Test
   void moreWorkersTakeLessTimeAndHeapEachButExchangeMore() {
     // Containers of their own whose transport's CPU costs what Netty's encoding costs on a core (GB/s), not what
-    // two --local workers sharing this machine's two cores measured (REFERENCE's 204 MB/s, at which the
+    // two --local workers sharing this machine's two cores measured (REFERENCE's 174 MB/s, at which the
     // exchange of this graph's halo outweighs halving its compute: the model then rightly says stay on one).
     CostRates r = CostRates.REFERENCE;
     CostRates cluster = r.withPeerBytes(2e9).withTrainPeerBytes(2e9);
