@@ -382,9 +382,14 @@ public final class WorkerConstruction {
     found[q] = true;
   }
 
-  /** Edge reading threads: half the compute threads (the consumer, transport and --local peers share the rest). */
+  /**
+   * Edge reading threads: half the compute threads when there are peers (the consumer, the transport and --local
+   * peers share the rest); all of them for a worker alone, whose consumer only assembles its own blocks (a quarter
+   * of a core while one reader keeps a core busy: on 2 cores a second reader cut the routing from 1.17 to 0.94 s,
+   * medians of 6 interleaved 1M-node jobs).
+   */
   private int edgeReaders() {
-    return Math.max(1, Math.min(MAX_EDGE_READERS, spec.threads() / 2));
+    return Math.max(1, Math.min(MAX_EDGE_READERS, workers == 1 ? spec.threads() : spec.threads() / 2));
   }
 
   /**
