@@ -230,13 +230,15 @@ class TrainOnYarnTest {
     java.util.concurrent.atomic.AtomicLong killed = new java.util.concurrent.atomic.AtomicLong(-1);
     Thread killer = new Thread(() -> {
       long seen = 0;
+      boolean grown = false;
       while (killed.get() < 0 && !Thread.currentThread().isInterrupted()) {
         java.util.List<ProcessHandle> ps = ContainerJvm.running("TensorWorkerMain", java.time.Instant.EPOCH);
         if (!ps.isEmpty()) {
           seen = seen == 0 ? System.nanoTime() : seen;
-          // Once the pool has grown (a second tensor-worker JVM), so the growth is seen before the loss; kill
-          // one of them (SIGKILL) after the first has run 6 s.
-          if (ps.size() > 1 && System.nanoTime() - seen > 6_000_000_000L && ps.get(0).destroyForcibly()) {
+          grown |= ps.size() > 1;
+          // Once the pool has grown (a second tensor-worker JVM), so the growth is seen before the loss, kill the
+          // oldest (SIGKILL) after the first has run 6 s, whether the pool has shrunk again meanwhile or not.
+          if (grown && System.nanoTime() - seen > 6_000_000_000L && ps.get(0).destroyForcibly()) {
             killed.set(ps.get(0).pid());
           }
         }
