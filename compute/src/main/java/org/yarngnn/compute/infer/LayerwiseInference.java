@@ -104,9 +104,13 @@ public final class LayerwiseInference {
       HaloExchangeHook exchange, boolean reuseInput) throws Exception {
     Layer layer = layers.get(k);
     int n = g.numNodes();
+    boolean reuse = reuseInput && h.rows() == n && h.cols() == layer.outWidth()
+        && h.data().length == (long) n * layer.outWidth();
+    // The self rows over the input's rows, which become the output's: no self matrix at all.
+    boolean selfOverInput = reuse && !fused && layer.selfWidth() > 0 && layer.selfOverInput();
     DenseMatrix msg = reuseInput ? spareMsg.take(g.numSlots(), layer.messageWidth())
         : new DenseMatrix(g.numSlots(), layer.messageWidth());
-    DenseMatrix self = layer.selfWidth() <= 0 ? null
+    DenseMatrix self = layer.selfWidth() <= 0 ? null : selfOverInput ? h
         : reuseInput ? spareSelf.take(n, layer.selfWidth()) : new DenseMatrix(n, layer.selfWidth());
     if (fused) {
       if (k != 0) {
@@ -116,8 +120,6 @@ public final class LayerwiseInference {
     } else {
       RowRanges.parallel(n, GRAIN, (from, to) -> layer.transform(g, h, from, to, msg, self));
     }
-    boolean reuse = reuseInput && h.rows() == n && h.cols() == layer.outWidth()
-        && h.data().length == (long) n * layer.outWidth();
     DenseMatrix out = reuse ? h : new DenseMatrix(n, layer.outWidth());
     exchange.exchange(k, edges, msg, new HaloExchangeHook.Aggregation() {
       @Override
@@ -133,7 +135,8 @@ public final class LayerwiseInference {
     });
     if (reuseInput) {
       spareMsg.keep(msg);
-      spareSelf.keep(self);
+      // Not the output's array: the next layer's input, which it may write over itself.
+      spareSelf.keep(selfOverInput ? null : self);
     }
     return out;
   }

@@ -35,6 +35,20 @@ final class DenseRows {
   }
 
   /**
+   * Rows {@code [from, to)} of {@code h} = the same rows times the square {@code w}, in place: each block of rows
+   * is copied out first, so the product reads its inputs whole (the values {@link #multiply} gives).
+   */
+  static void multiplyInPlace(DenseMatrix h, int from, int to, PackedMatrix w) {
+    int ld = h.cols();
+    float[] buf = Scratch.floats(Scratch.TRANSFORM, Math.min(BLOCK, Math.max(to - from, 1)) * ld);
+    for (int b = from; b < to; b += BLOCK) {
+      int m = Math.min(BLOCK, to - b);
+      System.arraycopy(h.data(), h.offset(b), buf, 0, m * ld);
+      Gemm.multiply(buf, 0, ld, m, w, h.data(), h.offset(b), ld);
+    }
+  }
+
+  /**
    * Row {@code nodes[r]} of {@code dest} = row {@code r} of {@code h} times {@code w}, finished, for
    * {@code r < count}; the first {@code width} columns of each finished row are copied.
    */

@@ -63,4 +63,15 @@ public interface Layer {
    * graph, or its per-layer sample for a sage fanout); {@code msg} has one row per source slot of {@code g}.
    */
   void aggregate(GraphBlock g, DenseMatrix msg, DenseMatrix self, int from, int to, DenseMatrix out);
+
+  /**
+   * Whether the self rows may live in the input's array, then the output's: {@link #transform} with
+   * {@code self == h} writes each self row over its input row (the row is read whole first), and
+   * {@link #aggregate} with {@code self == out} adds the neighbours' part into it, with the same values as with
+   * three matrices. A layer run whose output takes its input's array then needs no self matrix of its own (on 1M
+   * rows of 128, 512 MB of memory touched for the first time saved).
+   */
+  default boolean selfOverInput() {
+    return false;
+  }
 }

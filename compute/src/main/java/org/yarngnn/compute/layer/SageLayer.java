@@ -67,6 +67,15 @@ public final class SageLayer extends BaseLayer {
   @Override
   public void transform(GraphBlock g, DenseMatrix h, int from, int to, DenseMatrix msg, DenseMatrix self) {
     LayerChecks.transform(this, g, h, to, msg, self);
+    if (self == h) {
+      if (!selfOverInput()) {
+        throw new IllegalArgumentException("sage " + spec.in() + " -> " + spec.out() + ": no self rows over the input");
+      }
+      // The messages first, while the input rows are intact; then the self rows over them.
+      DenseRows.multiply(h, from, to, weightNeigh, msg, null);
+      DenseRows.multiplyInPlace(h, from, to, weightSelf);
+      return;
+    }
     DenseRows.multiply(h, from, to, weightSelf, self, null);
     if (transformFirst) {
       DenseRows.multiply(h, from, to, weightNeigh, msg, null);
@@ -114,6 +123,10 @@ public final class SageLayer extends BaseLayer {
   @Override
   public void aggregate(GraphBlock g, DenseMatrix msg, DenseMatrix self, int from, int to, DenseMatrix out) {
     LayerChecks.aggregate(this, g, msg, self, to, out);
+    if (self == out) {
+      addMeansOverSelf(g, msg, from, to, out);
+      return;
+    }
     if (transformFirst) {
       meanRows(g.inEdges(), msg, spec.out(), from, to, out.data(), out.offset(from), out.cols());
     } else {
@@ -132,6 +145,34 @@ public final class SageLayer extends BaseLayer {
       SparseRows.axpy(1f, self.data(), self.offset(i), od, o, n);
       finishOutput(od, o, n);
     }
+  }
+
+  /**
+   * {@link #aggregate} with the self rows already in {@code out} ({@link #selfOverInput}): the means go through a
+   * block buffer and are added to them (the same sums as self added to the means: float addition commutes).
+   */
+  private void addMeansOverSelf(GraphBlock g, DenseMatrix msg, int from, int to, DenseMatrix out) {
+    if (!selfOverInput()) {
+      throw new IllegalArgumentException("sage " + spec.in() + " -> " + spec.out() + ": no self rows in the output");
+    }
+    int n = spec.out();
+    float[] mean = Scratch.floats(Scratch.AGGREGATE, Math.min(BLOCK, Math.max(to - from, 1)) * n);
+    float[] od = out.data();
+    for (int b = from; b < to; b += BLOCK) {
+      int m = Math.min(BLOCK, to - b);
+      meanRows(g.inEdges(), msg, n, b, b + m, mean, 0, n);
+      for (int i = b; i < b + m; i++) {
+        int o = out.offset(i);
+        SparseRows.axpy(1f, mean, (i - b) * n, od, o, n);
+        finishOutput(od, o, n);
+      }
+    }
+  }
+
+  /** Sends {@code H_j W_neigh} (the messages are the output's width) and keeps rows of the input's width. */
+  @Override
+  public boolean selfOverInput() {
+    return transformFirst && spec.in() == spec.out();
   }
 
   /** Mean of the first {@code n} message columns over each row's edges, rows {@code [from, to)} to dest. */

@@ -3,6 +3,7 @@ package org.yarngnn.compute.infer;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,10 @@ import org.yarngnn.compute.model.ModelSpec;
 import org.yarngnn.compute.model.RandomModels;
 import org.yarngnn.compute.tensor.DenseMatrix;
 
-/** A layer allowed to reuse its input writes its output over the input's array, with the same values. */
+/**
+ * A layer allowed to reuse its input writes its output over the input's array (sage its self rows too), with the
+ * same values.
+ */
 class LayerOutputReuseTest {
   @Test
   void sameShapedOutputTakesTheInputsArrayAndTheSameValues() throws Exception {
@@ -23,6 +27,8 @@ class LayerOutputReuseTest {
         LayerSpec.gcn(8, 5, Activation.NONE, true));
     LayerwiseInference engine = new LayerwiseInference(RandomModels.random(
         new ModelSpec("none", layers, "none", false), 3), 7);
+    // The sage layer keeps its self rows in the input's array (the path compared below), gcn and gat have none.
+    assertTrue(engine.layers().get(1).selfOverInput());
     DenseMatrix a = NodewiseInferenceTest.randomFeatures(500, 8, 4);
     DenseMatrix b = NodewiseInferenceTest.randomFeatures(500, 8, 4);
     for (int k = 0; k < layers.size(); k++) {
