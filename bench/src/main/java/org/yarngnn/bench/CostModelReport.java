@@ -251,15 +251,11 @@ public final class CostModelReport {
     Map<String, Object> bx = (Map<String, Object>) peer.metrics().get("bytes_exchanged");
     double bytes = (((Number) bx.get("sent")).doubleValue() + ((Number) bx.get("received")).doubleValue())
         / peer.workers();
-    double excess = measured - predicted;
     System.out.printf(Locale.ROOT, "routing to peers (%d-worker calibration job, %.2f cores each): its routing phases"
         + " took %.2f s, the one-worker rates predict %.2f s; %.0f MB sent + received per worker%n", peer.workers(),
         c, measured, predicted, bytes / 1e6);
-    if (!(excess > 0)) {
-      System.out.println("routing to peers: no time beyond the one-worker rates (noise?); its CPU cost left out");
-      return FREE;
-    }
-    return bytes / (excess * Math.min(2, c));
+    return excessRate("routing to peers: no time beyond the one-worker rates (noise?); its CPU cost left out",
+        measured - predicted, bytes, c);
   }
 
   /**
@@ -277,9 +273,17 @@ public final class CostModelReport {
     System.out.printf(Locale.ROOT, "training's exchanges (%d-worker training calibration job, %.2f cores each): its"
         + " epochs took %.2f s, the one-worker rates and the wire predict %.2f s; %.0f MB of halo rows sent +"
         + " received per worker%n", peer.workers(), c, measured, predicted, bytes / 1e6);
-    double excess = measured - predicted;
+    return excessRate("training's exchanges: no time beyond the one-worker rates (noise?); their CPU cost left out",
+        measured - predicted, bytes, c);
+  }
+
+  /**
+   * {@code bytes} over the {@code excess} seconds on the {@code min(2, c)} cores the model gives routing to peers;
+   * {@link #FREE} (after printing {@code none}) when the excess is not positive.
+   */
+  private static double excessRate(String none, double excess, double bytes, double c) {
     if (!(excess > 0)) {
-      System.out.println("training's exchanges: no time beyond the one-worker rates (noise?); their CPU cost left out");
+      System.out.println(none);
       return FREE;
     }
     return bytes / (excess * Math.min(2, c));

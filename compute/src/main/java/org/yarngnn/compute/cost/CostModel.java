@@ -84,7 +84,6 @@ public final class CostModel {
     sent.put("plan", 0.0);
     List<Long> bytes = new ArrayList<>();
     double layers = 0;
-    double exchanges = 0;
     double trainExchanges = 0;
     double firstHalo = 0;
     double requests = 0;
@@ -103,8 +102,7 @@ public final class CostModel {
       t.put("layer" + k, gemm + agg + exchange);
       sent.put("layer" + k, p * haloBytes);
       layers += gemm + agg; // compute only: training scales it and adds its own exchanges
-      exchanges += exchange;
-      trainExchanges += haloBytes / r.networkBytes() + 2 * haloBytes / (r.trainPeerBytes() * peerCores);
+      trainExchanges += peer(haloBytes, r.trainPeerBytes(), r, peerCores);
       bytes.add(Math.round(p * haloBytes));
     }
     // The plan asks each owner for its halo rows by id, once per layer (HaloRequest: 8 bytes an id).
@@ -140,7 +138,12 @@ public final class CostModel {
    * the CPU of encoding and sending them and of receiving and decoding as many.
    */
   private static double peer(double bytes, CostRates r, double peerCores) {
-    return bytes / r.networkBytes() + 2 * bytes / (r.peerBytes() * peerCores);
+    return peer(bytes, r.peerBytes(), r, peerCores);
+  }
+
+  /** {@link #peer} at CPU rate {@code cpuBytes} (training's exchanges have their own). */
+  private static double peer(double bytes, double cpuBytes, CostRates r, double peerCores) {
+    return bytes / r.networkBytes() + 2 * bytes / (cpuBytes * peerCores);
   }
 
   /** In-edges a worker aggregates over at layer {@code l}: all its edges, or for sage their fanout's sample. */
