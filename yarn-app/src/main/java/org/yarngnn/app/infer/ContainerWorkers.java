@@ -169,15 +169,9 @@ public final class ContainerWorkers implements ReplaceableWorkers {
   private static ContainerSpec.Builder builder(String host, int port, int workers, int memoryMb, int vcores,
       List<String> preferredHosts, String mainClass) {
     return ContainerSpec.builder(ROLE, workers, mainClass)
-        .memoryMb(memoryMb).vcores(vcores).javaOpts(javaOpts(vcores, memoryMb))
+        .memoryMb(memoryMb).vcores(vcores).javaOpts(LaunchContexts.computeJavaOpts(memoryMb, vcores))
         .args(List.of(host, Integer.toString(port)))
         .preferredHosts(preferredHosts);
-  }
-
-  private static String javaOpts(int vcores, int memoryMb) {
-    // Compute threads follow the container's vcores, not the node's cores.
-    return LaunchContexts.defaultJavaOpts(memoryMb)
-        + " -Djava.util.concurrent.ForkJoinPool.common.parallelism=" + Math.max(1, vcores);
   }
 
   @Override

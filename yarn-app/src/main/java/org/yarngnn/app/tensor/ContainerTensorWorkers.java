@@ -28,8 +28,7 @@ public final class ContainerTensorWorkers implements TensorLauncher {
 
   @Override
   public java.util.concurrent.CompletableFuture<?> launch(int id, String host, int port) {
-    String opts = LaunchContexts.defaultJavaOpts(memoryMb)
-        + " -Djava.util.concurrent.ForkJoinPool.common.parallelism=" + Math.max(1, vcores);
+    String opts = LaunchContexts.computeJavaOpts(memoryMb, vcores);
     return pool.launch(ContainerSpec.builder(ROLE, 1, mainClass)
         .memoryMb(memoryMb).vcores(vcores).javaOpts(opts).expendable(true)
         .args(List.of(host, Integer.toString(port), Integer.toString(id))).build()).get(0).exit();

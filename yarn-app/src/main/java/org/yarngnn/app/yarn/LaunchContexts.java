@@ -40,9 +40,27 @@ public final class LaunchContexts {
 
   private LaunchContexts() {}
 
+  /**
+   * Transparent huge pages for the heap where the kernel leaves them to {@code madvise} (its usual default): a
+   * worker touches gigabytes of fresh heap, and on a virtual machine every 4 KiB first touch and TLB miss goes
+   * through the hypervisor's nested page tables. Measured on a 2-vcore VM, 1M-node gcn {@code infer --local}: 11.4
+   * -> 8.7 s (user CPU 13.8 -> 10.3 s). Under THP {@code never} it does nothing, under {@code always} it is
+   * already so.
+   */
+  public static final String HUGE_PAGES = "-XX:+UseTransparentHugePages";
+
   /** {@code -Xmx} at 75% of the container: the rest is metaspace, thread stacks and direct buffers. */
   public static String defaultJavaOpts(int memoryMb) {
     return "-Xmx" + Math.max(32, memoryMb * 3 / 4) + "m";
+  }
+
+  /**
+   * The JVM options of a container that computes (graph and tensor workers): the default heap, huge pages, and
+   * compute threads that follow the container's vcores, not the node's cores.
+   */
+  public static String computeJavaOpts(int memoryMb, int vcores) {
+    return defaultJavaOpts(memoryMb) + " " + HUGE_PAGES
+        + " -Djava.util.concurrent.ForkJoinPool.common.parallelism=" + Math.max(1, vcores);
   }
 
   static Path localIfUnqualified(Path p) {
