@@ -16,7 +16,8 @@
 # to madvise (/sys/kernel/mm/transparent_hugepage/enabled shows [madvise], the usual default; under [always] the
 # heap has them anyway, under [never] the flag could do nothing). Why: a job touches gigabytes of fresh heap, and
 # on a virtual machine each 4 KiB first touch and TLB miss pays for the hypervisor's nested page tables (measured
-# on a 2-vcore VM, 1M-node gcn infer --local: 11.4 -> 8.7 s wall, 13.8 -> 10.3 s user CPU). YARN_GNN_HUGE_PAGES=0
+# on a 2-vcore VM, 1M-node gcn infer --local, medians of 4 interleaved pairs: 11.9 -> 8.5 s wall, 13.2 -> 10.6 s
+# user CPU). YARN_GNN_HUGE_PAGES=0
 # leaves it out (so does -XX:-UseTransparentHugePages in YARN_GNN_OPTS: a later flag wins).
 
 # yarngnn_huge_pages: prints -XX:+UseTransparentHugePages when the launcher asks for huge pages (see above).

@@ -43,8 +43,8 @@ public final class LaunchContexts {
   /**
    * Transparent huge pages for the heap where the kernel leaves them to {@code madvise} (its usual default): a
    * worker touches gigabytes of fresh heap, and on a virtual machine every 4 KiB first touch and TLB miss goes
-   * through the hypervisor's nested page tables. Measured on a 2-vcore VM, 1M-node gcn {@code infer --local}: 11.4
-   * -> 8.7 s (user CPU 13.8 -> 10.3 s). Under THP {@code never} it does nothing, under {@code always} it is
+   * through the hypervisor's nested page tables. Measured on a 2-vcore VM, 1M-node gcn {@code infer --local}, medians
+   * of 4 interleaved pairs: 11.9 -> 8.5 s (user CPU 13.2 -> 10.6 s). Under THP {@code never} it does nothing, under {@code always} it is
    * already so.
    */
   public static final String HUGE_PAGES = "-XX:+UseTransparentHugePages";

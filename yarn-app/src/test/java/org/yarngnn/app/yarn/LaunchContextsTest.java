@@ -57,4 +57,12 @@ class LaunchContextsTest {
     assertEquals("-Xmx768m", LaunchContexts.defaultJavaOpts(1024));
     assertEquals("-Xmx48m", LaunchContexts.defaultJavaOpts(64));
   }
+
+  @Test
+  void computeContainersAskForHugePagesAndUseTheirOwnVcores() {
+    assertEquals("-Xmx3072m -XX:+UseTransparentHugePages -Djava.util.concurrent.ForkJoinPool.common.parallelism=8",
+        LaunchContexts.computeJavaOpts(4096, 8));
+    assertEquals("-Xmx768m -XX:+UseTransparentHugePages -Djava.util.concurrent.ForkJoinPool.common.parallelism=1",
+        LaunchContexts.computeJavaOpts(1024, 0));
+  }
 }
