@@ -14,6 +14,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yarngnn.compute.model.Model;
@@ -181,6 +182,7 @@ class InferOnYarnTest {
    * submission's sweep of what a job whose client and AM both died leaves in staging. Prints the time the crash
    * cost (from the attempts' records).
    */
+  @Tag("faults")
   @Test
   void aCrashedApplicationMasterIsRestartedAndTheJobFinishes() throws Exception {
     Model model = org.yarngnn.compute.model.RandomModels.random(CoraLocalInferenceTest.gcnSpec(), 3);

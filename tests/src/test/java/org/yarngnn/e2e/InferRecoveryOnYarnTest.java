@@ -17,6 +17,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yarngnn.compute.model.Model;
@@ -32,6 +33,7 @@ import org.yarngnn.io.table.EmbeddingTable;
  * tables is replaced too, and every worker builds its partition again; more losses than
  * {@code --max-worker-failures} fail the job cleanly.
  */
+@Tag("faults")
 class InferRecoveryOnYarnTest {
   static MiniClusters cluster;
   static FileSystem fs;

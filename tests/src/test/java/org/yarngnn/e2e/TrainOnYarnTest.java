@@ -11,6 +11,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yarngnn.compute.model.Json;
@@ -223,6 +224,7 @@ class TrainOnYarnTest {
    * epochs run. The pool replaces it, its tasks are sent again, and the run ends with the single-JVM trainer's
    * losses and a lost-and-relaunched worker in metrics.json.
    */
+  @Tag("faults")
   @Test
   void aKilledTensorWorkerContainerIsReplacedAndTrainingFinishes() throws Exception {
     int epochs = 40;
@@ -311,6 +313,7 @@ class TrainOnYarnTest {
    * an undisturbed run (the single-JVM trainer's), every epoch once in metrics.json, two attempts on record.
    * Prints the time it took.
    */
+  @Tag("faults")
   @Test
   void aCrashedApplicationMasterIsRestartedAndResumesFromItsCheckpoint() throws Exception {
     int epochs = 40;
@@ -373,6 +376,7 @@ class TrainOnYarnTest {
    * run.
    * Prints the time lost.
    */
+  @Tag("faults")
   @Test
   void aKilledGraphWorkerContainerRestartsTrainingFromItsCheckpoint() throws Exception {
     int epochs = 100; // the kill comes after epoch 2's checkpoint: 98 epochs leave it time on a quiet machine

@@ -43,11 +43,16 @@ public final class LaunchContexts {
   /**
    * Transparent huge pages for the heap where the kernel leaves them to {@code madvise} (its usual default): a
    * worker touches gigabytes of fresh heap, and on a virtual machine every 4 KiB first touch and TLB miss goes
-   * through the hypervisor's nested page tables. Measured on a 2-vcore VM, 1M-node gcn {@code infer --local}, medians
-   * of 4 interleaved pairs: 11.9 -> 8.5 s (user CPU 13.2 -> 10.6 s). Under THP {@code never} it does nothing, under {@code always} it is
-   * already so.
+   * through the hypervisor's nested page tables. Measured on a 2-vcore VM, 1M-node gcn {@code infer --local}
+   * (2.8 GB heap), medians of 4 interleaved pairs: 11.9 -> 8.5 s (user CPU 13.2 -> 10.6 s). Under THP {@code never}
+   * it does nothing, under {@code always} it is already so.
    */
   public static final String HUGE_PAGES = "-XX:+UseTransparentHugePages";
+  /**
+   * Containers from this size on ask for huge pages. A small one gains nothing and loses a little: Cora on 1-3
+   * workers of 512 MB took 61.2 and 68.0 s with them, 58.5 and 58.7 s without (InferOnYarnTest, run one by one).
+   */
+  public static final int HUGE_PAGES_MIN_MB = 2048;
 
   /** {@code -Xmx} at 75% of the container: the rest is metaspace, thread stacks and direct buffers. */
   public static String defaultJavaOpts(int memoryMb) {
@@ -55,11 +60,11 @@ public final class LaunchContexts {
   }
 
   /**
-   * The JVM options of a container that computes (graph and tensor workers): the default heap, huge pages, and
-   * compute threads that follow the container's vcores, not the node's cores.
+   * The JVM options of a container that computes (graph and tensor workers): the default heap, huge pages from
+   * {@link #HUGE_PAGES_MIN_MB} on, and compute threads that follow the container's vcores, not the node's cores.
    */
   public static String computeJavaOpts(int memoryMb, int vcores) {
-    return defaultJavaOpts(memoryMb) + " " + HUGE_PAGES
+    return defaultJavaOpts(memoryMb) + (memoryMb >= HUGE_PAGES_MIN_MB ? " " + HUGE_PAGES : "")
         + " -Djava.util.concurrent.ForkJoinPool.common.parallelism=" + Math.max(1, vcores);
   }
 

@@ -59,10 +59,12 @@ class LaunchContextsTest {
   }
 
   @Test
-  void computeContainersAskForHugePagesAndUseTheirOwnVcores() {
+  void largeComputeContainersAskForHugePagesAndAllUseTheirOwnVcores() {
     assertEquals("-Xmx3072m -XX:+UseTransparentHugePages -Djava.util.concurrent.ForkJoinPool.common.parallelism=8",
         LaunchContexts.computeJavaOpts(4096, 8));
-    assertEquals("-Xmx768m -XX:+UseTransparentHugePages -Djava.util.concurrent.ForkJoinPool.common.parallelism=1",
-        LaunchContexts.computeJavaOpts(1024, 0));
+    assertEquals("-Xmx1536m -XX:+UseTransparentHugePages -Djava.util.concurrent.ForkJoinPool.common.parallelism=2",
+        LaunchContexts.computeJavaOpts(2048, 2));
+    assertEquals("-Xmx1535m -Djava.util.concurrent.ForkJoinPool.common.parallelism=1",
+        LaunchContexts.computeJavaOpts(2047, 0));
   }
 }
