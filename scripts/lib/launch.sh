@@ -17,8 +17,8 @@
 # heap has them anyway, under [never] the flag could do nothing). Why: a job touches gigabytes of fresh heap, and
 # on a virtual machine each 4 KiB first touch and TLB miss pays for the hypervisor's nested page tables (measured
 # on a 2-vcore VM, 1M-node gcn infer --local, medians of 4 interleaved pairs: 11.9 -> 8.5 s wall, 13.2 -> 10.6 s
-# user CPU). YARN_GNN_HUGE_PAGES=0
-# leaves it out (so does -XX:-UseTransparentHugePages in YARN_GNN_OPTS: a later flag wins).
+# user CPU). YARN_GNN_HUGE_PAGES=0 leaves it out (so does -XX:-UseTransparentHugePages in YARN_GNN_OPTS: a later
+# flag wins).
 
 # yarngnn_huge_pages: prints -XX:+UseTransparentHugePages when the launcher asks for huge pages (see above).
 yarngnn_huge_pages() {
@@ -32,8 +32,10 @@ yarngnn_huge_pages() {
 yarngnn_exec() {
   local java_bin=$1 cp=$2
   shift 2
-  local jsa="" tmp="" pages=()
-  read -r -a pages <<<"$(yarngnn_huge_pages)"
+  local jsa="" tmp="" run=()
+  # What every run of the JVM gets: huge pages where asked for, then the classpath.
+  read -r -a run <<<"$(yarngnn_huge_pages)"
+  run+=(-cp "$cp")
   if [ "${YARN_GNN_CDS:-1}" != 0 ]; then
     local dir="${XDG_CACHE_HOME:-$HOME/.cache}/yarn-gnn/cds" entries=() entry java_path usable=1
     local IFS=:
@@ -63,15 +65,15 @@ yarngnn_exec() {
   # -Xlog:cds off: a mismatch (or the dump's notes on classes CDS cannot hold) must not reach the user's output.
   local quiet=(-Xlog:cds=off -Xlog:cds+dynamic=off)
   if [ -n "$jsa" ] && [ -z "$tmp" ]; then
-    exec "$java_bin" -XX:SharedArchiveFile="$jsa" "${quiet[@]}" ${pages[@]+"${pages[@]}"} -cp "$cp" "$@"
+    exec "$java_bin" -XX:SharedArchiveFile="$jsa" "${quiet[@]}" "${run[@]}" "$@"
   fi
   if [ -z "$tmp" ]; then
-    exec "$java_bin" ${pages[@]+"${pages[@]}"} -cp "$cp" "$@"
+    exec "$java_bin" "${run[@]}" "$@"
   fi
   # The first run: not exec'd, so that the archive can be renamed into place once the JVM has written it; signals
   # are passed on, so a scheduler's kill still reaches the JVM.
   local pid rc=0
-  "$java_bin" -XX:ArchiveClassesAtExit="$tmp" "${quiet[@]}" ${pages[@]+"${pages[@]}"} -cp "$cp" "$@" <&0 &
+  "$java_bin" -XX:ArchiveClassesAtExit="$tmp" "${quiet[@]}" "${run[@]}" "$@" <&0 &
   pid=$!
   trap 'kill -TERM "$pid" 2>/dev/null' TERM INT HUP
   while true; do
