@@ -54,10 +54,7 @@ public enum Activation {
     // One switch per call, not per element, so each loop is a tight one the JIT can vectorise where it may.
     switch (this) {
       case RELU:
-        for (int i = from; i < to; i++) {
-          float x = v[i];
-          v[i] = x > 0f ? x : 0f;
-        }
+        SparseRows.relu(v, from, to - from);
         return;
       case LEAKY_RELU:
         for (int i = from; i < to; i++) {

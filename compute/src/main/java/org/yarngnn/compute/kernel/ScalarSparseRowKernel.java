@@ -42,6 +42,14 @@ final class ScalarSparseRowKernel implements SparseRowKernel {
   }
 
   @Override
+  public void relu(float[] y, int off, int n) {
+    for (int c = off, end = off + n; c < end; c++) {
+      float x = y[c];
+      y[c] = x > 0f ? x : 0f;
+    }
+  }
+
+  @Override
   public float dot(float[] a, int aOff, float[] b, int bOff, int n) {
     float s = 0f;
     for (int c = 0; c < n; c++) {

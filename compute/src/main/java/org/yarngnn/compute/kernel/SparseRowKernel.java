@@ -22,6 +22,9 @@ interface SparseRowKernel {
   /** {@code y[off+c] *= a} for {@code c < n}. */
   void scale(float a, float[] y, int off, int n);
 
+  /** {@code y[off+c] = y[off+c] > 0 ? y[off+c] : 0} for {@code c < n} (relu; a NaN becomes 0, as the scalar form). */
+  void relu(float[] y, int off, int n);
+
   /** Sum of {@code a[aOff+c] * b[bOff+c]} for {@code c < n}. */
   float dot(float[] a, int aOff, float[] b, int bOff, int n);
 }

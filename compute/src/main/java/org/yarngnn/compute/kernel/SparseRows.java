@@ -46,6 +46,11 @@ public final class SparseRows {
     KERNEL.scale(a, y, off, n);
   }
 
+  /** Relu in place over {@code y[off..off+n)}: {@code y > 0 ? y : 0} (NaN becomes 0). */
+  public static void relu(float[] y, int off, int n) {
+    KERNEL.relu(y, off, n);
+  }
+
   /** Dot product of {@code a[aOff..aOff+n)} and {@code b[bOff..bOff+n)}. */
   public static float dot(float[] a, int aOff, float[] b, int bOff, int n) {
     return KERNEL.dot(a, aOff, b, bOff, n);

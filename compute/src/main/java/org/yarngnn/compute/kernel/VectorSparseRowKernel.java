@@ -198,6 +198,22 @@ final class VectorSparseRowKernel implements SparseRowKernel {
   }
 
   @Override
+  public void relu(float[] y, int off, int n) {
+    // A blend on "greater than zero", not max(x, 0): a NaN must become 0 here, as in the scalar loop (which C2
+    // does not vectorise: a conditional move per value).
+    FloatVector zero = FloatVector.zero(S);
+    int c = 0;
+    for (; c + L <= n; c += L) {
+      FloatVector v = FloatVector.fromArray(S, y, off + c);
+      zero.blend(v, v.compare(VectorOperators.GT, 0f)).intoArray(y, off + c);
+    }
+    for (; c < n; c++) {
+      float x = y[off + c];
+      y[off + c] = x > 0f ? x : 0f;
+    }
+  }
+
+  @Override
   public float dot(float[] a, int aOff, float[] b, int bOff, int n) {
     int c = 0;
     float s = 0f;

@@ -125,6 +125,41 @@ class ParquetEmbeddingColumnsTest {
    * encodings. The float lists' levels are encoded as runs here, so the bytes differ. Covers a node table's
    * columns too (strings, plain floats), and empty lists.
    */
+  /**
+   * The float list's min/max pass keeps four lanes and a running sum: the page statistics must still be parquet-mr's
+   * where the extremes sit in any lane or the tail, where zeros of both signs or infinities are the extremes, and
+   * where infinities of both signs in one row make the sum NaN.
+   */
+  @Test
+  void floatListStatisticsMatchRecordAssemblyForEdgeValues() throws IOException {
+    float[][] rowsOf = {
+        {1f, 2f, 3f, 4f, 5f, 6f, 7f, -9f, 8f},
+        {3f, -5f, 2f, 9f, 1f},
+        {0.5f, 0.25f, 0.125f, 0.75f, 0.0625f, 40f, 0.3f},
+        {-0.0f, 1f, 2f, 3f, 4f},
+        {0.0f, -1f, -2f, -3f, -0.0f, -4f},
+        {Float.POSITIVE_INFINITY, 1f, 2f, Float.NEGATIVE_INFINITY, 3f},
+        {7f},
+        {2f, 2f},
+        {-1e30f, 1e30f, -3e38f, 3e38f, 1f, 2f, 3f, 4f, 5f},
+    };
+    List<ColumnSpec> cols = List.of(ColumnSpec.floatList("embedding"));
+    for (int r = 0; r < rowsOf.length; r++) {
+      Path columns = TempTables.path(tmp, "edge-columns-" + r + ".parquet");
+      Path records = TempTables.path(tmp, "edge-records-" + r + ".parquet");
+      try (TableWriter a = new ParquetTableWriter(TempTables.CONF, columns, "embeddings", cols);
+          TableWriter b = new RecordConsumerParquetWriter(TempTables.CONF, records, "embeddings", cols)) {
+        for (TableWriter w : List.of(a, b)) {
+          w.setFloats(0, rowsOf[r], 0, rowsOf[r].length);
+          w.endRow();
+        }
+      }
+      Statistics<?> got = footer(columns).getBlocks().get(0).getColumns().get(0).getStatistics();
+      Statistics<?> want = footer(records).getBlocks().get(0).getColumns().get(0).getStatistics();
+      assertEquals(want, got, "row " + r);
+    }
+  }
+
   @Test
   void sameContentAndStatisticsAsRecordAssembly() throws IOException {
     int rows = 12_000;

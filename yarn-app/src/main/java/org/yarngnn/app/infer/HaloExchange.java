@@ -68,16 +68,11 @@ public final class HaloExchange {
     this.msg = msg;
     this.sendRows = sendRows;
     this.recvSlots = recvSlots;
-    this.chunkRows = Math.max(1, Math.min(chunkRows, maxRowsPerFrame(msg.cols())));
+    this.chunkRows = Math.max(1, Math.min(chunkRows, RowBlock.rowsPerFrame(msg.cols())));
     this.received = new BitSet[recvSlots.length];
     for (int q = 0; q < received.length; q++) {
       received[q] = new BitSet();
     }
-  }
-
-  /** Rows of this width that fit one frame comfortably below the transport's limit. */
-  static int maxRowsPerFrame(int width) {
-    return (int) Math.max(1, (128L << 20) / (4L * width + 4));
   }
 
   /** Sends every peer its rows, chunks of all peers interleaved so every receiver makes progress. */

@@ -95,7 +95,7 @@ final class StaleHalo implements AutoCloseable {
     for (int w : widths) {
       widest = Math.max(widest, w);
     }
-    this.chunkRows = Math.max(1, Math.min(chunkRows, (int) Math.min(1 << 20, (64L << 20) / (4L * widest + 4))));
+    this.chunkRows = Math.max(1, Math.min(chunkRows, RowBlock.rowsPerFrame(widest)));
     copies = new Map[3][widths.length][peers];
     for (Map<Integer, Copy>[][] d : copies) {
       for (Map<Integer, Copy>[] l : d) {
