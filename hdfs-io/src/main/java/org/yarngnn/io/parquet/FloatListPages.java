@@ -31,6 +31,7 @@ final class FloatListPages {
   private final LevelRuns repetition = new LevelRuns();
   private final LevelRuns definition = new LevelRuns();
   private FloatStatistics stats;
+  private final float[] range = new float[2];
   private int rows;
   private int levels;
 
@@ -108,52 +109,31 @@ final class FloatListPages {
   }
 
   /**
-   * Min and max of the row under {@code Float.compare}, then two updates, as per-value updates would end. Plain
-   * comparisons (no {@code Math.min}: its NaN and signed-zero handling made this the writer's hottest loop) are
-   * exact but for NaN (never below or above anything) and the two zeros (equal): a row with a NaN, or whose min
-   * or max is a zero, is looked at again with {@code Float.compare}. Four independent min/max pairs let the
-   * compares overlap instead of waiting on one chain; a running sum stands in for a NaN test per value (it is NaN
-   * when a value is, or, harmlessly, when infinities of both signs meet: then the exact pass runs).
+   * Min and max of the row under {@code Float.compare}, then two updates, as per-value updates would end.
+   * {@code Math.min} and {@code max} order the two zeros as {@code Float.compare} does ({@code -0.0} first) and
+   * return NaN when a value is NaN, where {@code Float.compare} would skip it for the min and take it for the
+   * max: a row with a NaN is looked at again with {@code Float.compare}. On vectors where the JDK has them (about
+   * 0.25 ns a value here, against 1.5 for one chain of plain comparisons and 0.8 for Math.min and max).
    */
   private void updateStats(float[] v, int offset, int length) {
-    float min0 = v[offset];
-    float min1 = min0;
-    float min2 = min0;
-    float min3 = min0;
-    float max0 = min0;
-    float max1 = min0;
-    float max2 = min0;
-    float max3 = min0;
-    float sum = min0;
-    int end = offset + length;
-    int k = offset + 1;
-    for (; k + 3 < end; k += 4) {
-      float a = v[k];
-      float b = v[k + 1];
-      float c = v[k + 2];
-      float d = v[k + 3];
-      min0 = a < min0 ? a : min0;
-      min1 = b < min1 ? b : min1;
-      min2 = c < min2 ? c : min2;
-      min3 = d < min3 ? d : min3;
-      max0 = a > max0 ? a : max0;
-      max1 = b > max1 ? b : max1;
-      max2 = c > max2 ? c : max2;
-      max3 = d > max3 ? d : max3;
-      sum += (a + b) + (c + d);
-    }
-    for (; k < end; k++) {
-      float x = v[k];
-      min0 = x < min0 ? x : min0;
-      max0 = x > max0 ? x : max0;
-      sum += x;
-    }
-    float min = Math.min(Math.min(min0, min1), Math.min(min2, min3));
-    float max = Math.max(Math.max(max0, max1), Math.max(max2, max3));
-    if (sum != sum || min == 0f || max == 0f) {
+    float min;
+    float max;
+    if (VectorMinMax.AVAILABLE) {
+      VectorMinMax.minMax(v, offset, length, range);
+      min = range[0];
+      max = range[1];
+    } else {
       min = v[offset];
       max = min;
-      for (k = offset + 1; k < end; k++) {
+      for (int k = offset + 1, end = offset + length; k < end; k++) {
+        min = Math.min(min, v[k]);
+        max = Math.max(max, v[k]);
+      }
+    }
+    if (min != min || max != max) {
+      min = v[offset];
+      max = min;
+      for (int k = offset + 1, end = offset + length; k < end; k++) {
         if (Float.compare(v[k], min) < 0) {
           min = v[k];
         }

@@ -126,9 +126,9 @@ class ParquetEmbeddingColumnsTest {
    * columns too (strings, plain floats), and empty lists.
    */
   /**
-   * The float list's min/max pass keeps four lanes and a running sum: the page statistics must still be parquet-mr's
-   * where the extremes sit in any lane or the tail, where zeros of both signs or infinities are the extremes, and
-   * where infinities of both signs in one row make the sum NaN.
+   * The float list's min/max pass runs on vectors with Math.min/max semantics: the page statistics must still be
+   * parquet-mr's where the extremes sit in any lane or the tail and where zeros of both signs or infinities are
+   * the extremes, on rows shorter and longer than a vector, and where a NaN sends the row to the exact pass.
    */
   @Test
   void floatListStatisticsMatchRecordAssemblyForEdgeValues() throws IOException {
@@ -142,7 +142,18 @@ class ParquetEmbeddingColumnsTest {
         {7f},
         {2f, 2f},
         {-1e30f, 1e30f, -3e38f, 3e38f, 1f, 2f, 3f, 4f, 5f},
+        {1f, Float.NaN, -2f, 4f},
     };
+    // Each row again, repeated to 37 values (scaled by its repeat), so that the values fill vector lanes too.
+    float[][] longer = new float[rowsOf.length * 2][];
+    for (int r = 0; r < rowsOf.length; r++) {
+      longer[2 * r] = rowsOf[r];
+      longer[2 * r + 1] = new float[37];
+      for (int k = 0; k < 37; k++) {
+        longer[2 * r + 1][k] = rowsOf[r][k % rowsOf[r].length] * (1 + k / rowsOf[r].length);
+      }
+    }
+    rowsOf = longer;
     List<ColumnSpec> cols = List.of(ColumnSpec.floatList("embedding"));
     for (int r = 0; r < rowsOf.length; r++) {
       Path columns = TempTables.path(tmp, "edge-columns-" + r + ".parquet");

@@ -1,0 +1,46 @@
+package org.yarngnn.io.parquet;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Min and max of a run of floats on the JDK's vectors, with {@code Math.min}/{@code max} semantics (a NaN gives
+ * NaN; {@code -0.0} is below {@code 0.0}). Only touched when {@link #AVAILABLE}: without the incubator module (the
+ * launcher and the containers always add it) the caller loops itself and this class is never loaded.
+ */
+final class VectorMinMax {
+  static final boolean AVAILABLE = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+
+  private VectorMinMax() {}
+
+  /** Holds the species: loading it needs the module, so it is kept out of {@link VectorMinMax}'s own initialiser. */
+  private static final class Lanes {
+    static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+  }
+
+  /** Writes the min of {@code v[offset..offset+length)} to {@code out[0]} and the max to {@code out[1]}. */
+  static void minMax(float[] v, int offset, int length, float[] out) {
+    VectorSpecies<Float> s = Lanes.S;
+    int k = 0;
+    float min = v[offset];
+    float max = min;
+    if (length >= s.length()) {
+      FloatVector lo = FloatVector.fromArray(s, v, offset);
+      FloatVector hi = lo;
+      for (k = s.length(); k + s.length() <= length; k += s.length()) {
+        FloatVector x = FloatVector.fromArray(s, v, offset + k);
+        lo = lo.min(x);
+        hi = hi.max(x);
+      }
+      min = lo.reduceLanes(VectorOperators.MIN);
+      max = hi.reduceLanes(VectorOperators.MAX);
+    }
+    for (; k < length; k++) {
+      min = Math.min(min, v[offset + k]);
+      max = Math.max(max, v[offset + k]);
+    }
+    out[0] = min;
+    out[1] = max;
+  }
+}
