@@ -15,15 +15,6 @@ import jdk.incubator.vector.VectorSpecies;
  */
 final class VectorGemmKernel implements GemmKernel {
   private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
-
-  /**
-   * {@code FloatVector.broadcast(S, x)} behind a call whose species is a constant. Called straight from kernels
-   * still running in the interpreter, the JDK method itself became hot and C2 compiled it on its own, species
-   * unknown, without the intrinsic: 0.9 s of the one C2 thread, ahead of the kernels waiting in its queue.
-   */
-  private static FloatVector splat(float x) {
-    return FloatVector.broadcast(S, x);
-  }
   private static final int L = S.length();
   private static final int MR = 4;
   private static final int MAX_PANEL_VECTORS = 3;
@@ -206,19 +197,19 @@ final class VectorGemmKernel implements GemmKernel {
       FloatVector b0 = FloatVector.fromArray(S, b, bp);
       FloatVector b1 = FloatVector.fromArray(S, b, bp + L);
       FloatVector b2 = FloatVector.fromArray(S, b, bp + 2 * L);
-      FloatVector x = splat(a[a0 + p]);
+      FloatVector x = FloatVector.broadcast(S, a[a0 + p]);
       c00 = b0.fma(x, c00);
       c01 = b1.fma(x, c01);
       c02 = b2.fma(x, c02);
-      x = splat(a[a1 + p]);
+      x = FloatVector.broadcast(S, a[a1 + p]);
       c10 = b0.fma(x, c10);
       c11 = b1.fma(x, c11);
       c12 = b2.fma(x, c12);
-      x = splat(a[a2 + p]);
+      x = FloatVector.broadcast(S, a[a2 + p]);
       c20 = b0.fma(x, c20);
       c21 = b1.fma(x, c21);
       c22 = b2.fma(x, c22);
-      x = splat(a[a3 + p]);
+      x = FloatVector.broadcast(S, a[a3 + p]);
       c30 = b0.fma(x, c30);
       c31 = b1.fma(x, c31);
       c32 = b2.fma(x, c32);
@@ -256,16 +247,16 @@ final class VectorGemmKernel implements GemmKernel {
       int bp = bo + p * 2 * L;
       FloatVector b0 = FloatVector.fromArray(S, b, bp);
       FloatVector b1 = FloatVector.fromArray(S, b, bp + L);
-      FloatVector x = splat(a[a0 + p]);
+      FloatVector x = FloatVector.broadcast(S, a[a0 + p]);
       c00 = b0.fma(x, c00);
       c01 = b1.fma(x, c01);
-      x = splat(a[a1 + p]);
+      x = FloatVector.broadcast(S, a[a1 + p]);
       c10 = b0.fma(x, c10);
       c11 = b1.fma(x, c11);
-      x = splat(a[a2 + p]);
+      x = FloatVector.broadcast(S, a[a2 + p]);
       c20 = b0.fma(x, c20);
       c21 = b1.fma(x, c21);
-      x = splat(a[a3 + p]);
+      x = FloatVector.broadcast(S, a[a3 + p]);
       c30 = b0.fma(x, c30);
       c31 = b1.fma(x, c31);
     }
@@ -293,13 +284,13 @@ final class VectorGemmKernel implements GemmKernel {
     for (int p = 0; p < kc; p++) {
       int bp = bo + p * L;
       FloatVector b0 = FloatVector.fromArray(S, b, bp);
-      FloatVector x = splat(a[a0 + p]);
+      FloatVector x = FloatVector.broadcast(S, a[a0 + p]);
       c00 = b0.fma(x, c00);
-      x = splat(a[a1 + p]);
+      x = FloatVector.broadcast(S, a[a1 + p]);
       c10 = b0.fma(x, c10);
-      x = splat(a[a2 + p]);
+      x = FloatVector.broadcast(S, a[a2 + p]);
       c20 = b0.fma(x, c20);
-      x = splat(a[a3 + p]);
+      x = FloatVector.broadcast(S, a[a3 + p]);
       c30 = b0.fma(x, c30);
     }
     c00.intoArray(c, co);
@@ -320,7 +311,7 @@ final class VectorGemmKernel implements GemmKernel {
       FloatVector b0 = FloatVector.fromArray(S, b, bp);
       FloatVector b1 = FloatVector.fromArray(S, b, bp + L);
       FloatVector b2 = FloatVector.fromArray(S, b, bp + 2 * L);
-      FloatVector x = splat(a[a0 + p]);
+      FloatVector x = FloatVector.broadcast(S, a[a0 + p]);
       c00 = b0.fma(x, c00);
       c01 = b1.fma(x, c01);
       c02 = b2.fma(x, c02);
@@ -340,7 +331,7 @@ final class VectorGemmKernel implements GemmKernel {
       int bp = bo + p * 2 * L;
       FloatVector b0 = FloatVector.fromArray(S, b, bp);
       FloatVector b1 = FloatVector.fromArray(S, b, bp + L);
-      FloatVector x = splat(a[a0 + p]);
+      FloatVector x = FloatVector.broadcast(S, a[a0 + p]);
       c00 = b0.fma(x, c00);
       c01 = b1.fma(x, c01);
     }
@@ -356,7 +347,7 @@ final class VectorGemmKernel implements GemmKernel {
     for (int p = 0; p < kc; p++) {
       int bp = bo + p * L;
       FloatVector b0 = FloatVector.fromArray(S, b, bp);
-      FloatVector x = splat(a[a0 + p]);
+      FloatVector x = FloatVector.broadcast(S, a[a0 + p]);
       c00 = b0.fma(x, c00);
     }
     c00.intoArray(c, co);

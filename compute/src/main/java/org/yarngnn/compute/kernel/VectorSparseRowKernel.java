@@ -11,15 +11,6 @@ import jdk.incubator.vector.VectorSpecies;
  */
 final class VectorSparseRowKernel implements SparseRowKernel {
   private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
-
-  /**
-   * {@code FloatVector.broadcast(S, x)} behind a call whose species is a constant. Called straight from kernels
-   * still running in the interpreter, the JDK method itself became hot and C2 compiled it on its own, species
-   * unknown, without the intrinsic: 0.9 s of the one C2 thread, ahead of the kernels waiting in its queue.
-   */
-  private static FloatVector splat(float x) {
-    return FloatVector.broadcast(S, x);
-  }
   private static final int L = S.length();
 
   private VectorSparseRowKernel() {}
@@ -130,7 +121,7 @@ final class VectorSparseRowKernel implements SparseRowKernel {
     FloatVector a7 = FloatVector.fromArray(S, out, o + 7 * L);
     for (int e = start; e < end; e++) {
       int j = col[e];
-      FloatVector wv = splat(weight(e, j, w, wOff, colScale));
+      FloatVector wv = FloatVector.broadcast(S, weight(e, j, w, wOff, colScale));
       int xo = j * ldx + xOff;
       a0 = FloatVector.fromArray(S, x, xo).fma(wv, a0);
       a1 = FloatVector.fromArray(S, x, xo + L).fma(wv, a1);
@@ -159,7 +150,7 @@ final class VectorSparseRowKernel implements SparseRowKernel {
     FloatVector a3 = FloatVector.fromArray(S, out, o + 3 * L);
     for (int e = start; e < end; e++) {
       int j = col[e];
-      FloatVector wv = splat(weight(e, j, w, wOff, colScale));
+      FloatVector wv = FloatVector.broadcast(S, weight(e, j, w, wOff, colScale));
       int xo = j * ldx + xOff;
       a0 = FloatVector.fromArray(S, x, xo).fma(wv, a0);
       a1 = FloatVector.fromArray(S, x, xo + L).fma(wv, a1);
@@ -177,7 +168,7 @@ final class VectorSparseRowKernel implements SparseRowKernel {
     FloatVector a0 = FloatVector.fromArray(S, out, o);
     for (int e = start; e < end; e++) {
       int j = col[e];
-      FloatVector wv = splat(weight(e, j, w, wOff, colScale));
+      FloatVector wv = FloatVector.broadcast(S, weight(e, j, w, wOff, colScale));
       a0 = FloatVector.fromArray(S, x, j * ldx + xOff).fma(wv, a0);
     }
     a0.intoArray(out, o);
@@ -185,7 +176,7 @@ final class VectorSparseRowKernel implements SparseRowKernel {
 
   @Override
   public void axpy(float a, float[] x, int xOff, float[] y, int yOff, int n) {
-    FloatVector av = splat(a);
+    FloatVector av = FloatVector.broadcast(S, a);
     int c = 0;
     for (; c + L <= n; c += L) {
       FloatVector.fromArray(S, x, xOff + c).fma(av, FloatVector.fromArray(S, y, yOff + c)).intoArray(y, yOff + c);
