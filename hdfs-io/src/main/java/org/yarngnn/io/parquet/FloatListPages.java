@@ -23,6 +23,8 @@ import org.apache.parquet.column.statistics.Statistics;
  * {@code -0.0 < 0.0}, NaN above all), so the footer says what parquet-mr's own writer would.
  */
 final class FloatListPages {
+  /** Whether the JDK's vectors are there: {@link VectorMinMax} is loaded only then. */
+  static final boolean VECTORS = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
   private final ColumnDescriptor column;
   private final PageWriter pages;
   private final int pageBytes;
@@ -118,7 +120,7 @@ final class FloatListPages {
   private void updateStats(float[] v, int offset, int length) {
     float min;
     float max;
-    if (VectorMinMax.AVAILABLE) {
+    if (VECTORS) {
       VectorMinMax.minMax(v, offset, length, range);
       min = range[0];
       max = range[1];

@@ -6,22 +6,18 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Min and max of a run of floats on the JDK's vectors, with {@code Math.min}/{@code max} semantics (a NaN gives
- * NaN; {@code -0.0} is below {@code 0.0}). Only touched when {@link #AVAILABLE}: without the incubator module (the
- * launcher and the containers always add it) the caller loops itself and this class is never loaded.
+ * NaN; {@code -0.0} is below {@code 0.0}). Loading this class needs the incubator module: callers test
+ * {@link FloatListPages#VECTORS} first (the launcher and the containers always add the module; a JVM without it,
+ * such as a test's child process, loops itself).
  */
 final class VectorMinMax {
-  static final boolean AVAILABLE = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+  private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
 
   private VectorMinMax() {}
 
-  /** Holds the species: loading it needs the module, so it is kept out of {@link VectorMinMax}'s own initialiser. */
-  private static final class Lanes {
-    static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
-  }
-
   /** Writes the min of {@code v[offset..offset+length)} to {@code out[0]} and the max to {@code out[1]}. */
   static void minMax(float[] v, int offset, int length, float[] out) {
-    VectorSpecies<Float> s = Lanes.S;
+    VectorSpecies<Float> s = S;
     int k = 0;
     float min = v[offset];
     float max = min;
