@@ -1,8 +1,11 @@
 package org.yarngnn.partition;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.tensor.DenseMatrix;
+import org.yarngnn.io.table.EdgeSink;
 import org.yarngnn.io.table.NodeSplit;
 
 /**
@@ -364,6 +367,156 @@ public final class PartitionAssembler {
     InputError here = new InputError(InputError.EDGES, b.file, b.row(i), column,
         EdgeCollector.danglingMessage(column == 0 ? "src" : "dst", id), false);
     error = InputError.min(error, here);
+  }
+
+  /**
+   * Edges written straight into this assembler's arrays by several reading threads at once, for a partition that
+   * owns every edge it reads (a worker alone): no routing blocks, no queue, no second copy. Each thread takes its
+   * own {@link DirectEdges#writer}, which checks both endpoints against the node index (read-only once the node
+   * phase has ended) and copies a batch at a time into a range it reserves. Not under --missing-features zero
+   * (there nodes may still join). The edges count as the partition's once {@link DirectEdges#close} is called,
+   * after every writer's {@link DirectEdges.Writer#flush}. Findings are those the block path would make, the first
+   * in table order kept.
+   */
+  public DirectEdges directEdges(boolean undirected) {
+    if (zeroMissing) {
+      throw new IllegalStateException("direct edges need every node row known: not with --missing-features zero");
+    }
+    endNodes();
+    if (edgesSeen) {
+      throw new IllegalStateException("direct edges after edge blocks in partition " + partition);
+    }
+    edgesSeen = true;
+    return new DirectEdges(undirected);
+  }
+
+  /** See {@link #directEdges}. */
+  public final class DirectEdges {
+    private static final int BATCH = 8192;
+    private final boolean undirected;
+    /** Writers copy under the read lock; the arrays grow under the write lock. */
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final AtomicLong next = new AtomicLong(edges);
+
+    private DirectEdges(boolean undirected) {
+      this.undirected = undirected;
+    }
+
+    /** A writer for one thread. */
+    public Writer writer() {
+      return new Writer();
+    }
+
+    /** Makes the written edges the partition's; call once every writer has flushed. */
+    public void close() {
+      edges = (int) next.get();
+    }
+
+    /** Reserves {@code n} slots and returns the first, holding the read lock (the caller copies, then unlocks). */
+    private int reserve(int n) {
+      long at = next.getAndAdd(n);
+      if (at + n > Integer.MAX_VALUE - 16) {
+        throw new IllegalStateException("more than " + (Integer.MAX_VALUE - 16) + " edges in partition "
+            + partition + "; use more partitions");
+      }
+      lock.readLock().lock();
+      if (at + n <= dst.length) {
+        return (int) at;
+      }
+      lock.readLock().unlock();
+      lock.writeLock().lock();
+      try {
+        // Every reservation so far fits once grown to the largest of them.
+        long need = next.get();
+        if (need > dst.length) {
+          int cap = (int) Math.min(Integer.MAX_VALUE - 16, Math.max(need, dst.length * 3L / 2));
+          dst = Arrays.copyOf(dst, cap);
+          src = Arrays.copyOf(src, cap);
+          w = w == null ? null : Arrays.copyOf(w, cap);
+        }
+        lock.readLock().lock();
+      } finally {
+        lock.writeLock().unlock();
+      }
+      return (int) at;
+    }
+
+    private synchronized void dangling(int file, long row, int column, long id) {
+      InputError here = new InputError(InputError.EDGES, file, row, column,
+          EdgeCollector.danglingMessage(column == 0 ? "src" : "dst", id), false);
+      error = InputError.min(error, here);
+    }
+
+    /** One thread's edges: an {@link EdgeSink} for the table reader; {@link #file} before each file's rows. */
+    public final class Writer implements EdgeSink {
+      private final int[] d = new int[BATCH];
+      private final long[] s = new long[BATCH];
+      private final float[] ws = w != null ? new float[BATCH] : null;
+      private int n;
+      private int file;
+
+      private Writer() {}
+
+      /** Later rows come from table file {@code f} (for findings). */
+      public void file(int f) {
+        file = f;
+      }
+
+      @Override
+      public void edge(long from, long to, float weight, long row) {
+        NodeIndex idx = index;
+        int di = idx.get(to);
+        int si = idx.get(from);
+        if (di < 0 || si < 0) {
+          // The column the block path reports: undirected (both directions checked), the source when it is missing;
+          // directed (and a self-loop), the destination when it is missing, else the source.
+          boolean srcFirst = undirected && from != to ? si < 0 : di >= 0;
+          dangling(file, row, srcFirst ? 0 : 1, srcFirst ? from : to);
+          return;
+        }
+        put(di, from, weight);
+        if (undirected && from != to) {
+          put(si, to, weight);
+        }
+      }
+
+      @Override
+      public void edges(long[] from, long[] to, float[] weight, int count, long firstRow) {
+        for (int i = 0; i < count; i++) {
+          edge(from[i], to[i], weight == null ? 1f : weight[i], firstRow + i);
+        }
+      }
+
+      private void put(int di, long from, float weight) {
+        if (n == BATCH) {
+          flush();
+        }
+        d[n] = di;
+        s[n] = from;
+        if (ws != null) {
+          ws[n] = weight;
+        }
+        n++;
+      }
+
+      /** Copies the buffered edges into the assembler's arrays. */
+      public void flush() {
+        if (n == 0) {
+          return;
+        }
+        int at = reserve(n);
+        try {
+          System.arraycopy(d, 0, dst, at, n);
+          System.arraycopy(s, 0, src, at, n);
+          if (ws != null) {
+            System.arraycopy(ws, 0, w, at, n);
+          }
+        } finally {
+          lock.readLock().unlock();
+        }
+        n = 0;
+      }
+    }
   }
 
   /** The first bad-input finding, or null. */

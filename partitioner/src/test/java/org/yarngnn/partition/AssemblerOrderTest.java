@@ -164,6 +164,82 @@ class AssemblerOrderTest {
     }
   }
 
+  /**
+   * A worker alone writes its edges straight into the assembler ({@link PartitionAssembler#directEdges}) from two
+   * threads, its arrays grown from a small hint: the same partition as the routed blocks make, and, with dangling
+   * endpoints, the same first finding (file, row, column), directed and undirected.
+   */
+  @Test
+  void directEdgesMakeTheBlockPathsPartitionAndFinding() throws Exception {
+    for (int dangling : new int[] {0, 10}) {
+      for (boolean consecutive : new boolean[] {true, false}) {
+        writeGraph(200, 1500, dangling, consecutive ? 3 : 4, consecutive);
+        if (dangling > 0) {
+          // First of all an edge with neither endpoint in the nodes table: which column is reported then differs
+          // between directed (the destination) and undirected (the source).
+          java.nio.file.Path e0 = dir.resolve("edges/e0.tsv");
+          Files.writeString(e0, "-100\t-200\t1\n" + Files.readString(e0));
+        }
+        EdgeTable edges = edges();
+        NodeTable nodes = nodes();
+        for (boolean undirected : new boolean[] {false, true}) {
+          Ownership own = consecutive ? Ownership.ranges(1, 200) : Ownership.hash(1);
+          List<GraphRecord> blocks = routed(edges, nodes, own, undirected);
+          PartitionAssembler viaBlocks = assemble(0, own, nodes, edges, MissingFeatures.ERROR, blocks);
+          PartitionAssembler direct = new PartitionAssembler(0, own, nodes.featureWidth(), edges.weighted(),
+              nodes.hasLabels(), nodes.hasSplits(), MissingFeatures.ERROR);
+          for (GraphRecord r : routed(edges, nodes, own, undirected)) {
+            if (r.kind() == PartitionKey.NODE) {
+              direct.accept(r);
+            }
+          }
+          direct.expectEdges(10);
+          PartitionAssembler.DirectEdges d = direct.directEdges(undirected);
+          List<Thread> threads = new ArrayList<>();
+          List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+          for (int t = 0; t < 2; t++) {
+            int first = t;
+            Thread th = new Thread(() -> {
+              PartitionAssembler.DirectEdges.Writer w = d.writer();
+              for (int f = first; f < edges.files().size(); f += 2) {
+                w.file(f);
+                edges.readFile(f, w);
+              }
+              w.flush();
+            });
+            th.setUncaughtExceptionHandler((x, e) -> failures.add(e));
+            threads.add(th);
+            th.start();
+          }
+          for (Thread th : threads) {
+            th.join();
+          }
+          assertEquals(List.of(), failures);
+          d.close();
+          String where = "dangling " + dangling + ", consecutive " + consecutive + ", undirected " + undirected;
+          assertEquals(viaBlocks.error(), direct.error(), where);
+          if (dangling == 0) {
+            assertNull(direct.error(), where);
+            LocalGraph whole = GraphBuilder.build(edges, nodes, GraphBuildOptions.builder().undirected(undirected)
+                .missingFeatures(MissingFeatures.ERROR).build());
+            TestGraphs.assertPartitionsEqual(whole, List.of(direct.finish()));
+          } else {
+            assertNotNull(direct.error(), where);
+          }
+        }
+      }
+    }
+  }
+
+  /** Partition 0's routed blocks in shuffle order, fresh. */
+  private static List<GraphRecord> routed(EdgeTable edges, NodeTable nodes, Ownership own, boolean undirected) {
+    List<GraphRecord> out = new ArrayList<>();
+    for (GraphRecord r : order(route(edges, nodes, own, undirected, MissingFeatures.ERROR, 16).get(0), null, false)) {
+      out.add(r.copy());
+    }
+    return out;
+  }
+
   @Test
   void sameFirstFindingWhateverTheInterleaving() throws Exception {
     writeGraph(150, 1200, 10, 5, false);

@@ -250,6 +250,9 @@ public final class WorkerConstruction {
     };
     long t0 = System.nanoTime();
     assembler.expectEdges(edgeShare(edges.countHint()));
+    if (workers == 1 && !zero) {
+      return finishEdges(routed, gather, readOwnEdges(routed), t0);
+    }
     List<EdgeTable.Split> splits = edgeSplits(edges);
     AtomicInteger next = new AtomicInteger();
     int threads = Math.max(1, Math.min(edgeReaders(), splits.size()));
@@ -298,21 +301,60 @@ public final class WorkerConstruction {
     } finally {
       cancelled.set(true);
     }
-    long t1 = System.nanoTime();
     InputError first = firstFinding(assembler.error(), findings, found);
     if (first != null) {
       throw first.toException(routed.nodeFiles(), edges.files());
     }
+    return finishEdges(routed, gather, readers.count(), t0);
+  }
+
+  /**
+   * A worker alone owns every edge it reads: its readers write them straight into the assembler
+   * ({@link PartitionAssembler#directEdges}), without routing blocks, a queue or a second copy. Returns the
+   * number of reading threads; throws the first bad-input finding.
+   */
+  private int readOwnEdges(NodesRouted routed) throws Exception {
+    PartitionAssembler assembler = routed.assembler();
+    EdgeTable edges = routed.edges();
+    PartitionAssembler.DirectEdges direct = assembler.directEdges(spec.undirected());
+    List<EdgeTable.Split> splits = edgeSplits(edges);
+    AtomicInteger next = new AtomicInteger();
+    int threads = Math.max(1, Math.min(edgeReaders(), splits.size()));
+    ReaderThreads readers = new ReaderThreads("read-edges-" + index, threads, () -> {
+      PartitionAssembler.DirectEdges.Writer writer = direct.writer();
+      for (int i = next.getAndIncrement(); i < splits.size(); i = next.getAndIncrement()) {
+        checkNotAbandoned();
+        EdgeTable.Split split = splits.get(i);
+        writer.file(split.file());
+        edges.readSplit(split, writer);
+      }
+      writer.flush();
+    }, () -> { });
+    started.addAll(readers.threads());
+    readers.join();
+    direct.close();
+    InputError first = assembler.error();
+    if (first != null) {
+      throw first.toException(routed.nodeFiles(), edges.files());
+    }
+    return readers.count();
+  }
+
+  /** Waits for the gathered rows, builds the partition and records the phase's figures. */
+  private WorkerPartition finishEdges(NodesRouted routed, Background gather, int readerCount, long t0)
+      throws Exception {
+    PartitionAssembler assembler = routed.assembler();
+    long t1 = System.nanoTime();
     if (gather != null) {
       gather.join();
     }
     long t2 = System.nanoTime();
     GraphPartition part = assembler.finish();
-    figures.put("edgeReaders", readers.count());
+    figures.put("edgeReaders", readerCount);
     figures.put("edgesRouteSeconds", (t1 - t0) / 1e9);
     figures.put("edgesRowsWaitSeconds", (t2 - t1) / 1e9);
     figures.put("edgesBuildSeconds", (System.nanoTime() - t2) / 1e9);
-    return new WorkerPartition(part.block(), assembler.index(), ownership, part.features(), routed.fused(),
+    return new WorkerPartition(part.block(), assembler.index(), routed.ownership(), part.features(), routed.fused(),
         routed.labels() ? part.labels() : null, routed.labels() ? part.splits() : null);
   }
 
