@@ -349,10 +349,13 @@ public final class PartitionAssembler {
   }
 
   private void ensureEdgeCapacity(int more) {
-    if ((long) edges + more <= dst.length) {
-      return;
+    if ((long) edges + more > dst.length) {
+      growEdges((long) edges + more);
     }
-    long need = (long) edges + more;
+  }
+
+  /** Grows the edge arrays to hold at least {@code need} edges (by half at least), or refuses past int range. */
+  private void growEdges(long need) {
     if (need > Integer.MAX_VALUE - 16) {
       throw new IllegalStateException("more than " + (Integer.MAX_VALUE - 16) + " edges in partition "
           + partition + "; use more partitions");
@@ -364,7 +367,11 @@ public final class PartitionAssembler {
   }
 
   private void danglingAt(RowBlock b, int i, int column, long id) {
-    InputError here = new InputError(InputError.EDGES, b.file, b.row(i), column,
+    dangling(b.file, b.row(i), column, id);
+  }
+
+  private void dangling(int file, long row, int column, long id) {
+    InputError here = new InputError(InputError.EDGES, file, row, column,
         EdgeCollector.danglingMessage(column == 0 ? "src" : "dst", id), false);
     error = InputError.min(error, here);
   }
@@ -415,10 +422,6 @@ public final class PartitionAssembler {
     /** Reserves {@code n} slots and returns the first, holding the read lock (the caller copies, then unlocks). */
     private int reserve(int n) {
       long at = next.getAndAdd(n);
-      if (at + n > Integer.MAX_VALUE - 16) {
-        throw new IllegalStateException("more than " + (Integer.MAX_VALUE - 16) + " edges in partition "
-            + partition + "; use more partitions");
-      }
       lock.readLock().lock();
       if (at + n <= dst.length) {
         return (int) at;
@@ -429,10 +432,7 @@ public final class PartitionAssembler {
         // Every reservation so far fits once grown to the largest of them.
         long need = next.get();
         if (need > dst.length) {
-          int cap = (int) Math.min(Integer.MAX_VALUE - 16, Math.max(need, dst.length * 3L / 2));
-          dst = Arrays.copyOf(dst, cap);
-          src = Arrays.copyOf(src, cap);
-          w = w == null ? null : Arrays.copyOf(w, cap);
+          growEdges(need);
         }
         lock.readLock().lock();
       } finally {
@@ -441,10 +441,9 @@ public final class PartitionAssembler {
       return (int) at;
     }
 
+    /** The assembler's finding, from any writer thread. */
     private synchronized void dangling(int file, long row, int column, long id) {
-      InputError here = new InputError(InputError.EDGES, file, row, column,
-          EdgeCollector.danglingMessage(column == 0 ? "src" : "dst", id), false);
-      error = InputError.min(error, here);
+      PartitionAssembler.this.dangling(file, row, column, id);
     }
 
     /** One thread's edges: an {@link EdgeSink} for the table reader; {@link #file} before each file's rows. */
