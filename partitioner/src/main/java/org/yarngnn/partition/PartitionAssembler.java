@@ -57,6 +57,8 @@ public final class PartitionAssembler {
   private int edges;
   private boolean nodesDone;
   private boolean edgesSeen;
+  /** Set while edges are written straight in ({@link #directEdges}): edge blocks then go through it too. */
+  private DirectEdges direct;
   private InputError error;
 
   public PartitionAssembler(int partition, Ownership ownership, int width, boolean weighted, boolean hasLabels,
@@ -83,6 +85,8 @@ public final class PartitionAssembler {
     endNodes();
     if (r.kind == PartitionKey.REF) {
       references(r.refs);
+    } else if (direct != null) {
+      direct.block(r.edges);
     } else {
       edges(r.edges);
     }
@@ -370,20 +374,23 @@ public final class PartitionAssembler {
     dangling(b.file, b.row(i), column, id);
   }
 
-  private void dangling(int file, long row, int column, long id) {
+  /** Synchronized: with {@link #directEdges}, reading threads and the consumer's blocks find at once. */
+  private synchronized void dangling(int file, long row, int column, long id) {
     InputError here = new InputError(InputError.EDGES, file, row, column,
         EdgeCollector.danglingMessage(column == 0 ? "src" : "dst", id), false);
     error = InputError.min(error, here);
   }
 
   /**
-   * Edges written straight into this assembler's arrays by several reading threads at once, for a partition that
-   * owns every edge it reads (a worker alone): no routing blocks, no queue, no second copy. Each thread takes its
-   * own {@link DirectEdges#writer}, which checks both endpoints against the node index (read-only once the node
-   * phase has ended) and copies a batch at a time into a range it reserves. Not under --missing-features zero
-   * (there nodes may still join). The edges count as the partition's once {@link DirectEdges#close} is called,
-   * after every writer's {@link DirectEdges.Writer#flush}. Findings are those the block path would make, the first
-   * in table order kept.
+   * Edges written straight into this assembler's arrays by several reading threads at once: no routing blocks, no
+   * queue, no second copy. Each thread takes its own {@link DirectEdges#writer}, which checks endpoints against the
+   * node index (read-only once the node phase has ended) and copies a batch at a time into a range it reserves.
+   * A worker alone feeds it table rows ({@link DirectEdges.Writer#edge}); a worker with peers feeds it its own
+   * share of what a {@link RecordRouter} routes ({@link RecordRouter.OwnEdges}), while peers' edge blocks, given
+   * to {@link #accept} as before, go in through a writer of the consumer's. Not under --missing-features zero
+   * (there nodes may still join). The edges count as the partition's once {@link DirectEdges#close} is called
+   * (on the consumer's thread) after every reading writer's {@link DirectEdges.Writer#flush}. Findings are those
+   * the block path would make, the first in table order kept.
    */
   public DirectEdges directEdges(boolean undirected) {
     if (zeroMissing) {
@@ -394,7 +401,8 @@ public final class PartitionAssembler {
       throw new IllegalStateException("direct edges after edge blocks in partition " + partition);
     }
     edgesSeen = true;
-    return new DirectEdges(undirected);
+    direct = new DirectEdges(undirected);
+    return direct;
   }
 
   /** See {@link #directEdges}. */
@@ -404,9 +412,23 @@ public final class PartitionAssembler {
     /** Writers copy under the read lock; the arrays grow under the write lock. */
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final AtomicLong next = new AtomicLong(edges);
+    /** Peers' edge blocks, on the consumer's thread (made on first use: a worker alone has none). */
+    private Writer blocks;
 
     private DirectEdges(boolean undirected) {
       this.undirected = undirected;
+    }
+
+    /** A peer's edge block, checked as {@link PartitionAssembler#edges} checks one. */
+    private void block(EdgeBlock b) {
+      if (blocks == null) {
+        blocks = new Writer();
+      }
+      blocks.file(b.file);
+      for (int i = 0; i < b.count; i++) {
+        long from = b.from[i];
+        blocks.ownEdge(b.to[i], from, b.weight(i), b.reversed(i), ownership.owner(from) == partition, b.row(i));
+      }
     }
 
     /** A writer for one thread. */
@@ -414,9 +436,13 @@ public final class PartitionAssembler {
       return new Writer();
     }
 
-    /** Makes the written edges the partition's; call once every writer has flushed. */
+    /** Makes the written edges the partition's; call on the consumer's thread once every writer has flushed. */
     public void close() {
+      if (blocks != null) {
+        blocks.flush();
+      }
       edges = (int) next.get();
+      direct = null;
     }
 
     /** Reserves {@code n} slots and returns the first, holding the read lock (the caller copies, then unlocks). */
@@ -441,13 +467,11 @@ public final class PartitionAssembler {
       return (int) at;
     }
 
-    /** The assembler's finding, from any writer thread. */
-    private synchronized void dangling(int file, long row, int column, long id) {
-      PartitionAssembler.this.dangling(file, row, column, id);
-    }
-
-    /** One thread's edges: an {@link EdgeSink} for the table reader; {@link #file} before each file's rows. */
-    public final class Writer implements EdgeSink {
+    /**
+     * One thread's edges: an {@link EdgeSink} for the table reader of a worker alone, or a router's sink of the
+     * edges it keeps; {@link #file} before each file's rows.
+     */
+    public final class Writer implements EdgeSink, RecordRouter.OwnEdges {
       private final int[] d = new int[BATCH];
       private final long[] s = new long[BATCH];
       private final float[] ws = w != null ? new float[BATCH] : null;
@@ -457,8 +481,31 @@ public final class PartitionAssembler {
       private Writer() {}
 
       /** Later rows come from table file {@code f} (for findings). */
+      @Override
       public void file(int f) {
         file = f;
+      }
+
+      /** A routed edge into local node {@code to}: the checks of {@link PartitionAssembler#edges}, then kept. */
+      @Override
+      public void ownEdge(long to, long from, float weight, boolean reversed, boolean fromLocal, long row) {
+        NodeIndex idx = index;
+        int di = idx.get(to);
+        if (di < 0) {
+          dangling(file, row, reversed ? 0 : 1, to);
+        } else if (fromLocal && idx.get(from) < 0) {
+          dangling(file, row, reversed ? 1 : 0, from);
+        } else {
+          put(di, from, weight);
+        }
+      }
+
+      /** A reference to local node {@code id} from another partition's edge: checked as {@link #references}. */
+      @Override
+      public void ownReference(long id, int column, long row) {
+        if (index.get(id) < 0) {
+          dangling(file, row, column, id);
+        }
       }
 
       @Override
@@ -519,7 +566,7 @@ public final class PartitionAssembler {
   }
 
   /** The first bad-input finding, or null. */
-  public InputError error() {
+  public synchronized InputError error() {
     return error;
   }
 

@@ -19,6 +19,22 @@ public final class RecordRouter implements EdgeSink, NodeSink {
     void emit(PartitionKey key, GraphRecord record);
   }
 
+  /**
+   * Where a router made for one worker's own partition puts what that partition keeps, instead of emitting it as
+   * blocks: the edges into its nodes and the references to its nodes from other partitions' edges. The checks are
+   * the owner's ({@link PartitionAssembler.DirectEdges.Writer}); the router only decides what is whose.
+   */
+  public interface OwnEdges {
+    /** Later rows come from table file {@code f}. */
+    void file(int f);
+
+    /** An edge into local node {@code to}; {@code fromLocal} when its source is local too (checked here then). */
+    void ownEdge(long to, long from, float weight, boolean reversed, boolean fromLocal, long row);
+
+    /** Local node {@code id}, the source in {@code column} of an edge kept by another partition. */
+    void ownReference(long id, int column, long row);
+  }
+
   /** Entries per block at most: large enough that per-record shuffle costs vanish, small enough to sort cheaply. */
   public static final int MAX_BLOCK_ROWS = 1 << 16;
   /** Map-side buffer for all owners' blocks together, by default. */
@@ -39,6 +55,9 @@ public final class RecordRouter implements EdgeSink, NodeSink {
   private final int blockRows;
   private final int nodeRows;
   private final Emitter out;
+  /** The partition kept through {@link #own} rather than emitted, or -1. */
+  private final int ownPartition;
+  private final OwnEdges own;
   private final PartitionKey key = new PartitionKey();
   private final GraphRecord rec = new GraphRecord();
   private final NodeBlock[] nodeBlocks;
@@ -55,6 +74,19 @@ public final class RecordRouter implements EdgeSink, NodeSink {
 
   public RecordRouter(Ownership ownership, boolean undirected, MissingFeatures missing, int width, int file,
       int blockRows, Emitter out) {
+    this(ownership, undirected, missing, width, file, blockRows, out, -1, null);
+  }
+
+  /**
+   * A router that gives partition {@code ownPartition}'s edges and references to {@code own} and emits only the
+   * other partitions' blocks. Not under --missing-features zero, whose references add nodes before edges come.
+   */
+  public RecordRouter(Ownership ownership, boolean undirected, MissingFeatures missing, int width, int file,
+      int blockRows, Emitter out, int ownPartition, OwnEdges own) {
+    if (own != null && missing == MissingFeatures.ZERO) {
+      throw new IllegalArgumentException(
+          "edges kept in place need every node row known: not with --missing-features zero");
+    }
     if (blockRows < 1) {
       throw new IllegalArgumentException("block rows must be positive, not " + blockRows);
     }
@@ -67,6 +99,11 @@ public final class RecordRouter implements EdgeSink, NodeSink {
     // A node block may take as many bytes as an edge block: ids, labels, splits, features and rows.
     this.nodeRows = (int) Math.max(1, Math.min(blockRows, (long) blockRows * EDGE_ROW_BYTES / (22L + 4L * width)));
     this.out = out;
+    this.ownPartition = own == null ? -1 : ownPartition;
+    this.own = own;
+    if (own != null) {
+      own.file(file);
+    }
     this.nodeBlocks = new NodeBlock[ownership.parts()];
     this.edgeBlocks = new EdgeBlock[ownership.parts()];
     this.refBlocks = new RefBlock[ownership.parts()];
@@ -93,6 +130,9 @@ public final class RecordRouter implements EdgeSink, NodeSink {
     }
     finish();
     file = f;
+    if (own != null) {
+      own.file(f);
+    }
     for (int p = 0; p < refBlocks.length; p++) {
       for (RowBlock b : new RowBlock[] {nodeBlocks[p], refBlocks[p], edgeBlocks[p]}) {
         if (b != null) {
@@ -140,7 +180,19 @@ public final class RecordRouter implements EdgeSink, NodeSink {
     int toOwner = ownership.owner(to);
     int fromOwner = ownership.owner(from);
     int fromColumn = reversed ? 1 : 0;
-    if (referenceAll || fromOwner != toOwner) {
+    if (own != null) {
+      if (fromOwner != toOwner) {
+        if (fromOwner == ownPartition) {
+          own.ownReference(from, fromColumn, row);
+        } else {
+          reference(fromOwner, from, fromColumn, row);
+        }
+      }
+      if (toOwner == ownPartition) {
+        own.ownEdge(to, from, weight, reversed, fromOwner == toOwner, row);
+        return;
+      }
+    } else if (referenceAll || fromOwner != toOwner) {
       reference(fromOwner, from, fromColumn, row);
     }
     if (referenceAll) {

@@ -231,6 +231,135 @@ class AssemblerOrderTest {
     }
   }
 
+  /**
+   * Workers with peers: each worker's two readers route its share of the files with {@link RecordRouter.OwnEdges}
+   * writing what the worker keeps straight into its assembler, while a consumer thread per worker takes the peers'
+   * blocks at the same time, arrays grown from a small hint. Each partition, and each partition's own first finding,
+   * is the block path's, directed and undirected, for hash and range ownership.
+   */
+  @Test
+  void routedOwnEdgesWithPeersMakeTheBlockPathsPartitionsAndFindings() throws Exception {
+    for (int dangling : new int[] {0, 10}) {
+      for (boolean consecutive : new boolean[] {true, false}) {
+        writeGraph(200, 1500, dangling, consecutive ? 5 : 6, consecutive);
+        EdgeTable edges = edges();
+        NodeTable nodes = nodes();
+        for (boolean undirected : new boolean[] {false, true}) {
+          for (Ownership own : List.of(Ownership.hash(3), Ownership.ranges(2, 200))) {
+            String where = "dangling " + dangling + ", consecutive " + consecutive + ", undirected " + undirected
+                + ", " + own.parts() + " parts";
+            List<List<GraphRecord>> routed = route(edges, nodes, own, undirected, MissingFeatures.ERROR, 16);
+            List<PartitionAssembler> direct = routeWithPeers(edges, nodes, own, undirected, routed);
+            List<GraphPartition> parts = new ArrayList<>();
+            for (int p = 0; p < own.parts(); p++) {
+              List<GraphRecord> blocks = new ArrayList<>();
+              for (GraphRecord r : order(routed.get(p), null, false)) {
+                blocks.add(r.copy());
+              }
+              PartitionAssembler viaBlocks = assemble(p, own, nodes, edges, MissingFeatures.ERROR, blocks);
+              assertEquals(viaBlocks.error(), direct.get(p).error(), where + ", partition " + p);
+              if (dangling == 0) {
+                assertNull(direct.get(p).error(), where);
+                parts.add(direct.get(p).finish());
+              }
+            }
+            if (dangling == 0) {
+              LocalGraph whole = GraphBuilder.build(edges, nodes, GraphBuildOptions.builder().undirected(undirected)
+                  .missingFeatures(MissingFeatures.ERROR).build());
+              TestGraphs.assertPartitionsEqual(whole, parts);
+            } else {
+              InputError first = null;
+              for (PartitionAssembler a : direct) {
+                first = InputError.min(first, a.error());
+              }
+              assertNotNull(first, where);
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * One assembler per worker, fed as {@link RecordRouter.OwnEdges} and peers' blocks feed it: worker q reads files
+   * q, q + parts, ... on two threads; peers' blocks reach its consumer thread through a queue as they are emitted.
+   */
+  private static List<PartitionAssembler> routeWithPeers(EdgeTable edges, NodeTable nodes, Ownership own,
+      boolean undirected, List<List<GraphRecord>> routed) throws Exception {
+    int parts = own.parts();
+    List<PartitionAssembler> out = new ArrayList<>();
+    List<PartitionAssembler.DirectEdges> direct = new ArrayList<>();
+    List<java.util.concurrent.BlockingQueue<GraphRecord>> inbox = new ArrayList<>();
+    for (int p = 0; p < parts; p++) {
+      PartitionAssembler a = new PartitionAssembler(p, own, nodes.featureWidth(), edges.weighted(),
+          nodes.hasLabels(), nodes.hasSplits(), MissingFeatures.ERROR);
+      for (GraphRecord r : routed.get(p)) {
+        if (r.kind() == PartitionKey.NODE) {
+          a.accept(r.copy());
+        }
+      }
+      a.expectEdges(10);
+      out.add(a);
+      direct.add(a.directEdges(undirected));
+      inbox.add(new java.util.concurrent.LinkedBlockingQueue<>());
+    }
+    GraphRecord end = new GraphRecord();
+    List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+    List<Thread> readers = new ArrayList<>();
+    List<Thread> consumers = new ArrayList<>();
+    for (int q = 0; q < parts; q++) {
+      int worker = q;
+      for (int t = 0; t < 2; t++) {
+        int first = worker + t * parts;
+        readers.add(new Thread(() -> {
+          PartitionAssembler.DirectEdges.Writer w = direct.get(worker).writer();
+          RecordRouter router = new RecordRouter(own, undirected, MissingFeatures.ERROR, nodes.featureWidth(), 0,
+              16, (k, r) -> {
+                if (k.partition() == worker) {
+                  throw new AssertionError("worker " + worker + " emitted a block of its own");
+                }
+                inbox.get(k.partition()).add(r.copy());
+              }, worker, w);
+          for (int f = first; f < edges.files().size(); f += 2 * parts) {
+            router.file(f);
+            edges.readFile(f, router);
+          }
+          router.finish();
+          w.flush();
+        }));
+      }
+      consumers.add(new Thread(() -> {
+        try {
+          for (GraphRecord r = inbox.get(worker).take(); r != end; r = inbox.get(worker).take()) {
+            out.get(worker).accept(r);
+          }
+          direct.get(worker).close();
+        } catch (InterruptedException e) {
+          throw new AssertionError(e);
+        }
+      }));
+    }
+    for (Thread th : readers) {
+      th.setUncaughtExceptionHandler((x, e) -> failures.add(e));
+      th.start();
+    }
+    for (Thread th : consumers) {
+      th.setUncaughtExceptionHandler((x, e) -> failures.add(e));
+      th.start();
+    }
+    for (Thread th : readers) {
+      th.join();
+    }
+    for (java.util.concurrent.BlockingQueue<GraphRecord> q : inbox) {
+      q.add(end);
+    }
+    for (Thread th : consumers) {
+      th.join();
+    }
+    assertEquals(List.of(), failures);
+    return out;
+  }
+
   /** Partition 0's routed blocks in shuffle order, fresh. */
   private static List<GraphRecord> routed(EdgeTable edges, NodeTable nodes, Ownership own, boolean undirected) {
     List<GraphRecord> out = new ArrayList<>();

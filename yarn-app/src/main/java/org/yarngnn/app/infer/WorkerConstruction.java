@@ -35,7 +35,8 @@ import org.yarngnn.partition.format.PartitionedGraph;
  * A graph worker's construction (Deal's 1-D partitioning) on the construction core that the partition job also
  * runs: each reading thread routes rows with a {@link RecordRouter} (node rows to their owners; edges to their
  * destinations' owners, with references that let the sources' owners check them), whose blocks go to peers as
- * {@link ConstructionBlock} frames and to this worker's own {@link PartitionAssembler} as copies, never encoded.
+ * {@link ConstructionBlock} frames, while the edges this worker keeps go into its own {@link PartitionAssembler}
+ * as they are read (node rows, and edges under --missing-features zero, as blocks, never encoded).
  * The assembler, fed by the worker's consumer thread, checks every endpoint against its owner's node rows and
  * keeps the first finding in table order; after the edge phase the workers exchange their findings
  * ({@link ConstructionFinding}) and all report the smallest as bad input. Or, from a pre-partitioned graph, only
@@ -214,8 +215,8 @@ public final class WorkerConstruction {
 
   /**
    * Reads this worker's share of the edge files (on a few threads when the worker has cores to spare), routes
-   * edges and references to owners, assembles the ones it owns as they come (its own share through a short queue,
-   * peers' as they arrive), reports the first bad-input finding of all workers, and builds the partition.
+   * edges and references to owners, assembles the ones it owns as they come (its own share written straight in
+   * by the readers, or under --missing-features zero through a short queue; peers' as they arrive), reports the first bad-input finding of all workers, and builds the partition.
    */
   public WorkerPartition buildEdges(NodesRouted routed) throws Exception {
     PartitionAssembler assembler = routed.assembler();
@@ -253,18 +254,25 @@ public final class WorkerConstruction {
     if (workers == 1 && !zero) {
       return finishEdges(routed, gather, readOwnEdges(routed), t0);
     }
+    // Without zero-filling, the edges this worker keeps go straight into its assembler, as a worker alone's do;
+    // only peers' edges and references are routed as blocks.
+    PartitionAssembler.DirectEdges direct = zero ? null : assembler.directEdges(spec.undirected());
     List<EdgeTable.Split> splits = edgeSplits(edges);
     AtomicInteger next = new AtomicInteger();
     int threads = Math.max(1, Math.min(edgeReaders(), splits.size()));
     ReaderThreads readers = new ReaderThreads("route-edges-" + index, threads, () -> {
+      PartitionAssembler.DirectEdges.Writer writer = direct == null ? null : direct.writer();
       RecordRouter router = new RecordRouter(ownership, spec.undirected(), spec.missingFeatures(), routed.width(),
-          0, EDGE_BLOCK_ROWS, emitter);
+          0, EDGE_BLOCK_ROWS, emitter, index, writer);
       for (int i = next.getAndIncrement(); i < splits.size(); i = next.getAndIncrement()) {
         EdgeTable.Split split = splits.get(i);
         router.file(split.file());
         edges.readSplit(split, router);
       }
       router.finish();
+      if (writer != null) {
+        writer.flush();
+      }
     }, () -> endMarkers(2));
     started.addAll(readers.threads());
     InputError[] findings = new InputError[workers];
@@ -300,6 +308,9 @@ public final class WorkerConstruction {
       readers.join();
     } finally {
       cancelled.set(true);
+    }
+    if (direct != null) {
+      direct.close();
     }
     InputError first = firstFinding(assembler.error(), findings, found);
     if (first != null) {
