@@ -19,6 +19,8 @@
 //                heads x out)
 //   write        the output's bytes (an id and the last layer's values per row) copied out little-endian,
 //                Snappy-compressed in 1 MiB pages and written to files beside the output, on all cores
+//   write-fresh  the same, each run's files kept until all have run, so that each writes into page-cache pages new
+//                to the kernel, as a job's output does (not those the run before freed)
 // Each figure is the median of REPEATS timed runs after one warm-up run.
 //   java --add-modules jdk.incubator.vector -Xmx10g -cp yarn-gnn.jar:HADOOP_CLASSPATH \
 //     scripts/bench/inference-limits.java GRAPH_DIR SCRATCH_DIR WORKERS REPEATS NAME=MODEL_DIR...
@@ -120,7 +122,17 @@ public class InferenceLimits {
         h = kernels.output();
       }
       DenseMatrix out = h;
-      double write = time(() -> writePages(out, scratch));
+      double write = time(() -> writePages(out, scratch, "", true));
+      // As write, but every run's files kept until all have run: each run's page-cache pages are then new to the
+      // kernel, as a job's are, not the ones the run before freed. (On a VM that hands freed memory back to its
+      // host, touching it again is slow: here 512 MB of new page cache took 0.5-1.0 s, recycled 0.08-0.1 s.)
+      int[] run = {0};
+      double writeFresh = time(() -> writePages(out, scratch, "kept-" + run[0]++ + "-", false));
+      try (var kept = Files.newDirectoryStream(scratch, "limits-part-kept-*")) {
+        for (java.nio.file.Path f : kept) {
+          Files.delete(f);
+        }
+      }
       for (int w : workers) {
         double crossing = (w - 1) / (double) w;
         print(name, w, "read-nodes", readNodes);
@@ -131,6 +143,7 @@ public class InferenceLimits {
           print(name, w, "layer" + k, layers[k]);
         }
         print(name, w, "write", write);
+        print(name, w, "write-fresh", writeFresh);
       }
     }
   }
@@ -433,8 +446,11 @@ public class InferenceLimits {
     return new DenseMatrix(rows, cols, v);
   }
 
-  /** The output's bytes (an id and the row's values), copied out, Snappy-compressed in pages, written. */
-  static void writePages(DenseMatrix out, java.nio.file.Path dir) throws Exception {
+  /**
+   * The output's bytes (an id and the row's values), copied out, Snappy-compressed in pages, written to files named
+   * {@code limits-part-TAG*}; deleted at once when {@code delete}.
+   */
+  static void writePages(DenseMatrix out, java.nio.file.Path dir, String tag, boolean delete) throws Exception {
     int rowBytes = 8 + 4 * out.cols();
     int rowsPerPage = Math.max(1, PAGE / rowBytes);
     int parts = THREADS;
@@ -442,7 +458,7 @@ public class InferenceLimits {
     onThreads(parts, p -> {
       int from = (int) ((long) n * p / parts);
       int to = (int) ((long) n * (p + 1) / parts);
-      java.nio.file.Path f = dir.resolve("limits-part-" + p);
+      java.nio.file.Path f = dir.resolve("limits-part-" + tag + p);
       ByteBuffer page = ByteBuffer.allocate(rowsPerPage * rowBytes).order(ByteOrder.LITTLE_ENDIAN);
       byte[] packed = new byte[Snappy.maxCompressedLength(page.capacity())];
       try (FileOutputStream o = new FileOutputStream(f.toFile())) {
@@ -462,7 +478,9 @@ public class InferenceLimits {
           r = end;
         }
       }
-      Files.delete(f);
+      if (delete) {
+        Files.delete(f);
+      }
     });
   }
 
