@@ -19,8 +19,6 @@
 //                heads x out)
 //   write        the output's bytes (an id and the last layer's values per row) copied out little-endian,
 //                Snappy-compressed in 1 MiB pages and written to files beside the output, on all cores
-//   write-fresh  the same, each run's files kept until all have run, so that each writes into page-cache pages new
-//                to the kernel, as a job's output does (not those the run before freed)
 // Each figure is the median of REPEATS timed runs after one warm-up run.
 //   java --add-modules jdk.incubator.vector -Xmx10g -cp yarn-gnn.jar:HADOOP_CLASSPATH \
 //     scripts/bench/inference-limits.java GRAPH_DIR SCRATCH_DIR WORKERS REPEATS NAME=MODEL_DIR...
@@ -122,17 +120,7 @@ public class InferenceLimits {
         h = kernels.output();
       }
       DenseMatrix out = h;
-      double write = time(() -> writePages(out, scratch, "", true));
-      // As write, but every run's files kept until all have run: each run's page-cache pages are then new to the
-      // kernel, as a job's are, not the ones the run before freed. (On a VM that hands freed memory back to its
-      // host, touching it again is slow: here 512 MB of new page cache took 0.5-1.0 s, recycled 0.08-0.1 s.)
-      int[] run = {0};
-      double writeFresh = time(() -> writePages(out, scratch, "kept-" + run[0]++ + "-", false));
-      try (var kept = Files.newDirectoryStream(scratch, "limits-part-kept-*")) {
-        for (java.nio.file.Path f : kept) {
-          Files.delete(f);
-        }
-      }
+      double write = time(() -> writePages(out, scratch));
       for (int w : workers) {
         double crossing = (w - 1) / (double) w;
         print(name, w, "read-nodes", readNodes);
@@ -143,7 +131,6 @@ public class InferenceLimits {
           print(name, w, "layer" + k, layers[k]);
         }
         print(name, w, "write", write);
-        print(name, w, "write-fresh", writeFresh);
       }
     }
   }
@@ -446,11 +433,8 @@ public class InferenceLimits {
     return new DenseMatrix(rows, cols, v);
   }
 
-  /**
-   * The output's bytes (an id and the row's values), copied out, Snappy-compressed in pages, written to files named
-   * {@code limits-part-TAG*}; deleted at once when {@code delete}.
-   */
-  static void writePages(DenseMatrix out, java.nio.file.Path dir, String tag, boolean delete) throws Exception {
+  /** The output's bytes (an id and the row's values), copied out, Snappy-compressed in pages, written. */
+  static void writePages(DenseMatrix out, java.nio.file.Path dir) throws Exception {
     int rowBytes = 8 + 4 * out.cols();
     int rowsPerPage = Math.max(1, PAGE / rowBytes);
     int parts = THREADS;
@@ -458,7 +442,7 @@ public class InferenceLimits {
     onThreads(parts, p -> {
       int from = (int) ((long) n * p / parts);
       int to = (int) ((long) n * (p + 1) / parts);
-      java.nio.file.Path f = dir.resolve("limits-part-" + tag + p);
+      java.nio.file.Path f = dir.resolve("limits-part-" + p);
       ByteBuffer page = ByteBuffer.allocate(rowsPerPage * rowBytes).order(ByteOrder.LITTLE_ENDIAN);
       byte[] packed = new byte[Snappy.maxCompressedLength(page.capacity())];
       try (FileOutputStream o = new FileOutputStream(f.toFile())) {
@@ -478,9 +462,7 @@ public class InferenceLimits {
           r = end;
         }
       }
-      if (delete) {
-        Files.delete(f);
-      }
+      Files.delete(f);
     });
   }
 

@@ -23,7 +23,6 @@ LIMIT_NOTES = {
     "edges": "read + decompress the edges, (W-1)/W through loopback, CsrBuilder",
     "plan": "one pass over the edges' sources (sage: + NeighbourSampler)",
     "write": "Snappy-compress + write the output's bytes",
-    "write, fresh pages": "as write, into page-cache pages new to the kernel (no file freed between runs)",
 }
 
 
@@ -239,12 +238,6 @@ def main():
                     within = "yes" if measured is not None and measured <= GOAL * lim + SLACK_S else "NO"
                     table.append([model, str(w), phase, fmt(measured, digits=2), fmt(lim, digits=2),
                                   ratio(measured, lim), within, LIMIT_NOTES.get(phase, "Gemm + aggregation kernels")])
-                    fresh = limits.get((model, w, "write-fresh")) if phase == "write" else None
-                    if fresh is not None:
-                        within = "yes" if measured is not None and measured <= GOAL * fresh + SLACK_S else "NO"
-                        table.append([model, str(w), "write, fresh pages", fmt(measured, digits=2),
-                                      fmt(fresh, digits=2), ratio(measured, fresh), within,
-                                      LIMIT_NOTES["write, fresh pages"]])
         print_table(head, table, left=3)
 
     print()
