@@ -390,7 +390,10 @@ public final class GraphWorker implements WorkerSession.Role {
           Background sender = new Background("halo-send-" + index, () -> ex.sendAll(m, index));
           pauseHook(k);
           if (spec.pipelining()) {
-            ex.receiveAndAggregate(mesh, sender, aggregation::rows);
+            long t2 = System.nanoTime();
+            HaloUsers users = plan.users(k, edges);
+            figures.add("haloUsersSeconds", (System.nanoTime() - t2) / 1e9);
+            ex.receiveAndAggregate(mesh, sender, aggregation::rows, users);
           } else {
             ex.receiveAll(mesh, sender);
             aggregation.range(0, edges.numNodes());
@@ -407,6 +410,7 @@ public final class GraphWorker implements WorkerSession.Role {
     layersDone++;
     if (layersDone == plan.layers()) {
       engine.releaseScratch();
+      plan.releaseUsers();
     }
   }
 

@@ -4,7 +4,6 @@ import java.util.Arrays;
 import java.util.BitSet;
 import org.yarngnn.app.transport.ProtocolException;
 import org.yarngnn.app.transport.RowBlock;
-import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.tensor.DenseMatrix;
 
@@ -123,37 +122,28 @@ public final class HaloExchange {
 
   /** Receives blocks and aggregates each destination row once all its halo rows are in. */
   public void receiveAndAggregate(WorkerMesh mesh, Background sender, Aggregator aggregator) throws Exception {
+    receiveAndAggregate(mesh, sender, aggregator, HaloUsers.of(edges));
+  }
+
+  /**
+   * As {@link #receiveAndAggregate(WorkerMesh, Background, Aggregator)}, with the users of this exchange's in-edge
+   * block already built (shared by the exchanges over the same block, see {@link HaloPlan#users}).
+   */
+  public void receiveAndAggregate(WorkerMesh mesh, Background sender, Aggregator aggregator, HaloUsers halo)
+      throws Exception {
     if (accumulate) {
       throw new IllegalStateException("gradients are summed, not aggregated");
     }
+    if (!halo.describes(edges)) {
+      throw new IllegalArgumentException("layer " + layer + ": the halo users of another in-edge block");
+    }
     int n = edges.numNodes();
-    int halo = edges.numSlots() - n;
-    Csr c = edges.inEdges();
-    // pending[r] = halo in-edges of row r not yet arrived; users = rows of each halo slot (with multiplicity).
-    int[] pending = new int[n];
-    int[] userPtr = new int[halo + 1];
-    for (int r = 0; r < n; r++) {
-      for (int e = c.rowPtr()[r]; e < c.rowPtr()[r + 1]; e++) {
-        int slot = c.colIdx()[e];
-        if (slot >= n) {
-          pending[r]++;
-          userPtr[slot - n + 1]++;
-        }
-      }
-    }
-    for (int j = 0; j < halo; j++) {
-      userPtr[j + 1] += userPtr[j];
-    }
-    int[] users = new int[userPtr[halo]];
-    int[] fill = Arrays.copyOf(userPtr, halo);
+    // pending[r] = halo in-edges of row r not yet arrived.
+    int[] pending = halo.waitCounts();
+    int[] users = halo.users();
+    int[] userPtr = halo.userPtr();
     ReadyRows ready = new ReadyRows(n);
     for (int r = 0; r < n; r++) {
-      for (int e = c.rowPtr()[r]; e < c.rowPtr()[r + 1]; e++) {
-        int slot = c.colIdx()[e];
-        if (slot >= n) {
-          users[fill[slot - n]++] = r;
-        }
-      }
       if (pending[r] == 0) {
         ready.add(r);
       }

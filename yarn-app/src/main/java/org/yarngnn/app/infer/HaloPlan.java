@@ -18,11 +18,14 @@ public final class HaloPlan {
   private final GraphBlock[] layerEdges;
   private final int[][][] sendRows;
   private final int[][][] recvSlots;
+  /** Per layer, the halo users of the in-edge block its last exchange ran over (see {@link #users}). */
+  private final HaloUsers[] users;
 
   private HaloPlan(GraphBlock[] layerEdges, int[][][] sendRows, int[][][] recvSlots) {
     this.layerEdges = layerEdges;
     this.sendRows = sendRows;
     this.recvSlots = recvSlots;
+    this.users = new HaloUsers[layerEdges.length];
   }
 
   public int layers() {
@@ -42,6 +45,27 @@ public final class HaloPlan {
   /** Halo slots filled by peer {@code q}'s rows at layer {@code k}, in arrival order. */
   public int[][] recvSlots(int k) {
     return recvSlots[k];
+  }
+
+  /**
+   * The halo users of {@code edges}, layer {@code k}'s in-edges this time: built once per block and kept, so layers
+   * and epochs over the same block (every layer of a model without fanouts, every epoch of training over the whole
+   * partition) skip the two passes over all in-edges. At most one is kept per layer.
+   */
+  public synchronized HaloUsers users(int k, GraphBlock edges) {
+    for (HaloUsers u : users) {
+      if (u != null && u.describes(edges)) {
+        users[k] = u;
+        return u;
+      }
+    }
+    users[k] = HaloUsers.of(edges);
+    return users[k];
+  }
+
+  /** Drops the kept halo users (after the last layer: their arrays are as large as the halo in-edges). */
+  public synchronized void releaseUsers() {
+    java.util.Arrays.fill(users, null);
   }
 
   /**

@@ -399,7 +399,7 @@ public final class TrainWorker implements WorkerSession.Role {
       HaloExchange ex = new HaloExchange(k, s.edges(), s.messages(), plan.sendRows(k), plan.recvSlots(k),
           graphSpec.chunkRows());
       Background sender = new Background("forward-send-" + index, () -> ex.sendAll(mesh, index));
-      ex.receiveAndAggregate(mesh, sender, rows -> aggregateRuns(s, rows));
+      ex.receiveAndAggregate(mesh, sender, rows -> aggregateRuns(s, rows), plan.users(k, s.edges()));
       sender.join();
     }
     forwardDone = k + 1;
