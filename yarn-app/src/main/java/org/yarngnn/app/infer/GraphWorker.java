@@ -462,11 +462,17 @@ public final class GraphWorker implements WorkerSession.Role {
    * the targets' receptive field (then {@link #targeted} is set).
    */
   private HaloPlan buildPlan(WorkerPartition part) throws Exception {
+    HaloPlan p;
     if (spec.targets() == null) {
-      return HaloPlan.build(part, engine, mesh, index);
+      p = HaloPlan.build(part, engine, mesh, index);
+    } else {
+      targeted = planTargets(part);
+      p = targeted.halo();
     }
-    targeted = planTargets(part);
-    return targeted.halo();
+    if (spec.pipelining() && mesh.workers() > 1) {
+      p.buildUsersAhead();
+    }
+    return p;
   }
 
   /** Reads this worker's targets and builds their receptive field with the peers (see {@link TargetPlan}). */

@@ -29,6 +29,10 @@ public final class HaloUsers {
   public static HaloUsers of(GraphBlock edges) {
     int n = edges.numNodes();
     int halo = edges.numSlots() - n;
+    if (halo == 0) {
+      // A worker alone (or one whose sources are all its own) waits for nothing: no pass over the edges.
+      return new HaloUsers(edges, new int[n], new int[1], new int[0]);
+    }
     Csr c = edges.inEdges();
     int[] rowPtr = c.rowPtr();
     int[] col = c.colIdx();

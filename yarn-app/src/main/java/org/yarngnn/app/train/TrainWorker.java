@@ -314,6 +314,9 @@ public final class TrainWorker implements WorkerSession.Role {
     GraphBlock g = part.graph();
     int depth = spec.layers().size();
     plan = HaloPlan.build(part, depth, k -> g, mesh, index);
+    if (opts.staleness() == 0 && mesh.workers() > 1) {
+      plan.buildUsersAhead();
+    }
     x = part.rows();
     partition = part.withoutRows();
     layers = new TrainLayer[depth];

@@ -84,7 +84,7 @@ class HaloUsersTest {
   }
 
   @Test
-  void layersOverTheSameBlockShareOneAndAnotherBlockGetsItsOwn() {
+  void layersOverTheSameBlockShareOneAndAnotherBlockGetsItsOwn() throws Exception {
     SplittableRandom r = new SplittableRandom(3);
     GraphBlock whole = block(r, 30, 20);
     GraphBlock sample = block(r, 30, 20);
@@ -99,6 +99,35 @@ class HaloUsersTest {
     assertSame(other, plan.users(2, sample));
     plan.releaseUsers();
     assertNotSame(first, plan.users(0, whole), "released, they are built again");
+  }
+
+  @Test
+  void theUsersBuiltAheadAreTheOnesTheLayersGet() throws Exception {
+    SplittableRandom r = new SplittableRandom(6);
+    for (int round = 0; round < 20; round++) {
+      GraphBlock whole = block(r, 40, 30);
+      GraphBlock sample = block(r, 40, 30);
+      HaloPlan plan = HaloPlan.of(new GraphBlock[] {whole, sample}, new int[2][2][0], new int[2][2][0]);
+      plan.buildUsersAhead();
+      // Whenever the layers ask (before, during or after the build), each block has one set of users.
+      HaloUsers first = plan.users(0, whole);
+      HaloUsers second = plan.users(1, sample);
+      assertTrue(first.describes(whole) && second.describes(sample), "round " + round);
+      Thread.sleep(round % 3);
+      assertSame(first, plan.users(0, whole), "round " + round);
+      assertSame(second, plan.users(1, sample), "round " + round);
+      assertArrayEquals(HaloUsers.of(sample).waitCounts(), second.waitCounts(), "round " + round);
+    }
+  }
+
+  @Test
+  void aBlockWithoutHaloWaitsForNothing() {
+    GraphBlock alone = block(new SplittableRandom(7), 60, 0);
+    HaloUsers u = HaloUsers.of(alone);
+    assertEquals(0, Arrays.stream(u.waitCounts()).sum());
+    assertEquals(60, u.waitCounts().length);
+    assertArrayEquals(new int[1], u.userPtr());
+    assertEquals(0, u.users().length);
   }
 
   @Test
