@@ -172,9 +172,12 @@ public final class CostModel {
    *                                     read into one array are the matrix); ids and index; edges held
    *                (40 E weighted)      as int dst + long src (+ float) with 1.5x growth, then the slot and sort
    *                                     keys and the CSR columns built from them
-   *   layer k      4 (n + E) [+4E] + 4 S_k + 4 n in_k + 4 n lin_k + 4 h msg_k + 4 n out_k
+   *   layer k      4 (n + E) [+4E] + 4 S_k + 4 n in_k + 4 n lin_k + 4 h msg_k + 4 n out_k + U
    *                                     CSR (weights), the layer's sample, input rows, linear products (the
-   *                                     local messages among them), the halo's messages, output rows
+   *                                     local messages among them), the halo's messages, output rows, and
+   *                                     U = sum over the distinct in-edge blocks of 4 n + 4 q E_b, the halo users
+   *                                     the exchanges count down (kept from the plan to the last layer; E_b the
+   *                                     block's edges, q = (p-1)/p of them from a remote source; none alone)
    *   write        4 (n + E) + 4 n out  the CSR and the embeddings (their Parquet pages go to the file as they
    *                                     fill, from a few MiB of reused buffers)
    * </pre>
@@ -189,15 +192,39 @@ public final class CostModel {
     double build = (x == 0 ? 4.0 : 8.0) * rw * n + 48 * n + (in.weighted() ? 40 : 30) * e;
     double peak = Math.max(route, build);
     double csr = 4 * (n + e) + (in.weighted() ? 4 * e : 0);
+    double users = haloUsersBytes(in);
     for (int k = 0; k < in.layers().size(); k++) {
       CostLayer l = in.layers().get(k);
       double layer = csr + (l.fanout() >= 0 ? 4 * sampledEdges(in, l) : 0) + 4 * n * l.in()
-          + 4 * n * l.linearWidth() + 4 * halo * l.messageWidth() + 4 * n * l.outputWidth();
+          + 4 * n * l.linearWidth() + 4 * halo * l.messageWidth() + 4 * n * l.outputWidth() + users;
       peak = Math.max(peak, layer);
     }
     int outW = in.layers().get(in.layers().size() - 1).outputWidth();
     peak = Math.max(peak, csr + 4 * n * outW);
     return Math.round(HEAP_HEADROOM * peak) + WORKER_BASE_HEAP;
+  }
+
+  /**
+   * Bytes of the halo users a worker keeps through the layers: per distinct in-edge block (one for all layers
+   * without a fanout, one per layer with one), its rows' wait counts and its remote-source edges' rows.
+   */
+  static double haloUsersBytes(CostInputs in) {
+    if (in.workers() == 1) {
+      return 0;
+    }
+    double q = (in.workers() - 1) / (double) in.workers();
+    double n = in.nodesPerWorker();
+    double bytes = 0;
+    boolean whole = false;
+    for (CostLayer l : in.layers()) {
+      if (l.fanout() >= 0) {
+        bytes += 4 * n + 4 * q * sampledEdges(in, l);
+      } else if (!whole) {
+        whole = true;
+        bytes += 4 * n + 4 * q * in.edgesPerWorker();
+      }
+    }
+    return bytes;
   }
 
   /** Heap of one JVM running {@code in}'s workers all at once ({@code --local}). */
