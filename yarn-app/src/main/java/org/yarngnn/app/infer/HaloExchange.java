@@ -120,14 +120,9 @@ public final class HaloExchange {
     }
   }
 
-  /** Receives blocks and aggregates each destination row once all its halo rows are in. */
-  public void receiveAndAggregate(WorkerMesh mesh, Background sender, Aggregator aggregator) throws Exception {
-    receiveAndAggregate(mesh, sender, aggregator, HaloUsers.of(edges));
-  }
-
   /**
-   * As {@link #receiveAndAggregate(WorkerMesh, Background, Aggregator)}, with the users of this exchange's in-edge
-   * block already built (shared by the exchanges over the same block, see {@link HaloPlan#users}).
+   * Receives blocks and aggregates each destination row once all its halo rows are in; {@code halo} are the users
+   * of this exchange's in-edge block (shared by the exchanges over the same block, see {@link HaloPlan#users}).
    */
   public void receiveAndAggregate(WorkerMesh mesh, Background sender, Aggregator aggregator, HaloUsers halo)
       throws Exception {

@@ -89,19 +89,18 @@ public final class HaloPlan {
           }
           building = edges;
         }
-        HaloUsers made = null;
+        HaloUsers made;
         try {
           made = HaloUsers.of(edges);
         } catch (Throwable e) {
-          // Left to the layer, as said above.
-        } finally {
-          synchronized (this) {
-            if (made != null) {
-              users[k] = made;
-            }
-            building = null;
-            notifyAll();
+          made = null; // left to the layer, as said above
+        }
+        synchronized (this) {
+          if (made != null) {
+            users[k] = made;
           }
+          building = null;
+          notifyAll();
         }
         if (made == null) {
           return;
