@@ -20,8 +20,12 @@ public final class HaloPlan {
   private final int[][][] recvSlots;
   /** Per layer, the halo users of the in-edge block its last exchange ran over (see {@link #users}). */
   private final HaloUsers[] users;
-  /** The block {@link #buildUsersAhead} is building now, or null. */
-  private GraphBlock building;
+  /**
+   * The blocks whose users are being built now, by the ahead thread or by a layer: whoever comes second waits for
+   * the first rather than building a second copy (which would also replace the one a layer already holds).
+   */
+  private final java.util.Set<GraphBlock> building =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
   private HaloPlan(GraphBlock[] layerEdges, int[][][] sendRows, int[][][] recvSlots) {
     this.layerEdges = layerEdges;
@@ -52,12 +56,12 @@ public final class HaloPlan {
   /**
    * The halo users of {@code edges}, layer {@code k}'s in-edges this time: built once per block and kept, so layers
    * and epochs over the same block (every layer of a model without fanouts, every epoch of training over the whole
-   * partition) skip the two passes over all in-edges. At most one is kept per layer. Waits while
-   * {@link #buildUsersAhead} is building this very block; builds any other block itself.
+   * partition) skip the two passes over all in-edges. At most one is kept per layer. Waits while another thread
+   * ({@link #buildUsersAhead}) builds this very block; otherwise builds it here, and the ahead build then skips it.
    */
   public HaloUsers users(int k, GraphBlock edges) throws InterruptedException {
     synchronized (this) {
-      while (building == edges) {
+      while (building.contains(edges)) {
         wait();
       }
       HaloUsers kept = kept(edges);
@@ -65,12 +69,15 @@ public final class HaloPlan {
         users[k] = kept;
         return kept;
       }
+      building.add(edges);
     }
-    HaloUsers made = HaloUsers.of(edges);
-    synchronized (this) {
-      users[k] = made;
+    HaloUsers made = null;
+    try {
+      made = HaloUsers.of(edges);
+      return made;
+    } finally {
+      finish(k, edges, made);
     }
-    return made;
   }
 
   /**
@@ -84,31 +91,32 @@ public final class HaloPlan {
       for (int k = 0; k < layerEdges.length; k++) {
         GraphBlock edges = layerEdges[k];
         synchronized (this) {
-          if (kept(edges) != null) {
+          if (kept(edges) != null || building.contains(edges)) {
             continue;
           }
-          building = edges;
+          building.add(edges);
         }
-        HaloUsers made;
+        HaloUsers made = null;
         try {
           made = HaloUsers.of(edges);
         } catch (Throwable e) {
-          made = null; // left to the layer, as said above
-        }
-        synchronized (this) {
-          if (made != null) {
-            users[k] = made;
-          }
-          building = null;
-          notifyAll();
-        }
-        if (made == null) {
-          return;
+          return; // left to the layer, as said above
+        } finally {
+          finish(k, edges, made);
         }
       }
     }, "halo-users");
     t.setDaemon(true);
     t.start();
+  }
+
+  /** Keeps what a build of {@code edges} made (nothing if it failed) and wakes whoever waits for it. */
+  private synchronized void finish(int k, GraphBlock edges, HaloUsers made) {
+    if (made != null) {
+      users[k] = made;
+    }
+    building.remove(edges);
+    notifyAll();
   }
 
   /** The kept users of {@code edges}, or null; call holding this plan's monitor. */

@@ -104,11 +104,14 @@ class HaloUsersTest {
   @Test
   void theUsersBuiltAheadAreTheOnesTheLayersGet() throws Exception {
     SplittableRandom r = new SplittableRandom(6);
-    for (int round = 0; round < 20; round++) {
+    for (int round = 0; round < 200; round++) {
       GraphBlock whole = block(r, 40, 30);
       GraphBlock sample = block(r, 40, 30);
       HaloPlan plan = HaloPlan.of(new GraphBlock[] {whole, sample}, new int[2][2][0], new int[2][2][0]);
       plan.buildUsersAhead();
+      if (round % 2 == 1) {
+        Thread.yield(); // the layer may ask before, while or after the ahead thread claims the first block
+      }
       // Whenever the layers ask (before, during or after the build), each block has one set of users.
       HaloUsers first = plan.users(0, whole);
       HaloUsers second = plan.users(1, sample);
