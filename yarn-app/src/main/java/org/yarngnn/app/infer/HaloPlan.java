@@ -26,6 +26,8 @@ public final class HaloPlan {
    */
   private final java.util.Set<GraphBlock> building =
       java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  /** Set by {@link #releaseUsers}: an ahead build that lags that far behind the layers builds nothing more. */
+  private boolean aheadStopped;
 
   private HaloPlan(GraphBlock[] layerEdges, int[][][] sendRows, int[][][] recvSlots) {
     this.layerEdges = layerEdges;
@@ -76,7 +78,7 @@ public final class HaloPlan {
       made = HaloUsers.of(edges);
       return made;
     } finally {
-      finish(k, edges, made);
+      finish(k, edges, made, false);
     }
   }
 
@@ -91,6 +93,9 @@ public final class HaloPlan {
       for (int k = 0; k < layerEdges.length; k++) {
         GraphBlock edges = layerEdges[k];
         synchronized (this) {
+          if (aheadStopped) {
+            return;
+          }
           if (kept(edges) != null || building.contains(edges)) {
             continue;
           }
@@ -102,7 +107,7 @@ public final class HaloPlan {
         } catch (Throwable e) {
           return; // left to the layer, as said above
         } finally {
-          finish(k, edges, made);
+          finish(k, edges, made, true);
         }
       }
     }, "halo-users");
@@ -110,9 +115,12 @@ public final class HaloPlan {
     t.start();
   }
 
-  /** Keeps what a build of {@code edges} made (nothing if it failed) and wakes whoever waits for it. */
-  private synchronized void finish(int k, GraphBlock edges, HaloUsers made) {
-    if (made != null) {
+  /**
+   * Keeps what a build of {@code edges} made (nothing if it failed, nor an ahead build's once the users are
+   * released) and wakes whoever waits for it.
+   */
+  private synchronized void finish(int k, GraphBlock edges, HaloUsers made, boolean ahead) {
+    if (made != null && !(ahead && aheadStopped)) {
       users[k] = made;
     }
     building.remove(edges);
@@ -131,6 +139,7 @@ public final class HaloPlan {
 
   /** Drops the kept halo users (after the last layer: their arrays are as large as the halo in-edges). */
   public synchronized void releaseUsers() {
+    aheadStopped = true;
     java.util.Arrays.fill(users, null);
   }
 
