@@ -7,7 +7,8 @@ import org.yarngnn.compute.infer.LayerwiseInference;
 /**
  * Which rows move between workers at each layer, fixed once before the first layer: per layer, the sampled
  * in-edges, the local rows to send each peer (in the order the peer asked) and the halo slots each peer's rows
- * fill (in the order they arrive). Immutable after {@link #build}.
+ * fill (in the order they arrive). The tables are immutable after {@link #build}; the halo users kept beside them
+ * ({@link #users}) are built once per block by whichever thread asks first and shared, under this plan's monitor.
  *
  * <p>Training runs the same tables in reverse ({@link HaloExchange#gradients}): a requester's halo slots
  * ({@link #recvSlots}) become the rows whose message gradients it sends back to their owner, in the same order,
