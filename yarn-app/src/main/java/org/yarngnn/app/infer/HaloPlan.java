@@ -1,5 +1,9 @@
 package org.yarngnn.app.infer;
 
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.infer.LayerwiseInference;
@@ -25,8 +29,7 @@ public final class HaloPlan {
    * The blocks whose users are being built now, by the ahead thread or by a layer: whoever comes second waits for
    * the first rather than building a second copy (which would also replace the one a layer already holds).
    */
-  private final java.util.Set<GraphBlock> building =
-      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  private final Set<GraphBlock> building = Collections.newSetFromMap(new IdentityHashMap<>());
   /** Set by {@link #releaseUsers}: an ahead build that lags that far behind the layers builds nothing more. */
   private boolean aheadStopped;
 
@@ -74,13 +77,7 @@ public final class HaloPlan {
       }
       building.add(edges);
     }
-    HaloUsers made = null;
-    try {
-      made = HaloUsers.of(edges);
-      return made;
-    } finally {
-      finish(k, edges, made, false);
-    }
+    return makeUsers(k, edges, false);
   }
 
   /**
@@ -102,18 +99,29 @@ public final class HaloPlan {
           }
           building.add(edges);
         }
-        HaloUsers made = null;
         try {
-          made = HaloUsers.of(edges);
+          makeUsers(k, edges, true);
         } catch (Throwable e) {
           return; // left to the layer, as said above
-        } finally {
-          finish(k, edges, made, true);
         }
       }
     }, "halo-users");
     t.setDaemon(true);
     t.start();
+  }
+
+  /**
+   * Builds the users of {@code edges}, which the caller has claimed in {@link #building}, then keeps them for layer
+   * {@code k} and wakes whoever waits for the block.
+   */
+  private HaloUsers makeUsers(int k, GraphBlock edges, boolean ahead) {
+    HaloUsers made = null;
+    try {
+      made = HaloUsers.of(edges);
+      return made;
+    } finally {
+      finish(k, edges, made, ahead);
+    }
   }
 
   /**
@@ -141,7 +149,7 @@ public final class HaloPlan {
   /** Drops the kept halo users (after the last layer: their arrays are as large as the halo in-edges). */
   public synchronized void releaseUsers() {
     aheadStopped = true;
-    java.util.Arrays.fill(users, null);
+    Arrays.fill(users, null);
   }
 
   /**
