@@ -103,7 +103,7 @@ final class DryRun {
       long edges, int featureWidth, boolean weighted, int epochs, double crossing) {
     int workers = Math.max(1, g.workers());
     double cores = g.local()
-        ? Math.min(g.threads(), Runtime.getRuntime().availableProcessors()) / (double) workers
+        ? Math.min((long) g.threads() * workers, Runtime.getRuntime().availableProcessors()) / (double) workers
         : Math.min(g.threads(), g.workerVcores());
     CostInputs in = CostInputs.builder().nodes(Math.max(1, nodes)).edges(edges).featureWidth(featureWidth)
         .layers(spec.layers().stream().map(CostLayer::of).toList()).workers(workers).coresPerWorker(cores)

@@ -136,6 +136,37 @@ class InferOptionsTest {
     assertEquals(Runtime.getRuntime().availableProcessors(), defaults.threads());
   }
 
+  @Test
+  void threadsDefaultToTheCoresAWorkerHasWhereItRuns() {
+    int cores = Runtime.getRuntime().availableProcessors();
+    String[] base = {"--edges", "e", "--nodes", "n", "--model", "m", "--output", "o"};
+    // --local workers share this JVM's cores; a lone worker has them all.
+    InferOptions local = parse(new Configuration(false), concat(base, "--local", "--workers", "2"));
+    assertEquals(Math.max(1, cores / 2), local.threads());
+    assertEquals(Math.max(1, cores / 64),
+        parse(new Configuration(false), concat(base, "--local", "--workers", "64")).threads());
+    // On YARN the client's cores are not the container's: the default is not shipped, each worker has its vcores.
+    Configuration cluster = new Configuration(false);
+    cluster.set("yarn.resourcemanager.address", "rm.example:8032");
+    InferOptions yarn = parse(cluster, concat(base, "--worker-vcores", "3"));
+    assertFalse(yarn.local());
+    assertEquals(3, yarn.threads());
+    assertNull(yarn.toConfiguration().get(InferOptions.PREFIX + "threads"));
+    assertEquals(3, InferOptions.fromConfiguration(yarn.toConfiguration()).threads());
+    // Given, it is the same everywhere and travels with the job.
+    InferOptions given = parse(cluster, concat(base, "--worker-vcores", "3", "--threads", "5"));
+    assertEquals(5, given.threads());
+    assertEquals(5, InferOptions.fromConfiguration(given.toConfiguration()).threads());
+    assertEquals(5, parse(new Configuration(false), concat(base, "--local", "--workers", "2", "--threads", "5"))
+        .threads());
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
   private static String refused(Configuration conf, String... args) {
     return assertThrows(UsageException.class, () -> parse(conf, args)).getMessage();
   }
