@@ -436,8 +436,9 @@ public final class WorkerConstruction {
   }
 
   /**
-   * Edge reading threads: half the compute threads when there are peers (the consumer, the transport and --local
-   * peers share the rest); all of them for a worker alone, whose consumer only assembles its own blocks (a quarter
+   * Edge reading threads: half the worker's threads when there are peers (its consumer and the transport share the
+   * rest; --local workers already split the cores between them, {@link InferOptions#threads()}); all of them for a
+   * worker alone, whose consumer only assembles its own blocks (a quarter
    * of a core while one reader keeps a core busy: on 2 cores a second reader cut the routing from 1.17 to 0.94 s,
    * medians of 6 interleaved 1M-node jobs).
    */
