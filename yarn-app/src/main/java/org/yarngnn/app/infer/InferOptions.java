@@ -467,8 +467,9 @@ public final class InferOptions {
   /**
    * Threads per worker for reading, routing and writing: {@code --threads}, else the cores the worker has,
    * resolved where it runs: a container's vcores (the client's cores say nothing about a container's), or with
-   * {@code --local} an equal share of this JVM's cores, since its workers share them (each using all of them
-   * cost 2 workers on 2 cores 13.4 against 11.0 s, medians of 3 interleaved 1M-node gcn jobs).
+   * {@code --local} an equal share of this JVM's cores, since its workers share them (on 2 cores, 2 workers with
+   * one thread each were no slower than with two each: 12 interleaved pairs of 1M-node gcn jobs, three sets'
+   * medians 11.0 against 13.4 s, 11.4 against 12.0 s, 15.2 against 14.5 s).
    */
   public int threads() {
     if (threads > 0) {
