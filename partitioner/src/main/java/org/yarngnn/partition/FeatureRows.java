@@ -23,6 +23,13 @@ final class FeatureRows {
   private int[] starts = new int[16];
   /** Rows the last chunk can still take by {@link #add}: 0 for an adopted chunk. */
   private int room;
+  /**
+   * The array added rows go into, and how many of its rows are taken. A chunk that follows an adopted one goes on
+   * in it: rows routed from peers arrive between the owner's own blocks, and a fresh array for each run of them
+   * left most of every 16,384-row array empty.
+   */
+  private float[] fill;
+  private int fillRows;
   private int rows;
   /** The chunk the last {@link #copyRow} read (rows are mostly read in order). */
   private int lastChunk;
@@ -37,24 +44,37 @@ final class FeatureRows {
 
   /** Appends the row {@code features[offset, offset + width)}. */
   void add(float[] features, int offset) {
-    if (room == 0) {
-      newChunk(new float[BLOCK_ROWS * width], BLOCK_ROWS);
-    }
-    float[] last = chunks.get(chunks.size() - 1);
-    System.arraycopy(features, offset, last, (rows - starts[chunks.size() - 1]) * width, width);
+    int c = fillChunk();
+    System.arraycopy(features, offset, chunks.get(c), offsets[c] + (rows - starts[c]) * width, width);
     rows++;
     room--;
+    fillRows++;
     starts[chunks.size()] = rows;
   }
 
   /** Appends a zero row (a node known only from the edges, under --missing-features zero). */
   void addZero() {
-    if (room == 0) {
-      newChunk(new float[BLOCK_ROWS * width], BLOCK_ROWS);
-    }
+    fillChunk();
     rows++;
     room--;
+    fillRows++;
     starts[chunks.size()] = rows;
+  }
+
+  /**
+   * The chunk the next added row goes into: the last one while it has room, else a new chunk from the first free
+   * row of the fill array (a new fill array only when that one is full).
+   */
+  private int fillChunk() {
+    if (room == 0) {
+      if (fill == null || fillRows == BLOCK_ROWS) {
+        fill = new float[BLOCK_ROWS * width];
+        fillRows = 0;
+      }
+      newChunk(fill, BLOCK_ROWS - fillRows);
+      offsets[chunks.size() - 1] = fillRows * width;
+    }
+    return chunks.size() - 1;
   }
 
   /** Appends the first {@code count} rows of {@code features}, taking the array over (the caller gives it up). */
@@ -110,6 +130,18 @@ final class FeatureRows {
     return rows;
   }
 
+  /** Floats held by the chunks' arrays, each array counted once (what these rows cost in memory). */
+  long heldFloats() {
+    java.util.Set<float[]> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    long n = 0;
+    for (float[] c : chunks) {
+      if (seen.add(c)) {
+        n += c.length;
+      }
+    }
+    return n;
+  }
+
   int width() {
     return width;
   }
@@ -137,6 +169,7 @@ final class FeatureRows {
     }
     chunks.clear();
     room = 0;
+    fill = null;
     return m;
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,32 @@ class FeatureRowsTest {
     DenseMatrix m = f.toMatrix();
     assertArrayEquals(java.util.Arrays.copyOf(expected, rows * width), m.data());
   }
+  @Test
+  void rowsAddedBetweenAdoptedBlocksShareOneArray() {
+    // A worker's own blocks (adopted) alternate with rows routed from peers (added), as under hash ownership:
+    // the added rows go on in one array instead of a fresh one after every adopted block.
+    int width = 4;
+    int rounds = 200;
+    FeatureRows f = new FeatureRows(width);
+    float[] expected = new float[rounds * 5 * width];
+    int rows = 0;
+    for (int r = 0; r < rounds; r++) {
+      float[] block = new float[4 * width];
+      java.util.Arrays.fill(block, r);
+      f.adopt(block, 4);
+      System.arraycopy(block, 0, expected, rows * width, block.length);
+      rows += 4;
+      float[] row = {-r, -r, -r, -r};
+      f.add(row);
+      System.arraycopy(row, 0, expected, rows * width, width);
+      rows++;
+    }
+    long adopted = (long) rounds * 4 * width;
+    long oneFillArray = (1 << 14) * width;
+    assertTrue(f.heldFloats() <= adopted + oneFillArray, f.heldFloats() + " floats held for " + rows + " rows");
+    assertArrayEquals(expected, f.toMatrix().data());
+  }
+
   @Test
   void slicesOfOneArrayBackToBackBecomeTheMatrixUncopied() {
     int width = 4;
