@@ -44,28 +44,20 @@ final class FeatureRows {
 
   /** Appends the row {@code features[offset, offset + width)}. */
   void add(float[] features, int offset) {
-    int c = fillChunk();
-    System.arraycopy(features, offset, chunks.get(c), offsets[c] + (rows - starts[c]) * width, width);
-    rows++;
-    room--;
-    fillRows++;
-    starts[chunks.size()] = rows;
+    int at = nextFillRow(); // first: it may start a new fill array
+    System.arraycopy(features, offset, fill, at, width);
   }
 
   /** Appends a zero row (a node known only from the edges, under --missing-features zero). */
   void addZero() {
-    fillChunk();
-    rows++;
-    room--;
-    fillRows++;
-    starts[chunks.size()] = rows;
+    nextFillRow(); // a fill array's rows start zeroed and are taken once
   }
 
   /**
-   * The chunk the next added row goes into: the last one while it has room, else a new chunk from the first free
-   * row of the fill array (a new fill array only when that one is full).
+   * Takes the next row of the fill array for an added row and returns where it starts: in the last chunk while it
+   * has room, else in a new chunk from the fill array's first free row (a new fill array only when that one is full).
    */
-  private int fillChunk() {
+  private int nextFillRow() {
     if (room == 0) {
       if (fill == null || fillRows == BLOCK_ROWS) {
         fill = new float[BLOCK_ROWS * width];
@@ -74,7 +66,10 @@ final class FeatureRows {
       newChunk(fill, BLOCK_ROWS - fillRows);
       offsets[chunks.size() - 1] = fillRows * width;
     }
-    return chunks.size() - 1;
+    rows++;
+    room--;
+    starts[chunks.size()] = rows;
+    return fillRows++ * width;
   }
 
   /** Appends the first {@code count} rows of {@code features}, taking the array over (the caller gives it up). */

@@ -479,7 +479,6 @@ public final class InferOptions {
         : Math.max(1, workerVcores);
   }
 
-
   /** Graph workers; 0 when not given (the command then picks: the graph's partitions, 1 locally, 2 on YARN). */
   public int workers() {
     return workers;
