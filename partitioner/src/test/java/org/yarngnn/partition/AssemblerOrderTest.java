@@ -3,6 +3,7 @@ package org.yarngnn.partition;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -278,6 +279,100 @@ class AssemblerOrderTest {
         }
       }
     }
+  }
+
+  /**
+   * Every worker reading the whole edge table through an {@link OwnEdgeFilter} on two threads, straight into its
+   * assembler, nothing routed: each partition and each partition's own first finding is the block path's,
+   * directed and undirected, for hash and range ownership; a source without a node row whose edge another
+   * partition keeps is found by the source's owner.
+   */
+  @Test
+  void ownEdgeFiltersOverTheWholeTableMakeTheBlockPathsPartitionsAndFindings() throws Exception {
+    for (int dangling : new int[] {0, 10, -1}) {
+      writeGraph(200, 1500, Math.max(0, dangling), 7, true);
+      if (dangling < 0) {
+        // One dangling source alone (-5 is no node's id), into a node of another owner under both ownerships.
+        long to = 0;
+        while (Ownership.hash(3).owner(-5) == Ownership.hash(3).owner(to)
+            || Ownership.ranges(2, 200).owner(-5) == Ownership.ranges(2, 200).owner(to)) {
+          to++;
+        }
+        assertTrue(to < 200);
+        Files.writeString(dir.resolve("edges/e1.tsv"), "-5\t" + to + "\t1\n", java.nio.file.StandardOpenOption.APPEND);
+      }
+      EdgeTable edges = edges();
+      NodeTable nodes = nodes();
+      for (boolean undirected : new boolean[] {false, true}) {
+        for (Ownership own : List.of(Ownership.hash(3), Ownership.ranges(2, 200))) {
+          String where = "dangling " + dangling + ", undirected " + undirected + ", " + own.parts() + " parts";
+          List<List<GraphRecord>> routed = route(edges, nodes, own, undirected, MissingFeatures.ERROR, 16);
+          List<GraphPartition> parts = new ArrayList<>();
+          InputError first = null;
+          for (int p = 0; p < own.parts(); p++) {
+            PartitionAssembler a = filterAll(edges, nodes, own, undirected, routed.get(p), p);
+            List<GraphRecord> blocks = new ArrayList<>();
+            for (GraphRecord r : order(routed.get(p), null, false)) {
+              blocks.add(r.copy());
+            }
+            PartitionAssembler viaBlocks = assemble(p, own, nodes, edges, MissingFeatures.ERROR, blocks);
+            assertEquals(viaBlocks.error(), a.error(), where + ", partition " + p);
+            if (dangling < 0 && !undirected) {
+              assertEquals(p == own.owner(-5), a.error() != null, where + ", partition " + p);
+            }
+            first = InputError.min(first, a.error());
+            if (dangling == 0) {
+              assertNull(a.error(), where);
+              parts.add(a.finish());
+            }
+          }
+          if (dangling == 0) {
+            LocalGraph whole = GraphBuilder.build(edges, nodes, GraphBuildOptions.builder().undirected(undirected)
+                .missingFeatures(MissingFeatures.ERROR).build());
+            TestGraphs.assertPartitionsEqual(whole, parts);
+          } else {
+            assertNotNull(first, where);
+          }
+        }
+      }
+    }
+  }
+
+  /** Partition {@code p}'s assembler: its node blocks of {@code routed}, then every edge file filtered, 2 threads. */
+  private static PartitionAssembler filterAll(EdgeTable edges, NodeTable nodes, Ownership own, boolean undirected,
+      List<GraphRecord> routed, int p) throws Exception {
+    PartitionAssembler a = new PartitionAssembler(p, own, nodes.featureWidth(), edges.weighted(),
+        nodes.hasLabels(), nodes.hasSplits(), MissingFeatures.ERROR);
+    for (GraphRecord r : routed) {
+      if (r.kind() == PartitionKey.NODE) {
+        a.accept(r.copy());
+      }
+    }
+    a.expectEdges(10);
+    PartitionAssembler.DirectEdges direct = a.directEdges(undirected);
+    List<Thread> readers = new ArrayList<>();
+    List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+    for (int t = 0; t < 2; t++) {
+      int firstFile = t;
+      Thread th = new Thread(() -> {
+        PartitionAssembler.DirectEdges.Writer w = direct.writer();
+        OwnEdgeFilter filter = new OwnEdgeFilter(own, undirected, p, w);
+        for (int f = firstFile; f < edges.files().size(); f += 2) {
+          filter.file(f);
+          edges.readFile(f, filter);
+        }
+        w.flush();
+      });
+      th.setUncaughtExceptionHandler((x, e) -> failures.add(e));
+      readers.add(th);
+      th.start();
+    }
+    for (Thread th : readers) {
+      th.join();
+    }
+    assertEquals(List.of(), failures);
+    direct.close();
+    return a;
   }
 
   /**

@@ -78,11 +78,12 @@ class CoraLocalInferenceTest {
   }
 
   @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.CsvSource({"2, off, on, auto", "3, on, off, range", "4, on, on, hash"})
-  void severalLocalWorkersMatchTheReference(int workers, String pipelining, String fusion, String ownership)
-      throws Exception {
+  @org.junit.jupiter.params.provider.CsvSource({"2, off, on, auto, share", "3, on, off, range, all",
+      "4, on, on, hash, auto", "5, on, on, auto, auto"})
+  void severalLocalWorkersMatchTheReference(int workers, String pipelining, String fusion, String ownership,
+      String edgeReading) throws Exception {
     String[] extra = {"--workers", Integer.toString(workers), "--pipelining", pipelining, "--fusion", fusion,
-        "--chunk-rows", "97", "--ownership", ownership};
+        "--chunk-rows", "97", "--ownership", ownership, "--edge-reading", edgeReading};
     checkText("gcn-w" + workers, gcnSpec(), 0, extra);
     checkText("sage-w" + workers, sageSpec(), 42, extra);
     checkText("gat-w" + workers, gatSpec(), 7, extra);

@@ -20,8 +20,9 @@ import org.yarngnn.compute.model.RandomModels;
 
 /**
  * Cora plus one edge whose source (or destination) has no node row: refused through the CLI with exit 2 and one
- * line naming edges.tsv and the edge's row, whatever the worker count, the ownership, and whether the model's
- * sampling would ever ask for the row (sage with fanout 1 or 2); and by the partition job alike.
+ * line naming edges.tsv and the edge's row, whatever the worker count, the ownership, the edge reading and
+ * whether the model's sampling would ever ask for the row (sage with fanout 1 or 2); and by the partition job
+ * alike.
  */
 class DanglingEndpointTest {
   /** Not a Cora node id (Cora's are 0..2707); 1358 is one. */
@@ -84,27 +85,42 @@ class DanglingEndpointTest {
 
   private static void infer(Path edges, Path model, int workers, String ownership, String column)
       throws Exception {
-    Path out = dir.resolve("out-" + column + "-" + model.getFileName() + "-" + workers + "-" + ownership);
+    infer(edges, model, workers, ownership, "auto", column);
+  }
+
+  private static void infer(Path edges, Path model, int workers, String ownership, String edgeReading,
+      String column) throws Exception {
+    Path out = dir.resolve("out-" + column + "-" + model.getFileName() + "-" + workers + "-" + ownership + "-"
+        + edgeReading);
     CliRun run = CliRun.of("infer", "--local", "--edges", edges.toString(), "--nodes", nodes.toString(), "--model",
         model.toString(), "--output", out.toString(), "--workers", Integer.toString(workers), "--ownership",
-        ownership);
+        ownership, "--edge-reading", edgeReading);
     refused(run, out, column);
   }
 
+  /** Edges routed to their owners (share) and every worker reading them all (all), from two workers on. */
+  private static List<String> edgeReadings(int workers) {
+    return workers == 1 ? List.of("auto") : List.of("share", "all");
+  }
+
   @Test
-  void danglingSourceRefusedForAnyWorkersAndOwnership() throws Exception {
+  void danglingSourceRefusedForAnyWorkersOwnershipAndEdgeReading() throws Exception {
     for (int workers = 1; workers <= 3; workers++) {
       for (String ownership : List.of("range", "hash")) {
-        infer(danglingSource(), gcn, workers, ownership, "src");
+        for (String reading : edgeReadings(workers)) {
+          infer(danglingSource(), gcn, workers, ownership, reading, "src");
+        }
       }
     }
   }
 
   @Test
-  void danglingDestinationRefusedForAnyWorkersAndOwnership() throws Exception {
+  void danglingDestinationRefusedForAnyWorkersOwnershipAndEdgeReading() throws Exception {
     for (int workers = 1; workers <= 3; workers++) {
       for (String ownership : List.of("range", "hash")) {
-        infer(danglingDestination(), gcn, workers, ownership, "dst");
+        for (String reading : edgeReadings(workers)) {
+          infer(danglingDestination(), gcn, workers, ownership, reading, "dst");
+        }
       }
     }
   }

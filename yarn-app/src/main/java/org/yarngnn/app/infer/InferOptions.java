@@ -91,6 +91,7 @@ public final class InferOptions {
   private final Strategy strategy;
   private final int batchSize;
   private final Ownership.Kind ownership;
+  private final EdgeReading edgeReading;
   private final boolean local;
   private final boolean verbose;
   private final String workDir;
@@ -130,6 +131,7 @@ public final class InferOptions {
     this.strategy = b.strategy;
     this.batchSize = atLeast("batch-size", b.batchSize, 1);
     this.ownership = b.ownership;
+    this.edgeReading = b.edgeReading;
     this.local = b.local;
     this.verbose = b.verbose;
     this.workDir = b.workDir;
@@ -181,6 +183,7 @@ public final class InferOptions {
     b.strategy = strategy;
     b.batchSize = batchSize;
     b.ownership = ownership;
+    b.edgeReading = edgeReading;
     b.local = local;
     b.verbose = verbose;
     b.workDir = workDir;
@@ -231,7 +234,10 @@ public final class InferOptions {
         .value("round-timeout", "SECONDS", "time limit of one phase on all workers; past it the job fails naming the "
             + "workers that did not finish (default " + DEFAULT_ROUND_TIMEOUT_SECONDS + ")")
         .value("ownership", "auto|range|hash", "node owners: ranges when ids are 0..n-1 (auto), or a hash that "
-            + "balances power-law graphs whose hubs have low ids");
+            + "balances power-law graphs whose hubs have low ids")
+        .value("edge-reading", "auto|share|all", "raw edges: each worker reads a share of the files and routes "
+            + "others' edges to them, or reads every file and keeps its own (auto: all up to "
+            + EdgeReading.MAX_READING_ALL + " workers)");
   }
 
   /** The option keys only {@code infer} has (a training job's configuration leaves them out). */
@@ -295,6 +301,7 @@ public final class InferOptions {
     try {
       b.missingFeatures(MissingFeatures.byName(cl.get("missing-features", "error")));
       b.ownership(Ownership.Kind.byName(cl.get("ownership", "auto")));
+      b.edgeReading(EdgeReading.byName(cl.get("edge-reading", "auto")));
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
@@ -361,6 +368,7 @@ public final class InferOptions {
     set(c, "strategy", strategy.optionValue());
     set(c, "batch-size", Integer.toString(batchSize));
     set(c, "ownership", ownership());
+    set(c, "edge-reading", edgeReading.optionValue());
     set(c, "local", Boolean.toString(local));
     set(c, "verbose", Boolean.toString(verbose));
     set(c, "targets", targets);
@@ -539,6 +547,16 @@ public final class InferOptions {
     return ownership;
   }
 
+  /** {@code --edge-reading} as given (auto, share or all). */
+  public EdgeReading edgeReading() {
+    return edgeReading;
+  }
+
+  /** How a job of {@code workers} graph workers reads a raw edge table: SHARE or ALL. */
+  public EdgeReading edgeReadingKind(int workers) {
+    return edgeReading.resolve(workers);
+  }
+
   /** The job runs in this JVM (workers as threads) rather than on YARN. */
   public boolean local() {
     return local;
@@ -584,7 +602,7 @@ public final class InferOptions {
   private List<Object> fields() {
     return Arrays.asList(edges, nodes, edgesFormat, nodesFormat, graph, model, output, outputFormat, metrics, undirected,
         missingFeatures, overwrite, seed, threads, workers, workerMemoryMb, workerVcores, queue, name, fusion,
-        pipelining, chunkRows, roundTimeoutSeconds, strategy, batchSize, ownership, local, verbose, workDir, layers, haltAt, recovery,
+        pipelining, chunkRows, roundTimeoutSeconds, strategy, batchSize, ownership, edgeReading, local, verbose, workDir, layers, haltAt, recovery,
         targets, targetsFormat);
   }
 
@@ -633,6 +651,7 @@ public final class InferOptions {
     private Strategy strategy = Strategy.LAYERWISE;
     private long batchSize = 1024;
     private Ownership.Kind ownership = Ownership.Kind.AUTO;
+    private EdgeReading edgeReading = EdgeReading.AUTO;
     private boolean local;
     private boolean verbose;
     private String workDir;
@@ -775,6 +794,11 @@ public final class InferOptions {
       return this;
     }
 
+    public Builder edgeReading(EdgeReading v) {
+      edgeReading = v;
+      return this;
+    }
+
     public Builder local(boolean v) {
       local = v;
       return this;
@@ -822,6 +846,7 @@ public final class InferOptions {
       Objects.requireNonNull(missingFeatures, "missingFeatures");
       Objects.requireNonNull(strategy, "strategy");
       Objects.requireNonNull(ownership, "ownership");
+      Objects.requireNonNull(edgeReading, "edgeReading");
       Objects.requireNonNull(queue, "queue");
       Objects.requireNonNull(name, "name");
       if (outputFormat != TableFormat.PARQUET && outputFormat != TableFormat.ORC) {

@@ -25,6 +25,7 @@ import org.yarngnn.partition.GraphPartition;
 import org.yarngnn.partition.GraphRecord;
 import org.yarngnn.partition.InputError;
 import org.yarngnn.partition.MissingFeatures;
+import org.yarngnn.partition.OwnEdgeFilter;
 import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.PartitionAssembler;
 import org.yarngnn.partition.PartitionBlockBuilder;
@@ -254,6 +255,9 @@ public final class WorkerConstruction {
     if (workers == 1 && !zero) {
       return finishEdges(routed, gather, readOwnEdges(routed), t0);
     }
+    if (!zero && spec.edgeReadingKind(workers) == EdgeReading.ALL) {
+      return finishEdges(routed, gather, scanAllEdges(routed), t0);
+    }
     // Without zero-filling, the edges this worker keeps go straight into its assembler, as a worker alone's do;
     // only peers' edges and references are routed as blocks.
     PartitionAssembler.DirectEdges direct = zero ? null : assembler.directEdges(spec.undirected());
@@ -325,29 +329,63 @@ public final class WorkerConstruction {
    * number of reading threads; throws the first bad-input finding.
    */
   private int readOwnEdges(NodesRouted routed) throws Exception {
+    int threads = readEdges(routed, edgeSplits(routed.edges()), null);
+    InputError first = routed.assembler().error();
+    if (first != null) {
+      throw first.toException(routed.nodeFiles(), routed.edges().files());
+    }
+    return threads;
+  }
+
+  /**
+   * {@link EdgeReading#ALL}: every worker reads the whole edge table and keeps its own share
+   * ({@link OwnEdgeFilter}), written straight into its assembler as a worker alone's edges are; nothing is routed,
+   * and the workers then exchange their first findings. Returns the number of reading threads.
+   */
+  private int scanAllEdges(NodesRouted routed) throws Exception {
+    EdgeTable edges = routed.edges();
+    List<EdgeTable.Split> splits = new ArrayList<>();
+    int readers = Math.max(1, Math.min(MAX_EDGE_READERS, spec.threads()));
+    if (readers == 1) {
+      for (int f = 0; f < edges.files().size(); f++) {
+        splits.add(new EdgeTable.Split(f, 0, WHOLE_FILE, -1));
+      }
+    } else {
+      splits.addAll(edges.splits(Math.max(MIN_SPLIT_ROWS, edges.countHint() / (4L * readers))));
+    }
+    int threads = readEdges(routed, splits, routed.ownership());
+    InputError first = firstFinding(routed.assembler().error(), new InputError[workers], new boolean[workers]);
+    if (first != null) {
+      throw first.toException(routed.nodeFiles(), edges.files());
+    }
+    return threads;
+  }
+
+  /**
+   * Reads {@code splits} on up to {@link #edgeReaders} threads straight into the assembler: every edge when
+   * {@code filter} is null (a worker alone), else only this worker's share under that ownership.
+   */
+  private int readEdges(NodesRouted routed, List<EdgeTable.Split> splits, Ownership filter) throws Exception {
     PartitionAssembler assembler = routed.assembler();
     EdgeTable edges = routed.edges();
     PartitionAssembler.DirectEdges direct = assembler.directEdges(spec.undirected());
-    List<EdgeTable.Split> splits = edgeSplits(edges);
     AtomicInteger next = new AtomicInteger();
-    int threads = Math.max(1, Math.min(edgeReaders(), splits.size()));
+    int threads = Math.max(1, Math.min(filter == null ? edgeReaders() : spec.threads(), splits.size()));
+    threads = Math.min(threads, MAX_EDGE_READERS);
     ReaderThreads readers = new ReaderThreads("read-edges-" + index, threads, () -> {
       PartitionAssembler.DirectEdges.Writer writer = direct.writer();
+      OwnEdgeFilter own = filter == null ? null : new OwnEdgeFilter(filter, spec.undirected(), index, writer);
       for (int i = next.getAndIncrement(); i < splits.size(); i = next.getAndIncrement()) {
         checkNotAbandoned();
         EdgeTable.Split split = splits.get(i);
         writer.file(split.file());
-        edges.readSplit(split, writer);
+        edges.readSplit(split, own == null ? writer : own);
       }
       writer.flush();
     }, () -> { });
     started.addAll(readers.threads());
     readers.join();
     direct.close();
-    InputError first = assembler.error();
-    if (first != null) {
-      throw first.toException(routed.nodeFiles(), edges.files());
-    }
     return readers.count();
   }
 

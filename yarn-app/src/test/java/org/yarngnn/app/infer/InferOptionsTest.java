@@ -34,7 +34,7 @@ class InferOptionsTest {
         .undirected(true).missingFeatures(MissingFeatures.ZERO).overwrite(true).seed(-7)
         .threads(3).workers(5).workerMemoryMb(2048).workerVcores(4).queue("q1").name("my job & <co>")
         .fusion(false).pipelining(false).chunkRows(99).strategy(InferOptions.Strategy.LAYERWISE).batchSize(17)
-        .ownership(Ownership.Kind.HASH).local(false).verbose(true)
+        .ownership(Ownership.Kind.HASH).edgeReading(EdgeReading.SHARE).local(false).verbose(true)
         .workDir("hdfs://nn:8020/.out.yarn-gnn-tmp-1").layers(3).haltAt("1@plan")
         .targets("hdfs://nn:8020/data/targets").targetsFormat(TableFormat.ORC)
         .build();
@@ -91,6 +91,7 @@ class InferOptionsTest {
     assertEquals("2048", c.get("yarngnn.worker-memory"));
     assertEquals("off", c.get("yarngnn.fusion"));
     assertEquals("hash", c.get("yarngnn.ownership"));
+    assertEquals("share", c.get("yarngnn.edge-reading"));
     assertEquals("orc", c.get("yarngnn.output-format"));
     assertEquals("3", c.get(InferOptions.LAYERS_KEY));
     assertEquals("1@plan", c.get(InferOptions.HALT_AT_KEY));
@@ -112,13 +113,16 @@ class InferOptionsTest {
     conf.set("yarngnn.chunk-rows", "5");
     conf.set(InferOptions.HALT_KEY, "0@layer");
     InferOptions o = parse(conf, "--local", "--edges", "e.tsv", "--nodes", "n.tsv", "--model", "m", "--output", "o",
-        "--chunk-rows", "8", "--fusion", "off", "--ownership", "range", "--edges-format", "csv", "--workers", "3",
+        "--chunk-rows", "8", "--fusion", "off", "--ownership", "range", "--edge-reading", "all",
+        "--edges-format", "csv", "--workers", "3",
         "--missing-features", "zero", "--output-format", "orc", "--undirected");
     assertEquals(7, o.seed());
     assertEquals(8, o.chunkRows());
     assertFalse(o.fusion());
     assertTrue(o.pipelining());
     assertEquals("range", o.ownership());
+    assertEquals(EdgeReading.ALL, o.edgeReading());
+    assertEquals(EdgeReading.ALL, o.edgeReadingKind(EdgeReading.MAX_READING_ALL + 1));
     assertEquals(TableFormat.CSV, o.edgesFormat());
     assertNull(o.nodesFormat());
     assertEquals(3, o.workers());
@@ -129,6 +133,10 @@ class InferOptionsTest {
     assertEquals("0@layer", o.haltAt());
     InferOptions defaults = parse(new Configuration(false), "--local", "--graph", "g", "--model", "m", "--output", "o");
     assertEquals(0, defaults.workers());
+    assertEquals(EdgeReading.AUTO, defaults.edgeReading());
+    assertEquals(EdgeReading.ALL, defaults.edgeReadingKind(2));
+    assertEquals(EdgeReading.ALL, defaults.edgeReadingKind(EdgeReading.MAX_READING_ALL));
+    assertEquals(EdgeReading.SHARE, defaults.edgeReadingKind(EdgeReading.MAX_READING_ALL + 1));
     assertEquals(1024, defaults.workerMemoryMb());
     assertEquals("yarn-gnn infer", defaults.name());
     assertEquals("default", defaults.queue());
@@ -191,6 +199,7 @@ class InferOptionsTest {
     assertEquals("option --seed needs a whole number, not '1.5'", refused("--seed", "1.5"));
     assertEquals("--fusion must be on or off, not 'yes'", refused("--fusion", "yes"));
     assertEquals("--pipelining must be on or off, not '1'", refused("--pipelining", "1"));
+    assertEquals("--edge-reading must be auto, share or all, not 'some'", refused("--edge-reading", "some"));
     assertEquals("--ownership must be auto, range or hash, not 'x'", refused("--ownership", "x"));
     assertEquals("--missing-features must be error or zero, not 'x'", refused("--missing-features", "x"));
     assertEquals("--strategy must be layerwise or nodewise, not 'x'", refused("--strategy", "x"));
