@@ -41,6 +41,8 @@ import org.yarngnn.compute.tensor.DenseMatrix;
  * </pre>
  */
 public final class CostModelReport {
+  /** {@code --edge-reading auto}'s limit (yarn-app's EdgeReading.MAX_READING_ALL), which the jobs here run with. */
+  private static final int READ_ALL_EDGES_WORKERS = 4;
   private static final String[] INFER_PHASES = {"read-nodes", "route-nodes", "edges", "plan", "layer0", "layer1",
       "write"};
   private static final String[] TRAIN_PHASES = {"read-nodes", "route-nodes", "edges", "plan", "epochs"};
@@ -528,7 +530,9 @@ public final class CostModelReport {
       CostInputs.Builder b = CostInputs.builder().nodes(nodes)
           .edges(((Number) g.get("edges")).longValue()).featureWidth(features).layers(layers).workers(workers())
           .coresPerWorker(coresPerWorker).fused(!train()).epochs(train() ? epochs() : 0)
-          .nodeCrossing(generatedCrossing(nodes, workers())).haloSkew(train() ? 1 : rmatHaloSkew);
+          .nodeCrossing(generatedCrossing(nodes, workers())).haloSkew(train() ? 1 : rmatHaloSkew)
+          // The jobs run with --edge-reading auto: every worker reads every edge file up to 4 workers (EdgeReading).
+          .readAllEdges(workers() <= READ_ALL_EDGES_WORKERS);
       return rates == null ? b.build() : b.rates(rates).build();
     }
   }

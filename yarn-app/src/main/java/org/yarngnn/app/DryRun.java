@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.Locale;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.app.infer.EdgeReading;
 import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.train.TrainOptions;
 import org.yarngnn.compute.cost.CostEstimate;
@@ -108,7 +109,8 @@ final class DryRun {
     CostInputs in = CostInputs.builder().nodes(Math.max(1, nodes)).edges(edges).featureWidth(featureWidth)
         .layers(spec.layers().stream().map(CostLayer::of).toList()).workers(workers).coresPerWorker(cores)
         .weighted(weighted).fused(g.fusion() && epochs == 0).epochs(epochs)
-        .nodeCrossing("hash".equals(g.ownership()) ? Double.NaN : crossing).build();
+        .nodeCrossing("hash".equals(g.ownership()) ? Double.NaN : crossing)
+        .readAllEdges(g.edgeReadingKind(workers) == EdgeReading.ALL).build();
     CostEstimate e = CostModel.estimate(in);
     out.printf(Locale.ROOT, "%s  time    about %.0f s (%s; the reference machine's rates, "
         + "scripts/bench/cost-model)%n", p, e.seconds(), e.phaseSeconds().entrySet().stream()

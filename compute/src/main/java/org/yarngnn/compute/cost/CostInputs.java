@@ -16,10 +16,12 @@ import java.util.List;
  * @param haloSkew a worker's distinct remote sources over the estimate for sources spread evenly over the graph
  *     (1, the default and the most there can be): a power-law graph's edges keep coming from its hubs, so it has
  *     fewer (R-MAT: about 0.5 at 2 workers); measured on a graph of the same kind ({@code scripts/bench/cost-model})
+ * @param readAllEdges every worker reads the whole edge table and keeps its share, nothing routed
+ *     ({@code --edge-reading all}, the default up to 4 workers), rather than a share of it routed to the owners
  */
 public record CostInputs(long nodes, long edges, int featureWidth, List<CostLayer> layers, int workers,
     double coresPerWorker, boolean weighted, boolean fused, int epochs, double edgeBalance, double nodeCrossing,
-    double haloSkew, CostRates rates) {
+    double haloSkew, boolean readAllEdges, CostRates rates) {
 
   public CostInputs {
     if (nodes < 1 || edges < 0 || featureWidth < 1 || workers < 1 || !(coresPerWorker > 0) || epochs < 0
@@ -42,7 +44,7 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
   public Builder toBuilder() {
     return new Builder().nodes(nodes).edges(edges).featureWidth(featureWidth).layers(layers).workers(workers)
         .coresPerWorker(coresPerWorker).weighted(weighted).fused(fused).epochs(epochs).edgeBalance(edgeBalance)
-        .nodeCrossing(nodeCrossing).haloSkew(haloSkew).rates(rates);
+        .nodeCrossing(nodeCrossing).haloSkew(haloSkew).readAllEdges(readAllEdges).rates(rates);
   }
 
   /**
@@ -126,6 +128,7 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
     private double edgeBalance = 1;
     private double nodeCrossing = Double.NaN;
     private double haloSkew = 1;
+    private boolean readAllEdges;
     private CostRates rates = CostRates.REFERENCE;
 
     public Builder nodes(long v) {
@@ -189,6 +192,11 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
       return this;
     }
 
+    public Builder readAllEdges(boolean v) {
+      readAllEdges = v;
+      return this;
+    }
+
     public Builder rates(CostRates v) {
       rates = v;
       return this;
@@ -196,7 +204,7 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
 
     public CostInputs build() {
       return new CostInputs(nodes, edges, featureWidth, layers, workers, coresPerWorker, weighted, fused, epochs,
-          edgeBalance, nodeCrossing, haloSkew, rates);
+          edgeBalance, nodeCrossing, haloSkew, readAllEdges, rates);
     }
   }
 }

@@ -17,6 +17,7 @@ import java.util.Map;
  *   read-nodes  n_w (8 + 4f) / (readBytes min(1,c))                  [+ fused: 2 n_w f lin / (gemmFlops c)]
  *   route-nodes n_w (16 + 4r) / (routeBytes min(1,c)) + peer(x n_w (16 + 4r))
  *   edges       E_w / (buildEdges c) + peer(12 q E_w)
+ *               reading all edges: (a E + (1 - a) E_w) / (buildEdges c), nothing sent
  *   plan        E_w / (planEdges min(1,c)) + sum_k 16 h_k / (peerBytes c')   (8-byte ids asked and answered)
  *   layer k     2 n_w in_k lin_k / (gemmFlops c) + S_k msg_k / (spmmEdgeFloats c) + peer(4 h_k msg_k)
  *   write       n_w (8 + 4 out) / (writeBytes min(parts, c))
@@ -26,6 +27,8 @@ import java.util.Map;
  * </pre>
  * Each phase adds its {@link CostRates#fixedSeconds} (what it takes whatever the size; for "epochs" once per job,
  * the first epoch's warm-up; a training job's phase {@code x} takes "train:x" where the rates have one).
+ * {@code a} ({@link #EDGE_READING_SHARE}) is the share of a lone worker's edge phase spent reading the rows (the rest
+ * builds the CSR of the ones it keeps), which every worker pays for the whole table when each reads it all.
  * {@code x} is the share of node rows read by a non-owner: q for rows in no order, less for a table written in id
  * order (0 when each worker's run of files is its range of ids; {@link CostInputs#contiguousCrossing}).
  * {@code r} is the routed row width (the first layer's linear width when fused and narrower, else f), {@code lin}
@@ -51,6 +54,12 @@ public final class CostModel {
   /** The issue's memory target per edge and feature rows per node (issue 13, point 3). */
   public static final long TARGET_BYTES_PER_EDGE = 100;
   public static final int TARGET_FEATURE_ROWS_PER_NODE = 3;
+  /**
+   * The share of a lone worker's edge phase that reads the edge rows (decoding, checking, keeping); the rest builds
+   * the CSR. Measured here, 1M-node gcn {@code infer --local} on one worker: its stats' edgesRouteSeconds over
+   * edgesRouteSeconds + edgesBuildSeconds, 0.44-0.48 in three runs (README "Cost model").
+   */
+  public static final double EDGE_READING_SHARE = 0.45;
 
   private CostModel() {}
 
@@ -77,8 +86,9 @@ public final class CostModel {
     double rowsSent = in.crossing() * rowBytes;
     t.put("route-nodes", rowBytes / (r.routeBytes() * one) + peer(rowsSent, r, peerCores));
     sent.put("route-nodes", p * rowsSent);
-    double edgesSent = 12 * q * ew;
-    t.put("edges", ew / (r.buildEdges() * c) + peer(edgesSent, r, peerCores));
+    double edgesSent = in.readAllEdges() ? 0 : 12 * q * ew;
+    double edgesRead = in.readAllEdges() ? EDGE_READING_SHARE * in.edges() + (1 - EDGE_READING_SHARE) * ew : ew;
+    t.put("edges", edgesRead / (r.buildEdges() * c) + peer(edgesSent, r, peerCores));
     sent.put("edges", p * edgesSent);
     t.put("plan", 0.0); // set below, from the layers' halo; in phase order here
     sent.put("plan", 0.0);

@@ -69,6 +69,24 @@ class CostModelTest {
   }
 
   @Test
+  void readingAllEdgesSendsNoneAndReadsTheWholeTable() {
+    CostEstimate shared = CostModel.estimate(small().workers(2).build());
+    CostEstimate all = CostModel.estimate(small().workers(2).readAllEdges(true).build());
+    // 10000 edges read by each worker (the reading share of a lone worker's rate), 5000 of them built; none sent.
+    double a = CostModel.EDGE_READING_SHARE;
+    assertEquals((a * 10000 + (1 - a) * 5000) / 1e4, all.phaseSeconds().get("edges"), 1e-12);
+    assertEquals(0, all.sentBytes().get("edges"), 0);
+    assertTrue(shared.sentBytes().get("edges") > 0);
+    // Every other phase is the same.
+    for (String phase : List.of("read-nodes", "route-nodes", "plan", "layer0", "write")) {
+      assertEquals(shared.phaseSeconds().get(phase), all.phaseSeconds().get(phase), 1e-12, phase);
+    }
+    // A worker alone reads what it keeps either way.
+    assertEquals(CostModel.estimate(small().build()).phaseSeconds().get("edges"),
+        CostModel.estimate(small().readAllEdges(true).build()).phaseSeconds().get("edges"), 1e-12);
+  }
+
+  @Test
   void routingToPeersCostsCpuOnTopOfTheWireAndNothingToItself() {
     CostRates free = EASY.withPeerBytes(1e300);
     CostEstimate one = CostModel.estimate(small().build());
