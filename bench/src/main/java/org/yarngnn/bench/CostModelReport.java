@@ -78,6 +78,7 @@ public final class CostModelReport {
     // costmodel.peerCpu=false: routing pays only its wire time, at the transport's own measured throughput (which
     // includes framing on its I/O threads), instead of a CPU rate fitted from one two-worker job's excess.
     boolean peerCpu = Boolean.parseBoolean(System.getProperty("costmodel.peerCpu", "true"));
+    rates = peerCpu ? rates.withFixedSeconds(peerFixed(peer, features, cores, rates)) : rates;
     rates = peerCpu ? rates.withPeerBytes(peerRate(peer, features, cores, rates)) : rates;
     Run trainPeer = Run.parse(args[8]);
     rates = rates.withTrainPeerBytes(peerCpu ? trainPeerRate(trainPeer, features, cores, rates) : FREE);
@@ -233,10 +234,32 @@ public final class CostModelReport {
   }
 
   /**
-   * The CPU rate of routing to peers from the two-worker calibration job: its routing phases' seconds beyond what
-   * the one-worker {@code rates} (with the wire's time but no routing CPU) predict for it, over the bytes a worker
-   * sent and received there (as its {@code --metrics} count them), on the {@code min(2, c)} cores the model gives
-   * that work.
+   * {@code rates}' fixed seconds plus, per phase that sends nothing to peers in the model, what the two-worker
+   * calibration job took in it beyond the one-worker rates' prediction ({@link CostModel#PEERS}): start-up and
+   * compilation that a worker pays on fewer cores, which a one-worker job's intercept does not show.
+   */
+  static Map<String, Double> peerFixed(Run peer, int f, double cores, CostRates rates) {
+    double c = peer.cores(cores);
+    CostEstimate wire = CostModel.estimate(peer.inputs(f, c, rates.withPeerBytes(FREE)));
+    Map<String, Double> fixed = new java.util.TreeMap<>(rates.fixedSeconds());
+    for (String ph : INFER_PHASES) {
+      if (wire.phaseSeconds().containsKey(ph) && wire.sentBytes().getOrDefault(ph, 0.0) == 0) {
+        fixed.put(CostModel.PEERS + ph, Math.max(0, peer.phase(ph) - wire.phaseSeconds().get(ph)));
+      }
+    }
+    System.out.printf(Locale.ROOT, "with peers (%d-worker calibration job), the phases that send nothing took beyond "
+        + "the one-worker rates: %s%n", peer.workers(), fixed.entrySet().stream()
+            .filter(e -> e.getKey().startsWith(CostModel.PEERS))
+            .map(e -> String.format(Locale.ROOT, "%s %.2f s", e.getKey().substring(CostModel.PEERS.length()),
+                e.getValue())).collect(java.util.stream.Collectors.joining(", ")));
+    return fixed;
+  }
+
+  /**
+   * The CPU rate of routing to peers from the two-worker calibration job: the seconds of its phases that send
+   * bytes beyond what the one-worker {@code rates} (with the wire's time but no routing CPU) predict for it, over
+   * the bytes a worker sent and received there (as its {@code --metrics} count them), on the {@code min(2, c)}
+   * cores the model gives that work.
    */
   static double peerRate(Run peer, int f, double cores, CostRates rates) {
     double c = peer.cores(cores);
@@ -244,7 +267,7 @@ public final class CostModelReport {
     double measured = 0;
     double predicted = 0;
     for (String ph : ROUTING_PHASES) {
-      if (wire.phaseSeconds().containsKey(ph)) {
+      if (wire.phaseSeconds().containsKey(ph) && wire.sentBytes().getOrDefault(ph, 0.0) > 0) {
         measured += peer.phase(ph);
         predicted += wire.phaseSeconds().get(ph);
       }

@@ -25,7 +25,8 @@ import java.util.Map;
  *               (instead of the layers and write: forward, backward and evaluation each exchange every layer;
  *               peer' is peer with trainPeerBytes, training's own CPU rate for its dense halo rows)
  * </pre>
- * Each phase adds its {@link CostRates#fixedSeconds} (what it takes whatever the size; for "epochs" once per job,
+ * Each phase adds its {@link CostRates#fixedSeconds} (what it takes whatever the size; with peers also its
+ * {@link #PEERS} fixed seconds; for "epochs" once per job,
  * the first epoch's warm-up; a training job's phase {@code x} takes "train:x" where the rates have one).
  * {@code a} ({@link #EDGE_READING_SHARE}) is the share of a lone worker's edge phase spent reading the rows (the rest
  * builds the CSR of the ones it keeps), which every worker pays for the whole table when each reads it all.
@@ -60,6 +61,12 @@ public final class CostModel {
    * edgesRouteSeconds + edgesBuildSeconds, 0.44-0.48 in three runs (README "Cost model").
    */
   public static final double EDGE_READING_SHARE = 0.45;
+  /**
+   * The prefix of a phase's fixed seconds that a worker with peers pays on top of a lone worker's, for a phase that
+   * sends nothing to them (read-nodes, edges read whole, write): compilation and start-up on the cores it shares,
+   * calibrated from the two-worker calibration job ({@code scripts/bench/cost-model}).
+   */
+  public static final String PEERS = "peers:";
 
   private CostModel() {}
 
@@ -136,7 +143,8 @@ public final class CostModel {
     for (Map.Entry<String, Double> e : t.entrySet()) {
       String train = "train:" + e.getKey(); // a training job's own fixed cost of a phase, where it differs
       String key = in.epochs() > 0 && r.fixedSeconds().containsKey(train) ? train : e.getKey();
-      e.setValue(e.getValue() + r.fixedSeconds().getOrDefault(key, 0.0));
+      e.setValue(e.getValue() + r.fixedSeconds().getOrDefault(key, 0.0)
+          + (p > 1 ? r.fixedSeconds().getOrDefault(PEERS + e.getKey(), 0.0) : 0.0));
       total += e.getValue();
     }
     long heap = heapBytesPerWorker(in, firstHalo);

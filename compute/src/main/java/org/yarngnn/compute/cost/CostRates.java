@@ -42,9 +42,12 @@ public record CostRates(double readBytes, double routeBytes, double buildEdges, 
    * of 3 rounds; README "Cost model"): what {@code --dry-run} estimates with. Rerun the script on the cluster's
    * machines for their rates.
    */
-  public static final CostRates REFERENCE = new CostRates(396e6, 1629e6, 5.40e6, 300e6, 2.28e9, 52.9e9, 314e6,
-      770e6, 174e6, 12.52, 684e6, Map.of("read-nodes", 0.25, "edges", 0.36, "layer0", 0.18, "layer1", 0.022,
-          "write", 0.13, "epochs", 1.50, "train:plan", 0.44));
+  public static final CostRates REFERENCE = new CostRates(469e6, 6126e6, 7.90e6, 227e6, 2.91e9, 66.0e9, 355e6,
+      770e6, 559e6, 13.28, 756e6, Map.ofEntries(Map.entry("read-nodes", 0.21), Map.entry("route-nodes", 0.029),
+          Map.entry("edges", 0.29), Map.entry("plan", 0.016), Map.entry("layer0", 0.16), Map.entry("layer1", 0.023),
+          Map.entry("write", 0.15), Map.entry("epochs", 1.81), Map.entry("train:plan", 0.51),
+          Map.entry(CostModel.PEERS + "read-nodes", 0.16), Map.entry(CostModel.PEERS + "route-nodes", 0.005),
+          Map.entry(CostModel.PEERS + "edges", 0.052), Map.entry(CostModel.PEERS + "write", 0.0)));
 
   /** These rates with {@code fixed} as the fixed seconds per phase. */
   public CostRates withFixedSeconds(Map<String, Double> fixed) {

@@ -87,6 +87,16 @@ class CostModelTest {
   }
 
   @Test
+  void workersWithPeersAddTheirOwnFixedSeconds() {
+    CostRates r = EASY.withFixedSeconds(java.util.Map.of("edges", 0.5, CostModel.PEERS + "edges", 0.25));
+    CostEstimate one = CostModel.estimate(small().rates(r).build());
+    CostEstimate two = CostModel.estimate(small().workers(2).readAllEdges(true).rates(r).build());
+    double a = CostModel.EDGE_READING_SHARE;
+    assertEquals(5000 * 2 / 1e4 + 0.5, one.phaseSeconds().get("edges"), 1e-12);
+    assertEquals((a * 10000 + (1 - a) * 5000) / 1e4 + 0.5 + 0.25, two.phaseSeconds().get("edges"), 1e-12);
+  }
+
+  @Test
   void routingToPeersCostsCpuOnTopOfTheWireAndNothingToItself() {
     CostRates free = EASY.withPeerBytes(1e300);
     CostEstimate one = CostModel.estimate(small().build());
