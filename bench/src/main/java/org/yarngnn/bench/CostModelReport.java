@@ -9,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.yarngnn.compute.cost.CostEstimate;
 import org.yarngnn.compute.cost.CostInputs;
 import org.yarngnn.compute.synth.RmatGenerator;
@@ -241,7 +243,7 @@ public final class CostModelReport {
   static Map<String, Double> peerFixed(Run peer, int f, double cores, CostRates rates) {
     double c = peer.cores(cores);
     CostEstimate wire = CostModel.estimate(peer.inputs(f, c, rates.withPeerBytes(FREE)));
-    Map<String, Double> fixed = new java.util.TreeMap<>(rates.fixedSeconds());
+    Map<String, Double> fixed = new TreeMap<>(rates.fixedSeconds());
     for (String ph : INFER_PHASES) {
       if (wire.phaseSeconds().containsKey(ph) && wire.sentBytes().getOrDefault(ph, 0.0) == 0) {
         fixed.put(CostModel.PEERS + ph, Math.max(0, peer.phase(ph) - wire.phaseSeconds().get(ph)));
@@ -251,7 +253,7 @@ public final class CostModelReport {
         + "the one-worker rates: %s%n", peer.workers(), fixed.entrySet().stream()
             .filter(e -> e.getKey().startsWith(CostModel.PEERS))
             .map(e -> String.format(Locale.ROOT, "%s %.2f s", e.getKey().substring(CostModel.PEERS.length()),
-                e.getValue())).collect(java.util.stream.Collectors.joining(", ")));
+                e.getValue())).collect(Collectors.joining(", ")));
     return fixed;
   }
 

@@ -329,7 +329,7 @@ public final class WorkerConstruction {
    * number of reading threads; throws the first bad-input finding.
    */
   private int readOwnEdges(NodesRouted routed) throws Exception {
-    int threads = readEdges(routed, edgeSplits(routed.edges()), null);
+    int threads = readEdges(routed, edgeSplits(routed.edges()), null, edgeReaders());
     InputError first = routed.assembler().error();
     if (first != null) {
       throw first.toException(routed.nodeFiles(), routed.edges().files());
@@ -345,6 +345,7 @@ public final class WorkerConstruction {
   private int scanAllEdges(NodesRouted routed) throws Exception {
     EdgeTable edges = routed.edges();
     List<EdgeTable.Split> splits = new ArrayList<>();
+    // All the worker's threads read: there is no consumer of peers' blocks to leave a core for.
     int readers = Math.max(1, Math.min(MAX_EDGE_READERS, spec.threads()));
     if (readers == 1) {
       for (int f = 0; f < edges.files().size(); f++) {
@@ -353,7 +354,7 @@ public final class WorkerConstruction {
     } else {
       splits.addAll(edges.splits(Math.max(MIN_SPLIT_ROWS, edges.countHint() / (4L * readers))));
     }
-    int threads = readEdges(routed, splits, routed.ownership());
+    int threads = readEdges(routed, splits, routed.ownership(), readers);
     InputError first = firstFinding(routed.assembler().error(), new InputError[workers], new boolean[workers]);
     if (first != null) {
       throw first.toException(routed.nodeFiles(), edges.files());
@@ -362,16 +363,16 @@ public final class WorkerConstruction {
   }
 
   /**
-   * Reads {@code splits} on up to {@link #edgeReaders} threads straight into the assembler: every edge when
+   * Reads {@code splits} on up to {@code maxThreads} threads straight into the assembler: every edge when
    * {@code filter} is null (a worker alone), else only this worker's share under that ownership.
    */
-  private int readEdges(NodesRouted routed, List<EdgeTable.Split> splits, Ownership filter) throws Exception {
+  private int readEdges(NodesRouted routed, List<EdgeTable.Split> splits, Ownership filter, int maxThreads)
+      throws Exception {
     PartitionAssembler assembler = routed.assembler();
     EdgeTable edges = routed.edges();
     PartitionAssembler.DirectEdges direct = assembler.directEdges(spec.undirected());
     AtomicInteger next = new AtomicInteger();
-    int threads = Math.max(1, Math.min(filter == null ? edgeReaders() : spec.threads(), splits.size()));
-    threads = Math.min(threads, MAX_EDGE_READERS);
+    int threads = Math.max(1, Math.min(maxThreads, splits.size()));
     ReaderThreads readers = new ReaderThreads("read-edges-" + index, threads, () -> {
       PartitionAssembler.DirectEdges.Writer writer = direct.writer();
       OwnEdgeFilter own = filter == null ? null : new OwnEdgeFilter(filter, spec.undirected(), index, writer);
