@@ -13,7 +13,7 @@ import org.yarngnn.io.table.NodeSink;
  * {@code blockRows} entries (fewer nodes when their feature rows are wide); {@link #finish} emits the partly
  * filled ones, so map-side memory stays at one block per owner and kind.
  */
-public final class RecordRouter implements EdgeSink, NodeSink {
+public final class RecordRouter extends InEdgeSink implements NodeSink {
   /** Receives each routed record; the key and record objects are reused. */
   public interface Emitter {
     void emit(PartitionKey key, GraphRecord record);
@@ -48,7 +48,6 @@ public final class RecordRouter implements EdgeSink, NodeSink {
   private static final int MIN_BLOCK_ROWS = 64;
 
   private final Ownership ownership;
-  private final boolean undirected;
   private final boolean referenceAll;
   private final int width;
   private int file;
@@ -83,6 +82,7 @@ public final class RecordRouter implements EdgeSink, NodeSink {
    */
   public RecordRouter(Ownership ownership, boolean undirected, MissingFeatures missing, int width, int file,
       int blockRows, Emitter out, int ownPartition, OwnEdges own) {
+    super(undirected);
     if (own != null && missing == MissingFeatures.ZERO) {
       throw new IllegalArgumentException(
           "edges kept in place need every node row known: not with --missing-features zero");
@@ -91,7 +91,6 @@ public final class RecordRouter implements EdgeSink, NodeSink {
       throw new IllegalArgumentException("block rows must be positive, not " + blockRows);
     }
     this.ownership = ownership;
-    this.undirected = undirected;
     this.referenceAll = missing == MissingFeatures.ZERO;
     this.width = width;
     this.file = file;
@@ -161,22 +160,9 @@ public final class RecordRouter implements EdgeSink, NodeSink {
     }
   }
 
+  /** Routes the in-edge to its destination's owner, with a reference for its source's owner where that differs. */
   @Override
-  public void edge(long src, long dst, float weight, long row) {
-    route(dst, src, weight, false, row);
-    if (undirected && src != dst) {
-      route(src, dst, weight, true, row);
-    }
-  }
-
-  @Override
-  public void edges(long[] src, long[] dst, float[] weight, int count, long firstRow) {
-    for (int i = 0; i < count; i++) {
-      edge(src[i], dst[i], weight == null ? 1f : weight[i], firstRow + i);
-    }
-  }
-
-  private void route(long to, long from, float weight, boolean reversed, long row) {
+  void inEdge(long to, long from, float weight, boolean reversed, long row) {
     int toOwner = ownership.owner(to);
     int fromOwner = ownership.owner(from);
     int fromColumn = reversed ? 1 : 0;

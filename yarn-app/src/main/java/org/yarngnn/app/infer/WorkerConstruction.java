@@ -252,16 +252,13 @@ public final class WorkerConstruction {
     };
     long t0 = System.nanoTime();
     assembler.expectEdges(edgeShare(edges.countHint()));
-    if (workers == 1 && !zero) {
-      return finishEdges(routed, gather, readOwnEdges(routed), t0);
-    }
-    if (!zero && spec.edgeReadingKind(workers) == EdgeReading.ALL) {
-      return finishEdges(routed, gather, scanAllEdges(routed), t0);
+    if (!zero && (workers == 1 || spec.edgeReadingKind(workers) == EdgeReading.ALL)) {
+      return finishEdges(routed, gather, readWholeTable(routed), t0);
     }
     // Without zero-filling, the edges this worker keeps go straight into its assembler, as a worker alone's do;
     // only peers' edges and references are routed as blocks.
     PartitionAssembler.DirectEdges direct = zero ? null : assembler.directEdges(spec.undirected());
-    List<EdgeTable.Split> splits = edgeSplits(edges);
+    List<EdgeTable.Split> splits = edgeSplits(edges, edgeReaders(), false);
     AtomicInteger next = new AtomicInteger();
     int threads = Math.max(1, Math.min(edgeReaders(), splits.size()));
     ReaderThreads readers = new ReaderThreads("route-edges-" + index, threads, () -> {
@@ -324,56 +321,22 @@ public final class WorkerConstruction {
   }
 
   /**
-   * A worker alone owns every edge it reads: its readers write them straight into the assembler
-   * ({@link PartitionAssembler#directEdges}), without routing blocks, a queue or a second copy. Returns the
-   * number of reading threads; throws the first bad-input finding.
+   * Every edge file read by this worker, written straight into its assembler ({@link
+   * PartitionAssembler#directEdges}) on all its threads, without routing blocks, a queue or a second copy: a worker
+   * alone keeps every edge; with peers ({@link EdgeReading#ALL}) each keeps its own share ({@link OwnEdgeFilter}),
+   * nothing is routed, and the workers then exchange their first findings. Returns the number of reading threads;
+   * throws the first bad-input finding of all workers.
    */
-  private int readOwnEdges(NodesRouted routed) throws Exception {
-    int threads = readEdges(routed, edgeSplits(routed.edges()), null, edgeReaders());
-    InputError first = routed.assembler().error();
-    if (first != null) {
-      throw first.toException(routed.nodeFiles(), routed.edges().files());
-    }
-    return threads;
-  }
-
-  /**
-   * {@link EdgeReading#ALL}: every worker reads the whole edge table and keeps its own share
-   * ({@link OwnEdgeFilter}), written straight into its assembler as a worker alone's edges are; nothing is routed,
-   * and the workers then exchange their first findings. Returns the number of reading threads.
-   */
-  private int scanAllEdges(NodesRouted routed) throws Exception {
+  private int readWholeTable(NodesRouted routed) throws Exception {
     EdgeTable edges = routed.edges();
-    List<EdgeTable.Split> splits = new ArrayList<>();
+    PartitionAssembler.DirectEdges direct = routed.assembler().directEdges(spec.undirected());
     // All the worker's threads read: there is no consumer of peers' blocks to leave a core for.
-    int readers = Math.max(1, Math.min(MAX_EDGE_READERS, spec.threads()));
-    if (readers == 1) {
-      for (int f = 0; f < edges.files().size(); f++) {
-        splits.add(new EdgeTable.Split(f, 0, WHOLE_FILE, -1));
-      }
-    } else {
-      splits.addAll(edges.splits(Math.max(MIN_SPLIT_ROWS, edges.countHint() / (4L * readers))));
-    }
-    int threads = readEdges(routed, splits, routed.ownership(), readers);
-    InputError first = firstFinding(routed.assembler().error(), new InputError[workers], new boolean[workers]);
-    if (first != null) {
-      throw first.toException(routed.nodeFiles(), edges.files());
-    }
-    return threads;
-  }
-
-  /**
-   * Reads {@code splits} on up to {@code maxThreads} threads straight into the assembler: every edge when
-   * {@code filter} is null (a worker alone), else only this worker's share under that ownership.
-   */
-  private int readEdges(NodesRouted routed, List<EdgeTable.Split> splits, Ownership filter, int maxThreads)
-      throws Exception {
-    PartitionAssembler assembler = routed.assembler();
-    EdgeTable edges = routed.edges();
-    PartitionAssembler.DirectEdges direct = assembler.directEdges(spec.undirected());
+    int maxThreads = Math.max(1, Math.min(MAX_EDGE_READERS, spec.threads()));
+    List<EdgeTable.Split> splits = edgeSplits(edges, maxThreads, true);
+    Ownership filter = workers == 1 ? null : routed.ownership();
     AtomicInteger next = new AtomicInteger();
-    int threads = Math.max(1, Math.min(maxThreads, splits.size()));
-    ReaderThreads readers = new ReaderThreads("read-edges-" + index, threads, () -> {
+    ReaderThreads readers = new ReaderThreads("read-edges-" + index, Math.max(1, Math.min(maxThreads,
+        splits.size())), () -> {
       PartitionAssembler.DirectEdges.Writer writer = direct.writer();
       OwnEdgeFilter own = filter == null ? null : new OwnEdgeFilter(filter, spec.undirected(), index, writer);
       for (int i = next.getAndIncrement(); i < splits.size(); i = next.getAndIncrement()) {
@@ -387,6 +350,10 @@ public final class WorkerConstruction {
     started.addAll(readers.threads());
     readers.join();
     direct.close();
+    InputError first = firstFinding(routed.assembler().error(), new InputError[workers], new boolean[workers]);
+    if (first != null) {
+      throw first.toException(routed.nodeFiles(), edges.files());
+    }
     return readers.count();
   }
 
@@ -495,23 +462,24 @@ public final class WorkerConstruction {
   }
 
   /**
-   * This worker's edge files as units of reading: whole files for one reader; for several, Parquet files cut at
-   * row groups into a few pieces per reader so that even one large file is read in parallel.
+   * The edge files read as units, this worker's share of them or with {@code wholeTable} all: whole files for one
+   * reader; for several, Parquet files cut at row groups into a few pieces per reader so that even one large file
+   * is read in parallel.
    */
-  private List<EdgeTable.Split> edgeSplits(EdgeTable edges) {
+  private List<EdgeTable.Split> edgeSplits(EdgeTable edges, int readers, boolean wholeTable) {
+    int files = edges.files().size();
     List<EdgeTable.Split> out = new ArrayList<>();
-    int readers = edgeReaders();
     if (readers == 1) {
-      for (int f = 0; f < edges.files().size(); f++) {
-        if (mine(f, edges.files().size())) {
+      for (int f = 0; f < files; f++) {
+        if (wholeTable || mine(f, files)) {
           out.add(new EdgeTable.Split(f, 0, WHOLE_FILE, -1));
         }
       }
       return out;
     }
-    long target = Math.max(MIN_SPLIT_ROWS, edges.countHint() / workers / (4L * readers));
+    long target = Math.max(MIN_SPLIT_ROWS, edges.countHint() / (wholeTable ? 1 : workers) / (4L * readers));
     for (EdgeTable.Split s : edges.splits(target)) {
-      if (mine(s.file(), edges.files().size())) {
+      if (wholeTable || mine(s.file(), files)) {
         out.add(s);
       }
     }
