@@ -52,7 +52,15 @@ public final class PartitionAssembler {
   /** The rows in final node order, gathered ahead of {@link #finish} by {@link #gatherRows}. */
   private DenseMatrix gathered;
   private int[] dst = new int[1024];
+  /**
+   * Each edge's source id: as an int once the node ids are declared dense ({@link #denseNodeIds}), which halves the
+   * array and lets the block be built over it; else as a long.
+   */
   private long[] src = new long[1024];
+  private int[] src32;
+  /** Sources held in {@link #src32}: the node ids are exactly 0..denseNodes-1, so any other id is dangling. */
+  private boolean narrow;
+  private long denseNodes = -1;
   private float[] w;
   private int edges;
   private boolean nodesDone;
@@ -316,13 +324,17 @@ public final class PartitionAssembler {
         }
         int p = provisional.add(to[i]);
         d = -1 - (p < 0 ? -1 - p : p);
-      } else if (!zeroMissing && index.get(from) < 0 && ownership.owner(from) == partition) {
+      } else if (!zeroMissing && (index.get(from) < 0 && ownership.owner(from) == partition || outside(from))) {
         // Under zero-missing a local source without a row was referenced, so it joins as a missing node.
         danglingAt(b, i, b.reversed(i) ? 1 : 0, from);
         continue;
       }
       dst[k] = d;
-      src[k] = from;
+      if (narrow) {
+        src32[k] = (int) from;
+      } else {
+        src[k] = from;
+      }
       if (w != null) {
         w[k] = b.weight(i);
       }
@@ -342,14 +354,37 @@ public final class PartitionAssembler {
    * too: it is capped at a quarter of the heap; more edges than hinted still grow the arrays.
    */
   public void expectEdges(long n) {
-    long rowBytes = Integer.BYTES + Long.BYTES + (w == null ? 0 : Float.BYTES);
+    long rowBytes = Integer.BYTES + (narrow ? Integer.BYTES : Long.BYTES) + (w == null ? 0 : Float.BYTES);
     long cap = Math.min(Integer.MAX_VALUE - 16, Runtime.getRuntime().maxMemory() / 4 / rowBytes);
     int size = (int) Math.min(n, cap);
     if (size > dst.length && edges == 0) {
       dst = new int[size];
-      src = new long[size];
+      src = narrow ? null : new long[size];
+      src32 = narrow ? new int[size] : null;
       w = w == null ? null : new float[size];
     }
+  }
+
+  /**
+   * Declares the table's node ids to be exactly {@code 0..n-1} for the ownership's range node count {@code n} (what
+   * a driver's range ownership means: {@link Ownership#choose} picks it only for such ids), before any edge: sources
+   * are then held as ints, and a source id outside that range is dangling wherever its edge is kept. Not under
+   * --missing-features zero (other ids join as nodes) nor past int range; returns whether sources are held so.
+   */
+  public boolean denseNodeIds() {
+    if (!narrow && edges == 0 && !edgesSeen && ownership.isRange() && !zeroMissing
+        && ownership.rangeNodes() <= Integer.MAX_VALUE) {
+      narrow = true;
+      denseNodes = ownership.rangeNodes();
+      src32 = new int[dst.length];
+      src = null;
+    }
+    return narrow;
+  }
+
+  /** Under {@link #narrow}: an id that is no node of the dense table (so dangling wherever it is checked). */
+  private boolean outside(long id) {
+    return narrow && (id < 0 || id >= denseNodes);
   }
 
   private void ensureEdgeCapacity(int more) {
@@ -366,7 +401,8 @@ public final class PartitionAssembler {
     }
     int cap = (int) Math.min(Integer.MAX_VALUE - 16, Math.max(need, dst.length * 3L / 2));
     dst = Arrays.copyOf(dst, cap);
-    src = Arrays.copyOf(src, cap);
+    src = narrow ? null : Arrays.copyOf(src, cap);
+    src32 = narrow ? Arrays.copyOf(src32, cap) : null;
     w = w == null ? null : Arrays.copyOf(w, cap);
   }
 
@@ -473,7 +509,8 @@ public final class PartitionAssembler {
      */
     public final class Writer implements EdgeSink, RecordRouter.OwnEdges {
       private final int[] d = new int[BATCH];
-      private final long[] s = new long[BATCH];
+      private final long[] s = narrow ? null : new long[BATCH];
+      private final int[] s32 = narrow ? new int[BATCH] : null;
       private final float[] ws = w != null ? new float[BATCH] : null;
       private int n;
       private int file;
@@ -493,7 +530,7 @@ public final class PartitionAssembler {
         int di = idx.get(to);
         if (di < 0) {
           dangling(file, row, reversed ? 0 : 1, to);
-        } else if (fromLocal && idx.get(from) < 0) {
+        } else if (fromLocal && idx.get(from) < 0 || outside(from)) {
           dangling(file, row, reversed ? 1 : 0, from);
         } else {
           put(di, from, weight);
@@ -538,7 +575,11 @@ public final class PartitionAssembler {
           flush();
         }
         d[n] = di;
-        s[n] = from;
+        if (narrow) {
+          s32[n] = (int) from;
+        } else {
+          s[n] = from;
+        }
         if (ws != null) {
           ws[n] = weight;
         }
@@ -553,7 +594,11 @@ public final class PartitionAssembler {
         int at = reserve(n);
         try {
           System.arraycopy(d, 0, dst, at, n);
-          System.arraycopy(s, 0, src, at, n);
+          if (narrow) {
+            System.arraycopy(s32, 0, src32, at, n);
+          } else {
+            System.arraycopy(s, 0, src, at, n);
+          }
           if (ws != null) {
             System.arraycopy(ws, 0, w, at, n);
           }
@@ -619,9 +664,12 @@ public final class PartitionAssembler {
       throw new IllegalStateException("partition " + partition + " has bad input: " + error.message());
     }
     int n = finalIds.length;
-    GraphBlock block = PartitionBlockBuilder.build(finalIds, index, dst, src, weighted ? w : null, edges);
+    GraphBlock block = narrow
+        ? PartitionBlockBuilder.buildConsuming(finalIds, index, dst, src32, weighted ? w : null, edges)
+        : PartitionBlockBuilder.build(finalIds, index, dst, src, weighted ? w : null, edges);
     dst = null;
     src = null;
+    src32 = null;
     w = null;
     DenseMatrix f = gathered != null ? gathered : rows();
     gathered = null;

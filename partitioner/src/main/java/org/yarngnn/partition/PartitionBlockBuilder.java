@@ -39,13 +39,10 @@ public final class PartitionBlockBuilder {
   public static GraphBlock build(long[] nodeIds, NodeIndex index, int[] dst, long[] srcIds, float[] weights,
       int numEdges) {
     int n = nodeIds.length;
+    checkDestinations(dst, n, numEdges);
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     for (int e = 0; e < numEdges; e++) {
-      int d = dst[e];
-      if (d < 0 || d >= n) {
-        throw new IllegalArgumentException("edge " + e + " has destination " + d + " outside 0.." + (n - 1));
-      }
       min = Math.min(min, srcIds[e]);
       max = Math.max(max, srcIds[e]);
     }
@@ -87,44 +84,134 @@ public final class PartitionBlockBuilder {
    */
   private static GraphBlock buildWithBitmap(long[] nodeIds, NodeIndex index, int[] dst, long[] srcIds,
       float[] weights, int numEdges, long min, int span) {
-    int n = nodeIds.length;
-    int words = (span + 63) >>> 6;
-    long[] bits = edgeBitmap(numEdges, words, (from, to, map) -> {
-      for (int e = from; e < to; e++) {
-        int r = (int) (srcIds[e] - min);
-        map[r >>> 6] |= 1L << r;
-      }
-    });
-    int[] before = new int[words];
-    int sources = 0;
-    for (int w = 0; w < words; w++) {
-      before[w] = sources;
-      sources += Long.bitCount(bits[w]);
-    }
-    int[] columnOfKey = new int[sources];
-    long[] halo = new long[sources];
-    int h = 0;
-    int k = 0;
-    for (int w = 0; w < words; w++) {
-      for (long b = bits[w]; b != 0; b &= b - 1) {
-        long id = min + ((long) w << 6) + Long.numberOfTrailingZeros(b);
-        int s = index.get(id);
-        if (s < 0) {
-          halo[h] = id;
-          s = n + h++;
-        }
-        columnOfKey[k++] = s;
-      }
-    }
+    SourceKeys keys = new SourceKeys(nodeIds, index, min, edgeBitmap(numEdges, (span + 63) >>> 6,
+        (from, to, map) -> {
+          for (int e = from; e < to; e++) {
+            int r = (int) (srcIds[e] - min);
+            map[r >>> 6] |= 1L << r;
+          }
+        }));
     int[] key = new int[numEdges];
     RowRanges.parallel(numEdges, EDGE_GRAIN, (from, to) -> {
       for (int e = from; e < to; e++) {
-        int r = (int) (srcIds[e] - min);
-        key[e] = before[r >>> 6] + Long.bitCount(bits[r >>> 6] & ((1L << r) - 1));
+        key[e] = keys.key((int) (srcIds[e] - min));
       }
     });
-    Csr csr = CsrBuilder.buildByKey(n, n + h, dst, key, sources, columnOfKey, weights, numEdges, true);
-    return new GraphBlock(nodeIds, Arrays.copyOf(halo, h), csr);
+    return keys.block(dst, key, weights, numEdges);
+  }
+
+  /**
+   * As {@link #build(long[], NodeIndex, int[], long[], float[], int)} for sources held as non-negative int ids (a
+   * partition of a dense table under range ownership, see {@link PartitionAssembler}), consuming {@code srcIds}:
+   * the sort keys and then the columns are written over it. When the partition's nodes are ids {@code 0..n-1} in
+   * order and every source is one of them (a lone worker), each id is its own key and column: no bitmap and no
+   * key pass at all.
+   */
+  public static GraphBlock buildConsuming(long[] nodeIds, NodeIndex index, int[] dst, int[] srcIds,
+      float[] weights, int numEdges) {
+    int n = nodeIds.length;
+    checkDestinations(dst, n, numEdges);
+    int min = Integer.MAX_VALUE;
+    int max = Integer.MIN_VALUE;
+    for (int e = 0; e < numEdges; e++) {
+      min = Math.min(min, srcIds[e]);
+      max = Math.max(max, srcIds[e]);
+    }
+    if (numEdges > 0 && min < 0) {
+      throw new IllegalArgumentException("edge source ids must be >= 0 here, found " + min);
+    }
+    if (numEdges > 0 && index.isIdentity() && max < n) {
+      return new GraphBlock(nodeIds, new long[0],
+          CsrBuilder.buildByKeyConsuming(n, n, dst, srcIds, n, null, weights, numEdges, true));
+    }
+    long span = (long) max - min + 1;
+    if (numEdges == 0 || span > Math.max(1L << 22, 8L * numEdges)) {
+      long[] wide = new long[numEdges];
+      for (int e = 0; e < numEdges; e++) {
+        wide[e] = srcIds[e];
+      }
+      return build(nodeIds, index, dst, wide, weights, numEdges);
+    }
+    int base = min;
+    SourceKeys keys = new SourceKeys(nodeIds, index, base, edgeBitmap(numEdges, (int) ((span + 63) >>> 6),
+        (from, to, map) -> {
+          for (int e = from; e < to; e++) {
+            int r = srcIds[e] - base;
+            map[r >>> 6] |= 1L << r;
+          }
+        }));
+    RowRanges.parallel(numEdges, EDGE_GRAIN, (from, to) -> {
+      for (int e = from; e < to; e++) {
+        srcIds[e] = keys.key(srcIds[e] - base);
+      }
+    });
+    return keys.block(dst, srcIds, weights, numEdges);
+  }
+
+  /**
+   * The sort keys of sources marked in a bitmap over ids {@code [min, min + 64 * words)}: a source's rank among
+   * the sources (a popcount), each key's column (local index, or the next halo slot, in id order) found by one
+   * walk over the bitmap, with one index lookup per distinct source, not per edge.
+   */
+  private static final class SourceKeys {
+    private final long[] nodeIds;
+    private final long[] bits;
+    /** Sources marked in the words before each word. */
+    private final int[] before;
+    private final int[] columnOfKey;
+    private final long[] halo;
+    private final int haloCount;
+
+    SourceKeys(long[] nodeIds, NodeIndex index, long min, long[] bits) {
+      int n = nodeIds.length;
+      this.nodeIds = nodeIds;
+      this.bits = bits;
+      before = new int[bits.length];
+      int sources = 0;
+      for (int w = 0; w < bits.length; w++) {
+        before[w] = sources;
+        sources += Long.bitCount(bits[w]);
+      }
+      columnOfKey = new int[sources];
+      halo = new long[sources];
+      int h = 0;
+      int k = 0;
+      for (int w = 0; w < bits.length; w++) {
+        for (long b = bits[w]; b != 0; b &= b - 1) {
+          long id = min + ((long) w << 6) + Long.numberOfTrailingZeros(b);
+          int s = index.get(id);
+          if (s < 0) {
+            halo[h] = id;
+            s = n + h++;
+          }
+          columnOfKey[k++] = s;
+        }
+      }
+      haloCount = h;
+    }
+
+    /** The key of the source at offset {@code r} from the bitmap's first id. */
+    int key(int r) {
+      return before[r >>> 6] + Long.bitCount(bits[r >>> 6] & ((1L << r) - 1));
+    }
+
+    /** The block over the edges whose sources have keys {@code key} (consumed: its array becomes the columns). */
+    GraphBlock block(int[] dst, int[] key, float[] weights, int numEdges) {
+      int n = nodeIds.length;
+      Csr csr = CsrBuilder.buildByKeyConsuming(n, n + haloCount, dst, key, columnOfKey.length, columnOfKey, weights,
+          numEdges, true);
+      return new GraphBlock(nodeIds, Arrays.copyOf(halo, haloCount), csr);
+    }
+  }
+
+  /** Every edge's destination a local row, {@code [0, n)}. */
+  private static void checkDestinations(int[] dst, int n, int numEdges) {
+    for (int e = 0; e < numEdges; e++) {
+      int d = dst[e];
+      if (d < 0 || d >= n) {
+        throw new IllegalArgumentException("edge " + e + " has destination " + d + " outside 0.." + (n - 1));
+      }
+    }
   }
 
   /** The index of distinct ids; a duplicate is the caller's error. */

@@ -80,8 +80,17 @@ class AssemblerOrderTest {
   /** As above, told to expect {@code edgeHint} edges first (none when negative). */
   private static PartitionAssembler assemble(int p, Ownership own, NodeTable nodes, EdgeTable edges,
       MissingFeatures missing, List<GraphRecord> blocks, long edgeHint) {
+    return assemble(p, own, nodes, edges, missing, blocks, edgeHint, false);
+  }
+
+  /** As above; {@code dense}: the node ids declared dense, so sources are held as ints. */
+  private static PartitionAssembler assemble(int p, Ownership own, NodeTable nodes, EdgeTable edges,
+      MissingFeatures missing, List<GraphRecord> blocks, long edgeHint, boolean dense) {
     PartitionAssembler a = new PartitionAssembler(p, own, nodes.featureWidth(), edges.weighted(), nodes.hasLabels(),
         nodes.hasSplits(), missing);
+    if (dense) {
+      assertTrue(a.denseNodeIds());
+    }
     if (edgeHint >= 0) {
       a.expectEdges(edgeHint);
     }
@@ -189,6 +198,8 @@ class AssemblerOrderTest {
           PartitionAssembler viaBlocks = assemble(0, own, nodes, edges, MissingFeatures.ERROR, blocks);
           PartitionAssembler direct = new PartitionAssembler(0, own, nodes.featureWidth(), edges.weighted(),
               nodes.hasLabels(), nodes.hasSplits(), MissingFeatures.ERROR);
+          // Ids 0..199 under ranges: sources held as ints, as a lone worker holds them.
+          assertEquals(consecutive, direct.denseNodeIds());
           for (GraphRecord r : routed(edges, nodes, own, undirected)) {
             if (r.kind() == PartitionKey.NODE) {
               direct.accept(r);
@@ -338,11 +349,80 @@ class AssemblerOrderTest {
     }
   }
 
+  /**
+   * Node ids 0..n-1 under range ownership with the sources held as ints ({@link PartitionAssembler#denseNodeIds}):
+   * the block path, the whole-table filter and routing with peers each make the partitions that longs make, one
+   * partition or two, directed and undirected; with sources past the table's range (n + 5) and below it (-3), the
+   * same first finding (the edge's keeper now finds such a source too, besides the source's hash owner).
+   */
+  @Test
+  void denseIdsHeldAsIntsMakeTheSamePartitionsAndFindings() throws Exception {
+    for (int dangling : new int[] {0, 1}) {
+      writeGraph(200, 1500, 0, 9, true);
+      if (dangling > 0) {
+        Files.writeString(dir.resolve("edges/e1.tsv"), "205\t3\t1\n-3\t150\t2\n",
+            java.nio.file.StandardOpenOption.APPEND);
+      }
+      EdgeTable edges = edges();
+      NodeTable nodes = nodes();
+      for (boolean undirected : new boolean[] {false, true}) {
+        LocalGraph whole = dangling > 0 ? null : GraphBuilder.build(edges, nodes,
+            GraphBuildOptions.builder().undirected(undirected).missingFeatures(MissingFeatures.ERROR).build());
+        for (Ownership own : List.of(Ownership.ranges(1, 200), Ownership.ranges(2, 200))) {
+          String where = "dangling " + dangling + ", undirected " + undirected + ", " + own.parts() + " parts";
+          List<List<GraphRecord>> routed = route(edges, nodes, own, undirected, MissingFeatures.ERROR, 16);
+          List<PartitionAssembler> peers = routeWithPeers(edges, nodes, own, undirected, routed, true);
+          InputError wideFirst = null;
+          InputError[] narrowFirst = new InputError[3];
+          List<List<GraphPartition>> parts = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+          for (int p = 0; p < own.parts(); p++) {
+            List<GraphRecord> blocks = new ArrayList<>();
+            for (GraphRecord r : order(routed.get(p), null, false)) {
+              blocks.add(r.copy());
+            }
+            List<GraphRecord> blocks2 = new ArrayList<>();
+            for (GraphRecord r : blocks) {
+              blocks2.add(r.copy());
+            }
+            wideFirst = InputError.min(wideFirst,
+                assemble(p, own, nodes, edges, MissingFeatures.ERROR, blocks, 4000, false).error());
+            PartitionAssembler[] narrow = {
+                assemble(p, own, nodes, edges, MissingFeatures.ERROR, blocks2, 4000, true),
+                filterAll(edges, nodes, own, undirected, routed.get(p), p, true), peers.get(p)};
+            for (int k = 0; k < narrow.length; k++) {
+              narrowFirst[k] = InputError.min(narrowFirst[k], narrow[k].error());
+              if (dangling == 0) {
+                assertNull(narrow[k].error(), where);
+                parts.get(k).add(narrow[k].finish());
+              }
+            }
+          }
+          for (int k = 0; k < 3; k++) {
+            assertEquals(wideFirst, narrowFirst[k], where + ", path " + k);
+            if (dangling == 0) {
+              TestGraphs.assertPartitionsEqual(whole, parts.get(k));
+            }
+          }
+          assertEquals(dangling > 0, wideFirst != null, where);
+        }
+      }
+    }
+  }
+
   /** Partition {@code p}'s assembler: its node blocks of {@code routed}, then every edge file filtered, 2 threads. */
   private static PartitionAssembler filterAll(EdgeTable edges, NodeTable nodes, Ownership own, boolean undirected,
       List<GraphRecord> routed, int p) throws Exception {
+    return filterAll(edges, nodes, own, undirected, routed, p, false);
+  }
+
+  /** As above; {@code dense}: the node ids declared dense, so sources are held as ints. */
+  private static PartitionAssembler filterAll(EdgeTable edges, NodeTable nodes, Ownership own, boolean undirected,
+      List<GraphRecord> routed, int p, boolean dense) throws Exception {
     PartitionAssembler a = new PartitionAssembler(p, own, nodes.featureWidth(), edges.weighted(),
         nodes.hasLabels(), nodes.hasSplits(), MissingFeatures.ERROR);
+    if (dense) {
+      assertTrue(a.denseNodeIds());
+    }
     for (GraphRecord r : routed) {
       if (r.kind() == PartitionKey.NODE) {
         a.accept(r.copy());
@@ -381,6 +461,12 @@ class AssemblerOrderTest {
    */
   private static List<PartitionAssembler> routeWithPeers(EdgeTable edges, NodeTable nodes, Ownership own,
       boolean undirected, List<List<GraphRecord>> routed) throws Exception {
+    return routeWithPeers(edges, nodes, own, undirected, routed, false);
+  }
+
+  /** As above; {@code dense}: the node ids declared dense, so sources are held as ints. */
+  private static List<PartitionAssembler> routeWithPeers(EdgeTable edges, NodeTable nodes, Ownership own,
+      boolean undirected, List<List<GraphRecord>> routed, boolean dense) throws Exception {
     int parts = own.parts();
     List<PartitionAssembler> out = new ArrayList<>();
     List<PartitionAssembler.DirectEdges> direct = new ArrayList<>();
@@ -388,6 +474,9 @@ class AssemblerOrderTest {
     for (int p = 0; p < parts; p++) {
       PartitionAssembler a = new PartitionAssembler(p, own, nodes.featureWidth(), edges.weighted(),
           nodes.hasLabels(), nodes.hasSplits(), MissingFeatures.ERROR);
+      if (dense) {
+        assertTrue(a.denseNodeIds());
+      }
       for (GraphRecord r : routed.get(p)) {
         if (r.kind() == PartitionKey.NODE) {
           a.accept(r.copy());

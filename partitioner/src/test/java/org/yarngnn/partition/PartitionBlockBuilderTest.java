@@ -98,6 +98,50 @@ class PartitionBlockBuilderTest {
     }
   }
 
+  /**
+   * Sources held as int ids, consumed: the same block as from long ids, for a lone partition of ids 0..n-1 (each id
+   * its own key and column), a range partition with a halo (the bitmap over ints, keys in place) and sources too
+   * sparse for a bitmap (widened to longs).
+   */
+  @Test
+  void intSourcesGiveTheSameBlockAsLongOnes() {
+    SplittableRandom rnd = new SplittableRandom(5);
+    for (int round = 0; round < 9; round++) {
+      int kind = round % 3;
+      int total = kind == 2 ? 50_000_000 : 2000 + rnd.nextInt(3000);
+      int n = kind == 0 ? total : 1 + rnd.nextInt(1500);
+      long first = kind == 0 ? 0 : rnd.nextInt(total - n + 1);
+      long[] nodes = new long[n];
+      for (int i = 0; i < n; i++) {
+        nodes[i] = first + i;
+      }
+      int m = rnd.nextInt(4) == 0 ? 0 : 1 + rnd.nextInt(kind == 2 ? 200 : 60_000);
+      int[] dst = new int[m];
+      int[] src32 = new int[m + rnd.nextInt(3)];
+      long[] src = new long[m];
+      float[] w = round % 2 == 0 ? null : new float[m];
+      for (int e = 0; e < m; e++) {
+        dst[e] = rnd.nextInt(n);
+        src32[e] = kind == 0 || rnd.nextBoolean() ? (int) first + rnd.nextInt(n) : rnd.nextInt(total);
+        src[e] = src32[e];
+        if (w != null) {
+          w[e] = e % 5;
+        }
+      }
+      GraphBlock expected = PartitionBlockBuilder.build(nodes, dst, src, w, m);
+      GraphBlock actual = PartitionBlockBuilder.buildConsuming(nodes, PartitionBlockBuilder.indexOf(nodes), dst,
+          src32, w, m);
+      String where = "round " + round + ", " + m + " edges";
+      assertArrayEquals(expected.haloIds(), actual.haloIds(), where);
+      assertArrayEquals(expected.inEdges().rowPtr(), actual.inEdges().rowPtr(), where);
+      assertArrayEquals(expected.inEdges().colIdx(),
+          java.util.Arrays.copyOf(actual.inEdges().colIdx(), m), where);
+      if (w != null) {
+        assertArrayEquals(expected.inEdges().weights(), actual.inEdges().weights(), where);
+      }
+    }
+  }
+
   private static void assertMatchesReference(long[] nodes, int[] dst, long[] src, float[] w, int m) {
     int n = nodes.length;
     GraphBlock b = PartitionBlockBuilder.build(nodes, dst, src, w, m);

@@ -3,6 +3,7 @@ package org.yarngnn.compute.graph;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.Arrays;
@@ -209,6 +210,13 @@ class CsrBuilderTest {
         mapped[e] = columnOfKey[mapped[e]];
       }
       assertCsrEquals(new Csr(g.rows, cols, expected.rowPtr(), mapped, expected.weights()), byKey);
+      // Consuming the keys: the same CSR, its columns written over the keys' array (with room to spare, too).
+      int[] keysCopy = java.util.Arrays.copyOf(g.src, g.src.length + (weighted ? 5 : 0));
+      Csr consumed = CsrBuilder.buildByKeyConsuming(g.rows, cols, g.dst, keysCopy, keys, columnOfKey, g.w,
+          g.dst.length, weighted);
+      assertSame(keysCopy, consumed.colIdx());
+      assertCsrEquals(byKey, new Csr(g.rows, cols, consumed.rowPtr(),
+          java.util.Arrays.copyOf(consumed.colIdx(), g.dst.length), consumed.weights()));
     }
     int[] bad = columnOfKey.clone();
     bad[10] = -1;

@@ -102,6 +102,11 @@ public final class WorkerConstruction {
     int width = read.rowWidth();
     PartitionAssembler assembler = new PartitionAssembler(index, ownership, width, edges.weighted(), read.labels(),
         read.labels(), spec.missingFeatures());
+    if (ownership.isRange()) {
+      // The driver chose range ownership from the ids' count, minimum and maximum: every node id is below the
+      // range's count, so sources are held as ints (half the memory, and the block is built over them).
+      assembler.denseNodeIds();
+    }
     // Own blocks, assembled between peers' as they come (not all at the end, after the peers' last).
     Queue<GraphRecord> local = new ConcurrentLinkedQueue<>();
     AtomicLong routed = new AtomicLong();
