@@ -181,7 +181,7 @@ public final class PartitionAssembler {
     nodesDone = true;
     if (ascending) {
       // Arrival order is id order (one sorted node file, say): the arrival index is already the local index.
-      finalIds = Arrays.copyOf(ids, tableNodes);
+      finalIds = ids.length == tableNodes ? ids : Arrays.copyOf(ids, tableNodes);
       index = arrived;
     } else if (maxId - minId == tableNodes - 1) {
       // Distinct ids spanning exactly n values are minId..maxId (a range owner's share, arriving from several
@@ -363,6 +363,24 @@ public final class PartitionAssembler {
       src32 = narrow ? new int[size] : null;
       w = w == null ? null : new float[size];
     }
+  }
+
+  /**
+   * Sizes the node arrays for {@code n} node rows before the first arrives (a range partition's row count, say), so
+   * that they are not grown by doubling: on 1M nodes that is some 70 MB of copies and fresh memory saved. A hint:
+   * more rows still fit, fewer waste only the room; ignored once rows have arrived or when not positive.
+   */
+  public void expectNodes(long n) {
+    if (tableNodes > 0 || nodesDone || n <= ids.length || n > Integer.MAX_VALUE - 16) {
+      return;
+    }
+    int cap = (int) n;
+    ids = new long[cap];
+    nodeFile = new int[cap];
+    nodeRow = new long[cap];
+    labels = labels == null ? null : new int[cap];
+    splits = splits == null ? null : new byte[cap];
+    arrived = new NodeIndex(cap);
   }
 
   /**

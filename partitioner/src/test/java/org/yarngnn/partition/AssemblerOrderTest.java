@@ -86,10 +86,19 @@ class AssemblerOrderTest {
   /** As above; {@code dense}: the node ids declared dense, so sources are held as ints. */
   private static PartitionAssembler assemble(int p, Ownership own, NodeTable nodes, EdgeTable edges,
       MissingFeatures missing, List<GraphRecord> blocks, long edgeHint, boolean dense) {
+    return assemble(p, own, nodes, edges, missing, blocks, edgeHint, dense, -1);
+  }
+
+  /** As above, told to expect {@code nodeHint} node rows first (none when negative). */
+  private static PartitionAssembler assemble(int p, Ownership own, NodeTable nodes, EdgeTable edges,
+      MissingFeatures missing, List<GraphRecord> blocks, long edgeHint, boolean dense, long nodeHint) {
     PartitionAssembler a = new PartitionAssembler(p, own, nodes.featureWidth(), edges.weighted(), nodes.hasLabels(),
         nodes.hasSplits(), missing);
     if (dense) {
       assertTrue(a.denseNodeIds());
+    }
+    if (nodeHint >= 0) {
+      a.expectNodes(nodeHint);
     }
     if (edgeHint >= 0) {
       a.expectEdges(edgeHint);
@@ -157,8 +166,11 @@ class AssemblerOrderTest {
                 // hostile footer's (capped at a quarter of the heap, not an OutOfMemoryError).
                 boolean once = consecutive && missing == MissingFeatures.ERROR && !undirected && p == 0;
                 long hint = trial == 3 ? (once ? Long.MAX_VALUE : 1 << 20) : trial == 4 ? 10 : trial == 5 ? 4000 : -1;
+                // Node-count hints likewise: none, far too many (or past int range), too few, about the share.
+                long nodeHint = trial == 3 ? (once ? Long.MAX_VALUE : 5000) : trial == 4 ? 3
+                    : trial == 5 ? 200 / own.parts() : -1;
                 PartitionAssembler a = assemble(p, own, nodes, edges, missing,
-                    order(routed.get(p), rnd, trial % 2 == 1), hint);
+                    order(routed.get(p), rnd, trial % 2 == 1), hint, false, nodeHint);
                 assertNull(a.error(), () -> "order " + 0 + ": " + a.error());
                 if (trial == 2 && missing == MissingFeatures.ERROR) {
                   a.endNodes();

@@ -29,23 +29,31 @@ public final class KernelWarmup {
     long deadline = System.nanoTime() + maxNanos;
     GraphBlock g = graph();
     SplittableRandom r = new SplittableRandom(1);
-    DenseMatrix[] inputs = new DenseMatrix[layers.size()];
-    for (int k = 0; k < layers.size(); k++) {
-      inputs[k] = random(r, NODES, layers.get(k).inWidth());
+    int n = layers.size();
+    DenseMatrix[] inputs = new DenseMatrix[n];
+    // Each layer's matrices once, rewritten every round: the warm-up runs while the job reads its tables, and
+    // fresh arrays each round would only add garbage (fresh young-generation memory) to the Vector API's own.
+    DenseMatrix[] msgs = new DenseMatrix[n];
+    DenseMatrix[] selves = new DenseMatrix[n];
+    DenseMatrix[] outs = new DenseMatrix[n];
+    for (int k = 0; k < n; k++) {
+      Layer layer = layers.get(k);
+      inputs[k] = random(r, NODES, layer.inWidth());
+      msgs[k] = new DenseMatrix(NODES, layer.messageWidth());
+      selves[k] = layer.selfWidth() > 0 ? new DenseMatrix(NODES, layer.selfWidth()) : null;
+      outs[k] = new DenseMatrix(NODES, layer.outWidth());
     }
+    DenseMatrix lin = new DenseMatrix(NODES, layers.get(0).linearWidth());
     for (int rows = 0; rows < ROWS && System.nanoTime() < deadline; rows += NODES) {
-      for (int k = 0; k < layers.size(); k++) {
+      for (int k = 0; k < n; k++) {
         Layer layer = layers.get(k);
-        DenseMatrix msg = new DenseMatrix(NODES, layer.messageWidth());
-        DenseMatrix self = layer.selfWidth() > 0 ? new DenseMatrix(NODES, layer.selfWidth()) : null;
         if (k == 0) {
           // The first layer runs either way, fused with reading or not: both paths, the fused one first.
-          DenseMatrix lin = new DenseMatrix(NODES, layer.linearWidth());
           layer.linear(inputs[k], 0, NODES, lin);
-          layer.completeTransform(g, lin, 0, NODES, msg, self);
+          layer.completeTransform(g, lin, 0, NODES, msgs[k], selves[k]);
         }
-        layer.transform(g, inputs[k], 0, NODES, msg, self);
-        layer.aggregate(g, msg, self, 0, NODES, new DenseMatrix(NODES, layer.outWidth()));
+        layer.transform(g, inputs[k], 0, NODES, msgs[k], selves[k]);
+        layer.aggregate(g, msgs[k], selves[k], 0, NODES, outs[k]);
       }
     }
   }

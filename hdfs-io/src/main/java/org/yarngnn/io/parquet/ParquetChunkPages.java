@@ -160,9 +160,21 @@ final class ParquetChunkPages implements PageReader {
 
   private byte[] pageBuffer(int size) {
     if (pageBuffer.length < size) {
-      pageBuffer = new byte[Math.max(size, pageBuffer.length + (pageBuffer.length >> 1))];
+      ChunkBuffers.give(pageBuffer);
+      pageBuffer = ChunkBuffers.take(Math.max(size, pageBuffer.length + (pageBuffer.length >> 1)));
     }
     return pageBuffer;
+  }
+
+  /**
+   * Gives the window and the page buffer back to {@link ChunkBuffers} for the next chunk this thread reads: for
+   * the owner of this chunk once nothing reads its pages any more (the row group is done). No page is read after.
+   */
+  void release() {
+    ChunkBuffers.give(in.buf);
+    ChunkBuffers.give(pageBuffer);
+    in.buf = null;
+    pageBuffer = null;
   }
 
   private static Encoding encoding(org.apache.parquet.format.Encoding e) {
@@ -185,7 +197,7 @@ final class ParquetChunkPages implements PageReader {
       this.file = file;
       this.filePos = start;
       this.remaining = length;
-      this.buf = new byte[Math.max(size, 0)];
+      this.buf = ChunkBuffers.take(Math.max(size, 0));
     }
 
     boolean atEnd() throws IOException {

@@ -2,6 +2,7 @@ package org.yarngnn.io.parquet;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -141,6 +142,7 @@ public final class ParquetFile implements Closeable {
           return false;
         }
         BlockMetaData b = blocks.get(nextBlock++);
+        releaseChunks();
         pages = new ChunkStore(b);
         rowGroupRows = b.getRowCount();
         store = new ColumnReadStoreImpl(pages, new DummyRecordConverter(projection).getRootConverter(), projection,
@@ -224,6 +226,8 @@ public final class ParquetFile implements Closeable {
   /** The pages of one row group, each column chunk read when first asked for. */
   private final class ChunkStore implements PageReadStore {
     private final BlockMetaData block;
+    /** The chunks opened, whose buffers are given back with the row group. */
+    private final List<ParquetChunkPages> opened = new ArrayList<>();
 
     ChunkStore(BlockMetaData block) {
       this.block = block;
@@ -240,8 +244,11 @@ public final class ParquetFile implements Closeable {
       for (ColumnChunkMetaData c : block.getColumns()) {
         if (c.getPath().equals(p)) {
           try {
-            return new ParquetChunkPages(chunkStream(c), c.getStartingPos(), c.getTotalSize(), c.getCodec(),
-                decompressor(c.getCodec()), c.getValueCount(), reuse);
+            ParquetChunkPages pages = new ParquetChunkPages(chunkStream(c), c.getStartingPos(), c.getTotalSize(),
+                c.getCodec(), decompressor(c.getCodec()), c.getValueCount(), reuse);
+            // Without reuse no page points into the window or page buffer (each owns a copy): all give back.
+            opened.add(pages);
+            return pages;
           } catch (IOException e) {
             throw InputException.wrap(path, "reading", e);
           }
@@ -261,8 +268,19 @@ public final class ParquetFile implements Closeable {
     return (PageCursor) column(c);
   }
 
+  /** The previous row group's chunks are done with: their buffers go to the next chunks this thread reads. */
+  private void releaseChunks() {
+    if (pages instanceof ChunkStore done) {
+      for (ParquetChunkPages p : done.opened) {
+        p.release();
+      }
+      done.opened.clear();
+    }
+  }
+
   @Override
   public void close() {
+    releaseChunks();
     try {
       if (codecs != null) {
         codecs.release();

@@ -106,6 +106,7 @@ public final class WorkerConstruction {
       // The driver chose range ownership from the ids' count, minimum and maximum: every node id is below the
       // range's count, so sources are held as ints (half the memory, and the block is built over them).
       assembler.denseNodeIds();
+      assembler.expectNodes(ownership.rangeStart(index + 1) - ownership.rangeStart(index));
     }
     // Own blocks, assembled between peers' as they come (not all at the end, after the peers' last).
     Queue<GraphRecord> local = new ConcurrentLinkedQueue<>();
