@@ -2,6 +2,7 @@ package org.yarngnn.compute.infer;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.kernel.RowRanges;
 import org.yarngnn.compute.layer.Layer;
@@ -142,6 +143,20 @@ public final class LayerwiseInference {
   }
 
   /**
+   * Starts allocating, on a thread of its own, the first layer's message matrix for {@code slots} rows (own rows
+   * and halo slots), for the first {@link #layer} run with {@code reuseInput} to take; a no-op when that array
+   * would not fit in a quarter of the heap, or the count is not a plausible row count. For a caller that knows
+   * the slot count before the layers (one worker: its rows) and has work to overlap the allocation with.
+   */
+  public void reserveFirstMessages(long slots) {
+    long floats = slots * layers.get(0).messageWidth();
+    if (slots > 0 && slots <= Integer.MAX_VALUE && floats <= Integer.MAX_VALUE - 16
+        && floats * Float.BYTES <= Runtime.getRuntime().maxMemory() / 4) {
+      spareMsg.reserve(floats);
+    }
+  }
+
+  /**
    * Lets go of the message and self matrices a layer run with {@code reuseInput} kept for the next one: after the
    * last layer, so that the write phase does not hold them.
    */
@@ -151,21 +166,50 @@ public final class LayerwiseInference {
   }
 
   /**
-   * A layer's matrix kept for the next layer of the same shape. Every row a layer reads is written first (its own
-   * rows by the transform, whole; the halo slots its edges reference by the exchange), so the next layer needs no
-   * zeroed matrix: on 1M rows of 128 that is 512 MB (sage: twice that) of first-touched memory saved a layer.
+   * A layer's matrix kept for the next layer whose matrix fits in its array. Every row a layer reads is written
+   * first (its own rows by the transform, whole; the halo slots its edges reference by the exchange), so the next
+   * layer needs no zeroed matrix: on 1M rows of 128 that is 512 MB (sage: twice that) of first-touched memory
+   * saved a layer.
    */
   private static final class Spare {
-    private DenseMatrix kept;
+    private float[] kept;
+    private CompletableFuture<float[]> reserved;
 
+    /** A matrix of this shape over the kept (or reserved) array when it holds enough values, else a new one. */
     DenseMatrix take(int rows, int cols) {
-      DenseMatrix m = kept;
+      float[] a = kept;
       kept = null;
-      return m != null && m.rows() == rows && m.cols() == cols ? m : new DenseMatrix(rows, cols);
+      if (a == null && reserved != null) {
+        a = reserved.join();
+      }
+      reserved = null;
+      long need = (long) rows * cols;
+      return a != null && a.length >= need ? new DenseMatrix(rows, cols, a) : new DenseMatrix(rows, cols);
     }
 
     void keep(DenseMatrix m) {
-      kept = m;
+      kept = m == null ? null : m.data();
+      reserved = null;
+    }
+
+    /**
+     * Starts allocating {@code floats} values on a thread of its own. Java zeroes a new array on the thread that
+     * allocates it, and a fresh array's first touch is page faults: on 512 MB about a second of one core, while
+     * the other waits when it comes at the start of a layer. Started while the reading phases run, it overlaps
+     * them instead. A failed allocation (the heap was fuller than foreseen) leaves {@link #take} to allocate.
+     */
+    void reserve(long floats) {
+      reserved = new CompletableFuture<>();
+      CompletableFuture<float[]> r = reserved;
+      Thread t = new Thread(() -> {
+        try {
+          r.complete(new float[(int) floats]);
+        } catch (OutOfMemoryError e) {
+          r.complete(null);
+        }
+      }, "reserve-messages");
+      t.setDaemon(true);
+      t.start();
     }
   }
 

@@ -45,4 +45,33 @@ class LayerOutputReuseTest {
       b = reused;
     }
   }
+
+  /**
+   * The first layer's message matrix allocated ahead on a thread of its own ({@link
+   * LayerwiseInference#reserveFirstMessages}), for the right slot count, too few or too many (the matrix then
+   * takes a new array, or the first part of the larger one, with stale values from the next layers on): the same
+   * values through every layer as without.
+   */
+  @Test
+  void aReservedMessageMatrixGivesTheSameValues() throws Exception {
+    GraphBlock g = NodewiseInferenceTest.randomGraph(500, 4000, 6);
+    List<LayerSpec> layers = List.of(LayerSpec.gcn(8, 8, Activation.RELU, true),
+        LayerSpec.gat(8, 4, 2, true, 0.2f, Activation.ELU, true), LayerSpec.sage(8, 8, Activation.RELU, true, -1),
+        LayerSpec.gcn(8, 5, Activation.NONE, true));
+    ModelSpec spec = new ModelSpec("none", layers, "none", false);
+    LayerwiseInference plain = new LayerwiseInference(RandomModels.random(spec, 3), 7);
+    DenseMatrix expected = NodewiseInferenceTest.randomFeatures(500, 8, 4);
+    for (int k = 0; k < layers.size(); k++) {
+      expected = plain.layer(k, g, g, expected, false, HaloExchangeHook.NONE, false);
+    }
+    for (long slots : new long[] {500, 10, 900, 0, -1, Long.MAX_VALUE}) {
+      LayerwiseInference engine = new LayerwiseInference(RandomModels.random(spec, 3), 7);
+      engine.reserveFirstMessages(slots);
+      DenseMatrix h = NodewiseInferenceTest.randomFeatures(500, 8, 4);
+      for (int k = 0; k < layers.size(); k++) {
+        h = engine.layer(k, g, g, h, false, HaloExchangeHook.NONE, true);
+      }
+      assertArrayEquals(expected.data(), h.data(), "reserved for " + slots + " slots");
+    }
+  }
 }

@@ -32,6 +32,11 @@ public final class ConstructionPhases {
     this.construction = new WorkerConstruction(conf, spec, index, spec.workers(), mesh, figures);
   }
 
+  /** Runs {@code r} once this worker's edges are read, before its partition is built from them. */
+  public void onEdgesRead(Runnable r) {
+    construction.onEdgesRead(r);
+  }
+
   /** Runs {@code c} if it is a construction phase and returns its result; null when it is not one. */
   public PhaseResult run(PhaseCommand c) throws Exception {
     switch (c.phase()) {

@@ -65,6 +65,8 @@ public final class WorkerConstruction {
   private final int workers;
   private final WorkerMesh mesh;
   private final WorkerFigures figures;
+  /** Told when this worker's edges are all read, before the partition is built from them. */
+  private Runnable edgesRead = () -> { };
   /** The threads the phases started (the consumer is the worker's own thread): {@link #stop} waits for them. */
   private final List<Background> started = new CopyOnWriteArrayList<>();
   /** Set by {@link #stop}: the routing threads give up at their next block. */
@@ -363,6 +365,14 @@ public final class WorkerConstruction {
     return readers.count();
   }
 
+  /**
+   * Runs {@code r} once this worker's edges are all read, before the partition is built (which leaves cores
+   * idle: a layer's allocations can start there).
+   */
+  void onEdgesRead(Runnable r) {
+    edgesRead = r;
+  }
+
   /** Waits for the gathered rows, builds the partition and records the phase's figures. */
   private WorkerPartition finishEdges(NodesRouted routed, Background gather, int readerCount, long t0)
       throws Exception {
@@ -372,6 +382,7 @@ public final class WorkerConstruction {
       gather.join();
     }
     long t2 = System.nanoTime();
+    edgesRead.run();
     GraphPartition part = assembler.finish();
     figures.put("edgeReaders", readerCount);
     figures.put("edgesRouteSeconds", (t1 - t0) / 1e9);
