@@ -217,7 +217,8 @@ public final class HaloPlan {
     long[] halo = part.graph().haloIds();
     boolean[] used = new boolean[halo.length];
     Csr c = edges.inEdges();
-    for (int e = 0; e < c.numEdges(); e++) {
+    // No halo (a lone worker, say): no edge can reference one, and the scan over every edge is skipped.
+    for (int e = 0; halo.length > 0 && e < c.numEdges(); e++) {
       int slot = c.colIdx()[e];
       if (slot >= n) {
         used[slot - n] = true;
