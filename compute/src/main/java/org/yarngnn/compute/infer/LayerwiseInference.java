@@ -144,14 +144,18 @@ public final class LayerwiseInference {
 
   /**
    * Starts allocating, on a thread of its own, the first layer's message matrix for {@code slots} rows (own rows
-   * and halo slots), for the first {@link #layer} run with {@code reuseInput} to take; a no-op when that array
-   * would not fit in a quarter of the heap, or the count is not a plausible row count. For a caller that knows
+   * and halo slots), for the first {@link #layer} run with {@code reuseInput} to take; a no-op when the count is
+   * not a plausible row count, or when the heap's headroom (its maximum less what is in use, garbage included) is
+   * not twice the array: the caller's own allocations meanwhile (a partition's build) must not be the ones that
+   * run out, where without the reservation the matrix would only have come after them. For a caller that knows
    * the slot count before the layers (one worker: its rows) and has work to overlap the allocation with.
    */
   public void reserveFirstMessages(long slots) {
     long floats = slots * layers.get(0).messageWidth();
+    Runtime rt = Runtime.getRuntime();
+    long headroom = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
     if (slots > 0 && slots <= Integer.MAX_VALUE && floats <= Integer.MAX_VALUE - 16
-        && floats * Float.BYTES <= Runtime.getRuntime().maxMemory() / 4) {
+        && 2 * floats * Float.BYTES <= headroom) {
       spareMsg.reserve(floats);
     }
   }
