@@ -178,8 +178,30 @@ public final class InferCommand implements Command {
       return new InputException(diag.substring(bad + InferenceJobDriver.BAD_INPUT.length()).trim());
     }
     return new IllegalStateException("application " + r.applicationId() + " " + r.finalStatus()
-        + (diag.isEmpty() ? "" : ": " + diag));
+        + (diag.isEmpty() ? "" : ": " + withoutTraces(diag, r.applicationId())));
   }
+
+  /**
+   * {@code diag} up to its first stack-trace line. YARN's diagnostics of a container that exited non-zero carry
+   * the tail of its stderr, where an ApplicationMaster that failed before it could unregister printed its trace:
+   * that belongs in the container logs, not on the user's terminal (the message says where the rest is).
+   */
+  static String withoutTraces(String diag, String applicationId) {
+    String[] lines = diag.split("\\R");
+    StringBuilder kept = new StringBuilder();
+    for (String line : lines) {
+      if (STACK_LINE.matcher(line).find()) {
+        return kept.toString().trim() + " (the rest is in the application's logs: yarn logs -applicationId "
+            + applicationId + ")";
+      }
+      kept.append(kept.length() > 0 ? "\n" : "").append(line);
+    }
+    return diag;
+  }
+
+  /** A Java stack trace's frame, cause or elision line. */
+  private static final java.util.regex.Pattern STACK_LINE =
+      java.util.regex.Pattern.compile("^(\\s+at \\S+\\(|Caused by: |\\s*\\.\\.\\. \\d+ more)");
 
   /**
    * The YARN application of a job: the jar, the model directory when it is shipped ({@code shippedModel}, else
