@@ -706,6 +706,11 @@ public final class PartitionAssembler {
         PartitionStats.of(partition, block));
   }
 
+  /** The table's node rows assembled here, each id once (final from the end of the node phase). */
+  public int tableNodes() {
+    return tableNodes;
+  }
+
   /** The index of the partition's node ids (local index = position in id order); after {@link #finish}. */
   public NodeIndex index() {
     return index;

@@ -32,8 +32,8 @@ public final class ConstructionPhases {
     this.construction = new WorkerConstruction(conf, spec, index, spec.workers(), mesh, figures);
   }
 
-  /** Runs {@code r} once this worker's edges are read, before its partition is built from them. */
-  public void onEdgesRead(Runnable r) {
+  /** Tells {@code r} this worker's node count once its edges are read, before its partition is built from them. */
+  public void onEdgesRead(java.util.function.LongConsumer r) {
     construction.onEdgesRead(r);
   }
 

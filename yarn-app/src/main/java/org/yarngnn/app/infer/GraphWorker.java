@@ -68,8 +68,6 @@ public final class GraphWorker implements WorkerSession.Role {
   /** The input of the next layer (after the last: the embeddings). */
   private DenseMatrix rows;
   private int layersDone;
-  /** Node rows this worker read (READ_NODES), -1 before. */
-  private long nodeRows = -1;
 
   /**
    * A worker of the job {@code spec}; {@code model} is the job's model when this JVM already holds it
@@ -172,9 +170,6 @@ public final class GraphWorker implements WorkerSession.Role {
     }
     long t0 = System.nanoTime();
     PhaseResult result = construction == null ? null : construction.run(c);
-    if (result instanceof PhaseResult.NodeCounts counts) {
-      nodeRows = counts.count();
-    }
     if (c.phase() == Phase.BUILD_EDGES && checkpoints != null) {
       // A replacement reads this instead of the tables, which only all workers together can route.
       checkpoints.writePartition(index, construction.partition());
@@ -248,12 +243,11 @@ public final class GraphWorker implements WorkerSession.Role {
       construction = new ConstructionPhases(conf, spec, model,
           new FeatureLoader(model, engine.layers().get(0), spec.fusion()), index, mesh, figures);
       if (spec.workers() == 1 && spec.targets() == null && checkpoints == null) {
-        // A lone worker's message slots are its rows (no halo), known once the nodes are read: its first layer's
+        // A lone worker's message slots are its nodes (no halo), known once they are read: its first layer's
         // message matrix is allocated (zeroed and faulted in on a thread of its own) while the partition is
         // built, which leaves a core idle, rather than at the start of the layer, on one core while the other
         // waits. Only the reusing layer run takes it (no targets, no recovery).
-        LayerwiseInference e = engine;
-        construction.onEdgesRead(() -> e.reserveFirstMessages(nodeRows));
+        construction.onEdgesRead(engine::reserveFirstMessages);
       }
     }
     if (endpoints == null) {

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.io.model.ModelFiles;
@@ -65,8 +66,8 @@ public final class WorkerConstruction {
   private final int workers;
   private final WorkerMesh mesh;
   private final WorkerFigures figures;
-  /** Told when this worker's edges are all read, before the partition is built from them. */
-  private Runnable edgesRead = () -> { };
+  /** Told this worker's node count when its edges are all read, before the partition is built from them. */
+  private LongConsumer edgesRead = nodes -> { };
   /** The threads the phases started (the consumer is the worker's own thread): {@link #stop} waits for them. */
   private final List<Background> started = new CopyOnWriteArrayList<>();
   /** Set by {@link #stop}: the routing threads give up at their next block. */
@@ -366,10 +367,10 @@ public final class WorkerConstruction {
   }
 
   /**
-   * Runs {@code r} once this worker's edges are all read, before the partition is built (which leaves cores
-   * idle: a layer's allocations can start there).
+   * Tells {@code r} this worker's node count once its edges are all read, before the partition is built (which
+   * leaves cores idle: a layer's allocations can start there).
    */
-  void onEdgesRead(Runnable r) {
+  void onEdgesRead(LongConsumer r) {
     edgesRead = r;
   }
 
@@ -382,7 +383,7 @@ public final class WorkerConstruction {
       gather.join();
     }
     long t2 = System.nanoTime();
-    edgesRead.run();
+    edgesRead.accept(assembler.tableNodes());
     GraphPartition part = assembler.finish();
     figures.put("edgeReaders", readerCount);
     figures.put("edgesRouteSeconds", (t1 - t0) / 1e9);
