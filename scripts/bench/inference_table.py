@@ -4,7 +4,7 @@ nodewise baseline per model and worker count; each phase of the job against its 
 Usage: inference_table.py RESULTS_TSV NODEWISE_LIMIT SLOW_SECONDS [LIMITS_TSV]
 RESULTS_TSV lines: model, config, run, wall seconds, status (ok|timeout|failed...), log file. Each log holds the
 command's output (the job's `wrote ... in S s` line, per-worker `stats:` lines or the nodewise phase lines) and,
-when GNU time ran it, its -v report. Configurations: nodewise, layerwise-wW, pipe-off-wW, fusion-off-wW, pytorch.
+when GNU time ran it, its -v report. Configurations: nodewise, layerwise-wW, pipe-on-wW, fusion-off-wW, pytorch.
 LIMITS_TSV lines (scripts/bench/inference-limits.java): limit, model, workers, phase, seconds.
 """
 import json
@@ -28,16 +28,16 @@ LIMIT_NOTES = {
 
 def config_order(config):
     """Sort key: nodewise, layer-wise by worker count, the ablations, the peer."""
-    m = re.match(r"(layerwise|pipe-off|fusion-off)-w(\d+)$", config)
+    m = re.match(r"(layerwise|pipe-on|fusion-off)-w(\d+)$", config)
     if m:
-        return (1 + ["layerwise", "pipe-off", "fusion-off"].index(m.group(1)), int(m.group(2)))
+        return (1 + ["layerwise", "pipe-on", "fusion-off"].index(m.group(1)), int(m.group(2)))
     return (0, 0) if config == "nodewise" else (9, 0)
 
 
 def label(config):
-    m = re.match(r"(layerwise|pipe-off|fusion-off)-w(\d+)$", config)
+    m = re.match(r"(layerwise|pipe-on|fusion-off)-w(\d+)$", config)
     if m:
-        what = {"layerwise": "layer-wise", "pipe-off": "layer-wise, pipelining off",
+        what = {"layerwise": "layer-wise", "pipe-on": "layer-wise, pipelining on",
                 "fusion-off": "layer-wise, fusion off"}[m.group(1)]
         return f"{what}, {m.group(2)} worker{'s' if m.group(2) != '1' else ''}"
     return {"nodewise": "nodewise baseline (1 JVM)", "pytorch": "PyTorch peer (inference_torch.py)",
@@ -208,17 +208,17 @@ def main():
                 print(f"  {model}: {what}: loading {t['load']:.2f} s, CSR {t['build']:.2f} s, layers"
                       f" {t['layers']:.2f} s; its CPU {fmt(t['cpu'])} s, RSS {fmt(t['rss'], 2**30, 2)} GB")
 
-    ablations = [(m, c) for m, c in summary if c.startswith(("pipe-off-w", "fusion-off-w"))]
+    ablations = [(m, c) for m, c in summary if c.startswith(("pipe-on-w", "fusion-off-w"))]
     if ablations:
         print()
-        print("ablations (ABLATIONS=1; > 1 means the ideas on are faster)")
+        print("ablations (ABLATIONS=1; > 1 means the default is faster than the variant)")
         for model, config in sorted(ablations):
             on = summary.get((model, "layerwise-w" + config.split("-w")[1]))
             off = summary[(model, config)]
             if on and on[0] and off[0]:
-                print(f"  {model}: {label(config)} vs on: end to end {off[0] / on[0]:.2f}x, CPU seconds"
+                print(f"  {model}: {label(config)} vs the default: end to end {off[0] / on[0]:.2f}x, CPU seconds"
                       f" {ratio(off[2]['cpu'], on[2]['cpu'])}, layers {ratio(off[2]['layers'], on[2]['layers'])},"
-                      f" bytes sent off/on {ratio(off[2]['sent'], on[2]['sent'])}")
+                      f" bytes sent variant/default {ratio(off[2]['sent'], on[2]['sent'])}")
 
     if limits:
         print()

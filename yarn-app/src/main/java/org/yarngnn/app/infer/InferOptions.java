@@ -122,7 +122,10 @@ public final class InferOptions {
     this.queue = b.queue;
     this.name = b.name;
     this.fusion = b.fusion;
-    this.pipelining = b.pipelining;
+    // auto: overlapping aggregation with the transfer pays where the transfer is a network's time (containers);
+    // between --local workers, threads of one JVM, it is copies on the same cores, nothing to overlap, and the
+    // per-row bookkeeping that overlapping needs only costs (2-worker gcn on the bench graph: 1.2 CPU-s more).
+    this.pipelining = b.pipelining != null ? b.pipelining : !b.local;
     this.chunkRows = atLeast("chunk-rows", b.chunkRows, 1);
     if (b.roundTimeoutSeconds < 1) {
       throw new UsageException("option --round-timeout must be at least 1 (seconds), not " + b.roundTimeoutSeconds);
@@ -205,7 +208,8 @@ public final class InferOptions {
         .value("output", "DIR", "output directory for part files and _SUCCESS")
         .value("strategy", "layerwise|nodewise", "layerwise (Deal, default) or the nodewise mini-batch baseline (--local only)")
         .value("batch-size", "N", "nodewise: targets per mini-batch (default 1024)")
-        .value("pipelining", "on|off", "chunked exchange overlapped with aggregation (default on)")
+        .value("pipelining", "auto|on|off", "chunked exchange overlapped with aggregation (default auto: on "
+            + "between containers, off between --local workers)")
         .value("fusion", "on|off", "first layer's transform fused with feature loading (default on)")
         .value("targets", "PATH", "a table of node ids (column id; text: one id a line): compute only what their "
             + "embeddings need and write only their rows")
@@ -258,7 +262,7 @@ public final class InferOptions {
     return parseGraph(cl, "yarn-gnn infer")
         .model(text(cl, "model"))
         .fusion(onOff(cl, "fusion"))
-        .pipelining(onOff(cl, "pipelining"))
+        .pipelining(autoOnOff(cl, "pipelining"))
         .strategy(Strategy.byName(cl.get("strategy", "layerwise")))
         .batchSize(cl.getLong("batch-size", 1024))
         .targets(text(cl, "targets"))
@@ -323,6 +327,18 @@ public final class InferOptions {
     } catch (IllegalArgumentException e) {
       throw new UsageException("--" + option + ": unknown format '" + v + "' (parquet, orc, tsv, csv)");
     }
+  }
+
+  /** on, off, or null for auto (absent too). */
+  private static Boolean autoOnOff(CommandLine cl, String option) {
+    String v = cl.get(option, "auto");
+    if (v.equals("auto")) {
+      return null;
+    }
+    if (!v.equals("on") && !v.equals("off")) {
+      throw new UsageException("--" + option + " must be auto, on or off, not '" + v + "'");
+    }
+    return v.equals("on");
   }
 
   private static boolean onOff(CommandLine cl, String option) {
@@ -514,7 +530,10 @@ public final class InferOptions {
     return fusion;
   }
 
-  /** Chunked, overlapped halo exchange; off: one block per peer, then aggregate. */
+  /**
+   * Halo rows aggregated as soon as their inputs arrive, overlapping the transfer of later chunks; off: every
+   * chunk received, then aggregated. Resolved: --pipelining auto is off for --local workers, on otherwise.
+   */
   public boolean pipelining() {
     return pipelining;
   }
@@ -645,7 +664,7 @@ public final class InferOptions {
     private String queue = "default";
     private String name = "yarn-gnn infer";
     private boolean fusion = true;
-    private boolean pipelining = true;
+    private Boolean pipelining;
     private long chunkRows = 16384;
     private long roundTimeoutSeconds = DEFAULT_ROUND_TIMEOUT_SECONDS;
     private Strategy strategy = Strategy.LAYERWISE;
@@ -764,7 +783,8 @@ public final class InferOptions {
       return this;
     }
 
-    public Builder pipelining(boolean v) {
+    /** On or off; null: auto (off for --local workers, on for containers). */
+    public Builder pipelining(Boolean v) {
       pipelining = v;
       return this;
     }

@@ -119,7 +119,7 @@ class InferOptionsTest {
     assertEquals(7, o.seed());
     assertEquals(8, o.chunkRows());
     assertFalse(o.fusion());
-    assertTrue(o.pipelining());
+    assertFalse(o.pipelining(), "auto: off between --local workers");
     assertEquals("range", o.ownership());
     assertEquals(EdgeReading.ALL, o.edgeReading());
     assertEquals(EdgeReading.ALL, o.edgeReadingKind(EdgeReading.MAX_READING_ALL + 1));
@@ -142,6 +142,23 @@ class InferOptionsTest {
     assertEquals("default", defaults.queue());
     assertEquals(InferOptions.Strategy.LAYERWISE, defaults.strategy());
     assertEquals(Runtime.getRuntime().availableProcessors(), defaults.threads());
+  }
+
+  @Test
+  void pipeliningAutoIsOnBetweenContainersAndOffBetweenLocalWorkers() {
+    String[] base = {"--graph", "g", "--model", "m", "--output", "o"};
+    Configuration conf = new Configuration(false);
+    conf.set("yarn.resourcemanager.address", "rm.example:8032"); // without --local the job goes to YARN
+    assertTrue(parse(conf, base).pipelining(), "containers, auto");
+    assertFalse(parse(conf, concat(base, "--local")).pipelining(), "--local, auto");
+    assertFalse(parse(conf, concat(base, "--local", "--pipelining", "auto")).pipelining(), "--local, auto named");
+    assertTrue(parse(conf, concat(base, "--local", "--pipelining", "on")).pipelining(), "--local, on");
+    assertFalse(parse(conf, concat(base, "--pipelining", "off")).pipelining(), "containers, off");
+    // A container takes the value its driver resolved, whatever its own yarngnn.local says.
+    InferOptions local = parse(conf, concat(base, "--local", "--pipelining", "on"));
+    assertTrue(InferOptions.fromConfiguration(local.toConfiguration()).pipelining());
+    InferOptions remote = parse(conf, base);
+    assertTrue(InferOptions.fromConfiguration(remote.toConfiguration()).pipelining());
   }
 
   @Test
@@ -198,7 +215,7 @@ class InferOptionsTest {
     assertEquals("option --batch-size must be at least 1, not -1", refused("--batch-size", "-1"));
     assertEquals("option --seed needs a whole number, not '1.5'", refused("--seed", "1.5"));
     assertEquals("--fusion must be on or off, not 'yes'", refused("--fusion", "yes"));
-    assertEquals("--pipelining must be on or off, not '1'", refused("--pipelining", "1"));
+    assertEquals("--pipelining must be auto, on or off, not '1'", refused("--pipelining", "1"));
     assertEquals("--edge-reading must be auto, share or all, not 'some'", refused("--edge-reading", "some"));
     assertEquals("--ownership must be auto, range or hash, not 'x'", refused("--ownership", "x"));
     assertEquals("--missing-features must be error or zero, not 'x'", refused("--missing-features", "x"));
