@@ -18,10 +18,12 @@ import java.util.List;
  *     fewer (R-MAT: about 0.5 at 2 workers); measured on a graph of the same kind ({@code scripts/bench/cost-model})
  * @param readAllEdges every worker reads the whole edge table and keeps its share, nothing routed
  *     ({@code --edge-reading all}, the default up to 4 workers), rather than a share of it routed to the owners
+ * @param pipelined halo rows are aggregated as they arrive, which keeps the halo users through the layers
+ *     ({@code infer --pipelining}: on between containers, off between {@code --local} workers; train: always)
  */
 public record CostInputs(long nodes, long edges, int featureWidth, List<CostLayer> layers, int workers,
     double coresPerWorker, boolean weighted, boolean fused, int epochs, double edgeBalance, double nodeCrossing,
-    double haloSkew, boolean readAllEdges, CostRates rates) {
+    double haloSkew, boolean readAllEdges, boolean pipelined, CostRates rates) {
 
   public CostInputs {
     if (nodes < 1 || edges < 0 || featureWidth < 1 || workers < 1 || !(coresPerWorker > 0) || epochs < 0
@@ -44,7 +46,7 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
   public Builder toBuilder() {
     return new Builder().nodes(nodes).edges(edges).featureWidth(featureWidth).layers(layers).workers(workers)
         .coresPerWorker(coresPerWorker).weighted(weighted).fused(fused).epochs(epochs).edgeBalance(edgeBalance)
-        .nodeCrossing(nodeCrossing).haloSkew(haloSkew).readAllEdges(readAllEdges).rates(rates);
+        .nodeCrossing(nodeCrossing).haloSkew(haloSkew).readAllEdges(readAllEdges).pipelined(pipelined).rates(rates);
   }
 
   /**
@@ -129,6 +131,7 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
     private double nodeCrossing = Double.NaN;
     private double haloSkew = 1;
     private boolean readAllEdges;
+    private boolean pipelined = true;
     private CostRates rates = CostRates.REFERENCE;
 
     public Builder nodes(long v) {
@@ -197,6 +200,11 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
       return this;
     }
 
+    public Builder pipelined(boolean v) {
+      pipelined = v;
+      return this;
+    }
+
     public Builder rates(CostRates v) {
       rates = v;
       return this;
@@ -204,7 +212,7 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
 
     public CostInputs build() {
       return new CostInputs(nodes, edges, featureWidth, layers, workers, coresPerWorker, weighted, fused, epochs,
-          edgeBalance, nodeCrossing, haloSkew, readAllEdges, rates);
+          edgeBalance, nodeCrossing, haloSkew, readAllEdges, pipelined, rates);
     }
   }
 }

@@ -195,7 +195,8 @@ public final class CostModel {
    *                                     local messages among them), the halo's messages, output rows, and
    *                                     U = sum over the distinct in-edge blocks of 4 n + 4 q E_b, the halo users
    *                                     the exchanges count down (kept from the plan to the last layer; E_b the
-   *                                     block's edges, q = (p-1)/p of them from a remote source; none alone)
+   *                                     block's edges, q = (p-1)/p of them from a remote source; none alone
+   *                                     or unpipelined)
    *   write        4 (n + E) + 4 n out  the CSR and the embeddings (their Parquet pages go to the file as they
    *                                     fill, from a few MiB of reused buffers)
    * </pre>
@@ -224,10 +225,11 @@ public final class CostModel {
 
   /**
    * Bytes of the halo users a worker keeps through the layers: per distinct in-edge block (one for all layers
-   * without a fanout, one per layer with one), its rows' wait counts and its remote-source edges' rows.
+   * without a fanout, one per layer with one), its rows' wait counts and its remote-source edges' rows; none for
+   * a worker alone or an exchange that is not pipelined.
    */
   static double haloUsersBytes(CostInputs in) {
-    if (in.workers() == 1) {
+    if (in.workers() == 1 || !in.pipelined()) {
       return 0;
     }
     double q = (in.workers() - 1) / (double) in.workers();

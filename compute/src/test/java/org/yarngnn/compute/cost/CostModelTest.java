@@ -69,6 +69,21 @@ class CostModelTest {
   }
 
   @Test
+  void anUnpipelinedExchangeKeepsNoHaloUsers() {
+    // gcn: one in-edge block for every layer; its users are 4 n (wait counts) + 4 q E (rows of remote edges).
+    CostInputs piped = big().layers(List.of(new CostLayer(LayerType.GCN, 128, 128, 1, -1),
+        new CostLayer(LayerType.GCN, 128, 128, 1, -1))).workers(2).build();
+    CostInputs unpiped = piped.toBuilder().pipelined(false).build();
+    assertEquals(4 * 500_000 + 4 * 0.5 * 10_000_000, CostModel.haloUsersBytes(piped), 1e-6);
+    assertEquals(0, CostModel.haloUsersBytes(unpiped));
+    assertEquals(0, CostModel.haloUsersBytes(piped.toBuilder().workers(1).build()));
+    // The layers are the peak here: the users come off the heap, times the headroom.
+    long saved = CostModel.estimate(piped).heapBytesPerWorker() - CostModel.estimate(unpiped).heapBytesPerWorker();
+    assertEquals(CostModel.HEAP_HEADROOM * CostModel.haloUsersBytes(piped), saved, 1.0);
+    assertEquals(CostModel.estimate(piped).seconds(), CostModel.estimate(unpiped).seconds(), 1e-12);
+  }
+
+  @Test
   void readingAllEdgesSendsNoneAndReadsTheWholeTable() {
     CostEstimate shared = CostModel.estimate(small().workers(2).build());
     CostEstimate all = CostModel.estimate(small().workers(2).readAllEdges(true).build());
