@@ -37,7 +37,7 @@ public enum Activation {
       case RELU:
         return x > 0f ? x : 0f;
       case ELU:
-        return x > 0f ? x : (float) Math.expm1(x);
+        return elu(x);
       case LEAKY_RELU:
         return x > 0f ? x : 0.01f * x;
       case TANH:
@@ -47,6 +47,23 @@ public enum Activation {
       default:
         return x;
     }
+  }
+
+  /** Below this, expm1(x) is x to float precision (x^2/2 is under half an ulp of x). */
+  private static final float ELU_LINEAR = -1e-8f;
+
+  /**
+   * elu(x) = x for x > 0, else exp(x) - 1, to float precision: Math.exp is a compiler intrinsic where Math.expm1 is
+   * a call into the class library's fdlibm (jexpm1: 1.6 of a gat job's 21 CPU-seconds, layer 0's 128M outputs).
+   * In double, exp(x) - 1 loses at most 2^-52 absolute to cancellation, under half a float ulp of the result for
+   * every x below {@link #ELU_LINEAR}; above it the result is x itself. Within one float ulp of Math.expm1
+   * (ActivationTest sweeps it).
+   */
+  public static float elu(float x) {
+    if (x > 0f) {
+      return x;
+    }
+    return x > ELU_LINEAR ? x : (float) (Math.exp(x) - 1.0);
   }
 
   /** Applies the activation to {@code v[from..to)} in place. */

@@ -29,4 +29,33 @@ class ActivationTest {
     assertEquals(-0.02f, Activation.LEAKY_RELU.apply(-2f), 1e-7f);
     assertEquals((float) Math.expm1(-2), Activation.ELU.apply(-2f), 1e-7f);
   }
+
+  @Test
+  void eluIsExpm1WithinOneUlp() {
+    // Every exponent from 2^-149 up to 2^7, several mantissas each, both signs; and the edge cases.
+    int checked = 0;
+    for (int e = -149; e <= 7; e++) {
+      for (float m : new float[] {1f, 1.1f, 1.37f, 1.5f, 1.77f, 1.999f}) {
+        for (float sign : new float[] {-1f, 1f}) {
+          float x = sign * m * (float) Math.scalb(1.0, e);
+          float want = x > 0f ? x : (float) Math.expm1(x);
+          float got = Activation.elu(x);
+          assertEquals(want, got, Math.ulp(want), "elu(" + x + ")");
+          checked++;
+        }
+      }
+    }
+    assertEquals(157 * 12, checked);
+    java.util.SplittableRandom r = new java.util.SplittableRandom(3);
+    for (int i = 0; i < 1_000_000; i++) {
+      float x = (float) (r.nextDouble(-20, 1) * Math.pow(10, -r.nextInt(10)));
+      float want = x > 0f ? x : (float) Math.expm1(x);
+      assertEquals(want, Activation.elu(x), Math.ulp(want), "elu(" + x + ")");
+    }
+    assertEquals(-1f, Activation.elu(Float.NEGATIVE_INFINITY));
+    assertEquals(Float.floatToIntBits(-0f), Float.floatToIntBits(Activation.elu(-0f)));
+    assertEquals(0f, Activation.elu(0f));
+    assertEquals(Float.NaN, Activation.elu(Float.NaN));
+    assertEquals(-1f, Activation.elu(-200f));
+  }
 }
