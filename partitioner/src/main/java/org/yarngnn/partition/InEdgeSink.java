@@ -27,7 +27,7 @@ abstract class InEdgeSink implements EdgeSink {
 
   /** EdgeSink's own loop, here so that its call of {@link #edge} is this class's final method, inlined. */
   @Override
-  public final void edges(long[] src, long[] dst, float[] weight, int count, long firstRow) {
+  public void edges(long[] src, long[] dst, float[] weight, int count, long firstRow) {
     for (int i = 0; i < count; i++) {
       edge(src[i], dst[i], weight == null ? 1f : weight[i], firstRow + i);
     }

@@ -34,6 +34,11 @@ public final class NodeIndex {
     return size;
   }
 
+  /** True when the ids are exactly {@code first..first+count-1} in insertion order (a range owner's whole share). */
+  public boolean isRun(long first, long count) {
+    return run && size == count && (count == 0 || base == first);
+  }
+
   /** True when ids are exactly 0..size-1 in insertion order (the dense case). */
   public boolean isIdentity() {
     return run && (base == 0 || size == 0);

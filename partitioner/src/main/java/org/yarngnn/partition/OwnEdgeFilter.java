@@ -11,6 +11,11 @@ public final class OwnEdgeFilter extends InEdgeSink {
   private final Ownership ownership;
   private final int partition;
   private final RecordRouter.OwnEdges own;
+  /** {@link #own} when it is an assembler's writer, for {@link #edges}' block path; else null. */
+  private final PartitionAssembler.DirectEdges.Writer direct;
+  /** This partition's id range under range ownership ({@code lo == hi} otherwise). */
+  private final long lo;
+  private final long hi;
 
   public OwnEdgeFilter(Ownership ownership, boolean undirected, int partition, RecordRouter.OwnEdges own) {
     super(undirected);
@@ -20,6 +25,23 @@ public final class OwnEdgeFilter extends InEdgeSink {
     this.ownership = ownership;
     this.partition = partition;
     this.own = own;
+    this.direct = own instanceof PartitionAssembler.DirectEdges.Writer ? (PartitionAssembler.DirectEdges.Writer) own
+        : null;
+    this.lo = ownership.isRange() ? ownership.rangeStart(partition) : 0;
+    this.hi = ownership.isRange() ? ownership.rangeStart(partition + 1) : 0;
+  }
+
+  /**
+   * A block of rows: under range ownership of dense ids, through the writer's branch-free block path (each row
+   * checked once against the range, no owner lookups or calls per edge: with peers every worker reads every row,
+   * and the per-edge path cost as much as decoding); any other case, and any row the block path cannot take,
+   * edge by edge.
+   */
+  @Override
+  public void edges(long[] src, long[] dst, float[] weight, int count, long firstRow) {
+    if (direct == null || hi <= lo || !direct.keepRange(src, dst, weight, count, firstRow, lo, hi, this)) {
+      super.edges(src, dst, weight, count, firstRow);
+    }
   }
 
   /** Later rows come from table file {@code f}. */

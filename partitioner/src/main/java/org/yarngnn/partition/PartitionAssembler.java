@@ -588,6 +588,51 @@ public final class PartitionAssembler {
         }
       }
 
+      /**
+       * Rows {@code firstRow..} of the table (directed, dense ids held as ints) for a partition that owns the ids
+       * {@code [lo, hi)} whole: the edges into it kept, the rest dropped (a source of this partition on an edge kept
+       * elsewhere is a node of its run, so there is nothing to check). Each row is written to the batch and counted
+       * only when its destination is in the range, a compaction without a branch on the (random) owner; a row with
+       * an endpoint outside the dense ids goes to {@code rows}, edge by edge, for the findings. Returns false, having
+       * done nothing, when the assembler is not in that state.
+       */
+      public boolean keepRange(long[] from, long[] to, float[] weight, int count, long firstRow, long lo, long hi,
+          InEdgeSink rows) {
+        if (!narrow || undirected || lo < 0 || hi > denseNodes || !index.isRun(lo, hi - lo)) {
+          return false;
+        }
+        long dense = denseNodes;
+        long span = hi - lo;
+        int[] dd = d;
+        int[] ss = s32;
+        float[] wb = ws;
+        int k = n;
+        for (int i = 0; i < count; i++) {
+          if (k == BATCH) {
+            n = k;
+            flush();
+            k = 0;
+          }
+          long t = to[i];
+          long f = from[i];
+          if (Long.compareUnsigned(t, dense) >= 0 || Long.compareUnsigned(f, dense) >= 0) {
+            n = k;
+            rows.edge(f, t, weight == null ? 1f : weight[i], firstRow + i);
+            k = n;
+            continue;
+          }
+          long local = t - lo;
+          dd[k] = (int) local;
+          ss[k] = (int) f;
+          if (wb != null) {
+            wb[k] = weight == null ? 1f : weight[i];
+          }
+          k += Long.compareUnsigned(local, span) < 0 ? 1 : 0;
+        }
+        n = k;
+        return true;
+      }
+
       private void put(int di, long from, float weight) {
         if (n == BATCH) {
           flush();

@@ -136,6 +136,18 @@ class AssemblerOrderTest {
     }
   }
 
+  /** Nodes 0..n-1 and m edges among them, then {@code extraRows} (bad ones, say) at the end of an edge file. */
+  private void writeDenseGraph(int n, int m, long seed, String extraRows) throws Exception {
+    writeGraph(n, m, 0, seed, true);
+    Files.writeString(dir.resolve("edges/e1.tsv"), extraRows, java.nio.file.StandardOpenOption.APPEND);
+  }
+
+  /** The tables built whole, in one JVM. */
+  private LocalGraph whole(boolean undirected) {
+    return GraphBuilder.build(edges(), nodes(),
+        GraphBuildOptions.builder().undirected(undirected).missingFeatures(MissingFeatures.ERROR).build());
+  }
+
   private EdgeTable edges() {
     return EdgeTable.open(TestGraphs.CONF, new org.apache.hadoop.fs.Path(dir.resolve("edges").toUri()),
         TableReadOptions.defaults());
@@ -370,16 +382,11 @@ class AssemblerOrderTest {
   @Test
   void denseIdsHeldAsIntsMakeTheSamePartitionsAndFindings() throws Exception {
     for (int dangling : new int[] {0, 1}) {
-      writeGraph(200, 1500, 0, 9, true);
-      if (dangling > 0) {
-        Files.writeString(dir.resolve("edges/e1.tsv"), "205\t3\t1\n-3\t150\t2\n",
-            java.nio.file.StandardOpenOption.APPEND);
-      }
+      writeDenseGraph(200, 1500, 9, dangling > 0 ? "205\t3\t1\n-3\t150\t2\n" : "");
       EdgeTable edges = edges();
       NodeTable nodes = nodes();
       for (boolean undirected : new boolean[] {false, true}) {
-        LocalGraph whole = dangling > 0 ? null : GraphBuilder.build(edges, nodes,
-            GraphBuildOptions.builder().undirected(undirected).missingFeatures(MissingFeatures.ERROR).build());
+        LocalGraph whole = dangling > 0 ? null : whole(undirected);
         for (Ownership own : List.of(Ownership.ranges(1, 200), Ownership.ranges(2, 200))) {
           String where = "dangling " + dangling + ", undirected " + undirected + ", " + own.parts() + " parts";
           List<List<GraphRecord>> routed = route(edges, nodes, own, undirected, MissingFeatures.ERROR, 16);
@@ -421,6 +428,90 @@ class AssemblerOrderTest {
     }
   }
 
+  /**
+   * The whole-table filter handed blocks of rows, as the Parquet reader hands them (under range ownership of dense
+   * ids the writer's block path takes them), makes the partitions and the first findings of the same filter fed
+   * row by row: one, two and three ranges, directed and undirected, blocks that straddle the writer's batch, and
+   * rows with a source or a destination outside the ids in the middle of a block.
+   */
+  @Test
+  void ownEdgeFilterBlocksMakeTheRowByRowPartitionsAndFindings() throws Exception {
+    for (int dangling : new int[] {0, 1}) {
+      writeDenseGraph(300, 20_000, 11, dangling > 0 ? "305\t3\t1\n-3\t150\t2\n7\t-9\t1\n" : "");
+      EdgeTable edges = edges();
+      NodeTable nodes = nodes();
+      for (boolean undirected : new boolean[] {false, true}) {
+        LocalGraph whole = dangling > 0 ? null : whole(undirected);
+        for (int parts = 1; parts <= 3; parts++) {
+          Ownership own = Ownership.ranges(parts, 300);
+          String where = "dangling " + dangling + ", undirected " + undirected + ", " + parts + " parts";
+          List<List<GraphRecord>> routed = route(edges, nodes, own, undirected, MissingFeatures.ERROR, 16);
+          List<GraphPartition> byRows = new ArrayList<>();
+          List<GraphPartition> byBlocks = new ArrayList<>();
+          InputError first = null;
+          for (int p = 0; p < parts; p++) {
+            PartitionAssembler rows = filterAll(edges, nodes, own, undirected, routed.get(p), p, true, 0);
+            PartitionAssembler blocks = filterAll(edges, nodes, own, undirected, routed.get(p), p, true, 997);
+            assertEquals(rows.error(), blocks.error(), where + ", partition " + p);
+            first = InputError.min(first, blocks.error());
+            if (dangling == 0) {
+              assertNull(blocks.error(), where);
+              byRows.add(rows.finish());
+              byBlocks.add(blocks.finish());
+            }
+          }
+          assertEquals(dangling > 0, first != null, where);
+          if (dangling == 0) {
+            TestGraphs.assertPartitionsEqual(whole, byRows);
+            TestGraphs.assertPartitionsEqual(whole, byBlocks);
+          }
+        }
+      }
+    }
+  }
+
+  /** A row-by-row table's rows handed on in blocks of consecutive rows, as a columnar reader hands them. */
+  private static final class RowBlocks implements org.yarngnn.io.table.EdgeSink {
+    private final org.yarngnn.io.table.EdgeSink sink;
+    private final long[] src;
+    private final long[] dst;
+    private final float[] weight;
+    private int n;
+    private long first;
+
+    RowBlocks(org.yarngnn.io.table.EdgeSink sink, int size, boolean weighted) {
+      this.sink = sink;
+      src = new long[size];
+      dst = new long[size];
+      weight = weighted ? new float[size] : null;
+    }
+
+    @Override
+    public void edge(long s, long d, float w, long row) {
+      if (n > 0 && row != first + n) {
+        flush();
+      }
+      if (n == 0) {
+        first = row;
+      }
+      src[n] = s;
+      dst[n] = d;
+      if (weight != null) {
+        weight[n] = w;
+      }
+      if (++n == src.length) {
+        flush();
+      }
+    }
+
+    void flush() {
+      if (n > 0) {
+        sink.edges(src, dst, weight, n, first);
+        n = 0;
+      }
+    }
+  }
+
   /** Partition {@code p}'s assembler: its node blocks of {@code routed}, then every edge file filtered, 2 threads. */
   private static PartitionAssembler filterAll(EdgeTable edges, NodeTable nodes, Ownership own, boolean undirected,
       List<GraphRecord> routed, int p) throws Exception {
@@ -430,6 +521,12 @@ class AssemblerOrderTest {
   /** As above; {@code dense}: the node ids declared dense, so sources are held as ints. */
   private static PartitionAssembler filterAll(EdgeTable edges, NodeTable nodes, Ownership own, boolean undirected,
       List<GraphRecord> routed, int p, boolean dense) throws Exception {
+    return filterAll(edges, nodes, own, undirected, routed, p, dense, 0);
+  }
+
+  /** As above, the filter handed blocks of up to {@code block} rows (as the Parquet reader does) when positive. */
+  private static PartitionAssembler filterAll(EdgeTable edges, NodeTable nodes, Ownership own, boolean undirected,
+      List<GraphRecord> routed, int p, boolean dense, int block) throws Exception {
     PartitionAssembler a = new PartitionAssembler(p, own, nodes.featureWidth(), edges.weighted(),
         nodes.hasLabels(), nodes.hasSplits(), MissingFeatures.ERROR);
     if (dense) {
@@ -451,7 +548,13 @@ class AssemblerOrderTest {
         OwnEdgeFilter filter = new OwnEdgeFilter(own, undirected, p, w);
         for (int f = firstFile; f < edges.files().size(); f += 2) {
           filter.file(f);
-          edges.readFile(f, filter);
+          if (block > 0) {
+            RowBlocks blocks = new RowBlocks(filter, block, edges.weighted());
+            edges.readFile(f, blocks);
+            blocks.flush();
+          } else {
+            edges.readFile(f, filter);
+          }
         }
         w.flush();
       });
