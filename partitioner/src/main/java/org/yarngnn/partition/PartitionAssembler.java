@@ -49,6 +49,7 @@ public final class PartitionAssembler {
   private NodeIndex index;
   /** Zero-missing: destinations met before a reference added them; an edge's dst {@code -1 - p} is id p here. */
   private NodeIndex provisional;
+  private java.util.function.LongConsumer slotsKnown = slots -> { };
   /** The rows in final node order, gathered ahead of {@link #finish} by {@link #gatherRows}. */
   private DenseMatrix gathered;
   private int[] dst = new int[1024];
@@ -673,6 +674,15 @@ public final class PartitionAssembler {
     }
   }
 
+  /**
+   * Tells {@code r} the partition's row slot count (its nodes and its halo) once {@link #finish} knows it, before
+   * the columns are sorted (most of the build): a caller can allocate a matrix of that many rows meanwhile. Told
+   * once at most: for a lone partition, and with peers where sources are held as ints.
+   */
+  public void onSlotsKnown(java.util.function.LongConsumer r) {
+    slotsKnown = r;
+  }
+
   /** The first bad-input finding, or null. */
   public synchronized InputError error() {
     return error;
@@ -727,9 +737,14 @@ public final class PartitionAssembler {
       throw new IllegalStateException("partition " + partition + " has bad input: " + error.message());
     }
     int n = finalIds.length;
+    if (!narrow && ownership.parts() == 1) {
+      // A lone partition has no halo: its slots are its nodes.
+      slotsKnown.accept(n);
+    }
     GraphBlock block = narrow
-        ? PartitionBlockBuilder.buildConsuming(finalIds, index, dst, src32, weighted ? w : null, edges)
+        ? PartitionBlockBuilder.buildConsuming(finalIds, index, dst, src32, weighted ? w : null, edges, slotsKnown)
         : PartitionBlockBuilder.build(finalIds, index, dst, src, weighted ? w : null, edges);
+    slotsKnown = slots -> { };
     dst = null;
     src = null;
     src32 = null;

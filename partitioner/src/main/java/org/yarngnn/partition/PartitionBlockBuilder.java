@@ -109,6 +109,16 @@ public final class PartitionBlockBuilder {
    */
   public static GraphBlock buildConsuming(long[] nodeIds, NodeIndex index, int[] dst, int[] srcIds,
       float[] weights, int numEdges) {
+    return buildConsuming(nodeIds, index, dst, srcIds, weights, numEdges, slots -> { });
+  }
+
+  /**
+   * As above, telling {@code slots} the block's row slot count (its nodes and its halo) as soon as it is known,
+   * before the columns are sorted into place (most of the build): a caller can start allocating a matrix of that
+   * many rows meanwhile. Not told on the path for sparse source ids.
+   */
+  public static GraphBlock buildConsuming(long[] nodeIds, NodeIndex index, int[] dst, int[] srcIds,
+      float[] weights, int numEdges, java.util.function.LongConsumer slots) {
     int n = nodeIds.length;
     checkDestinations(dst, n, numEdges);
     int min = Integer.MAX_VALUE;
@@ -121,6 +131,7 @@ public final class PartitionBlockBuilder {
       throw new IllegalArgumentException("edge source ids must be >= 0 here, found " + min);
     }
     if (numEdges > 0 && index.isIdentity() && max < n) {
+      slots.accept(n);
       return new GraphBlock(nodeIds, new long[0],
           CsrBuilder.buildByKeyConsuming(n, n, dst, srcIds, n, null, weights, numEdges, true));
     }
@@ -140,6 +151,7 @@ public final class PartitionBlockBuilder {
             map[r >>> 6] |= 1L << r;
           }
         }));
+    slots.accept((long) n + keys.haloCount);
     RowRanges.parallel(numEdges, EDGE_GRAIN, (from, to) -> {
       for (int e = from; e < to; e++) {
         srcIds[e] = keys.key(srcIds[e] - base);

@@ -432,7 +432,8 @@ class AssemblerOrderTest {
    * The whole-table filter handed blocks of rows, as the Parquet reader hands them (under range ownership of dense
    * ids the writer's block path takes them), makes the partitions and the first findings of the same filter fed
    * row by row: one, two and three ranges, directed and undirected, blocks that straddle the writer's batch, and
-   * rows with a source or a destination outside the ids in the middle of a block.
+   * rows with a source or a destination outside the ids in the middle of a block; and the slot count the build
+   * tells before sorting its columns ({@link PartitionAssembler#onSlotsKnown}) is the built block's.
    */
   @Test
   void ownEdgeFilterBlocksMakeTheRowByRowPartitionsAndFindings() throws Exception {
@@ -457,7 +458,11 @@ class AssemblerOrderTest {
             if (dangling == 0) {
               assertNull(blocks.error(), where);
               byRows.add(rows.finish());
-              byBlocks.add(blocks.finish());
+              long[] told = {-1};
+              blocks.onSlotsKnown(slots -> told[0] = slots);
+              GraphPartition built = blocks.finish();
+              assertEquals(built.block().numSlots(), told[0], where + ": the slot count told before the build");
+              byBlocks.add(built);
             }
           }
           assertEquals(dangling > 0, first != null, where);

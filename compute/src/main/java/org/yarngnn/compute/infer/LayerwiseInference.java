@@ -148,7 +148,8 @@ public final class LayerwiseInference {
    * not a plausible row count, or when the heap's headroom (its maximum less what is in use, garbage included) is
    * not twice the array: the caller's own allocations meanwhile (a partition's build) must not be the ones that
    * run out, where without the reservation the matrix would only have come after them. For a caller that knows
-   * the slot count before the layers (one worker: its rows) and has work to overlap the allocation with.
+   * the slot count before the layers (its rows and halo, once its partition's sources are known) and has work to
+   * overlap the allocation with.
    */
   public void reserveFirstMessages(long slots) {
     long floats = slots * layers.get(0).messageWidth();

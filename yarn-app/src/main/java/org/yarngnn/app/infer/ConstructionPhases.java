@@ -32,9 +32,9 @@ public final class ConstructionPhases {
     this.construction = new WorkerConstruction(conf, spec, index, spec.workers(), mesh, figures);
   }
 
-  /** Tells {@code r} this worker's node count once its edges are read, before its partition is built from them. */
-  public void onEdgesRead(java.util.function.LongConsumer r) {
-    construction.onEdgesRead(r);
+  /** Tells {@code r} this worker's row slot count (nodes and halo) once known, while its partition is built. */
+  public void onSlotsKnown(java.util.function.LongConsumer r) {
+    construction.onSlotsKnown(r);
   }
 
   /** Runs {@code c} if it is a construction phase and returns its result; null when it is not one. */

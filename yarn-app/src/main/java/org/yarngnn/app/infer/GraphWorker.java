@@ -242,12 +242,13 @@ public final class GraphWorker implements WorkerSession.Role {
     if (construction == null) {
       construction = new ConstructionPhases(conf, spec, model,
           new FeatureLoader(model, engine.layers().get(0), spec.fusion()), index, mesh, figures);
-      if (spec.workers() == 1 && spec.targets() == null && checkpoints == null) {
-        // A lone worker's message slots are its nodes (no halo), known once they are read: its first layer's
-        // message matrix is allocated (zeroed and faulted in on a thread of its own) while the partition is
-        // built, which leaves a core idle, rather than at the start of the layer, on one core while the other
-        // waits. Only the reusing layer run takes it (no targets, no recovery).
-        construction.onEdgesRead(engine::reserveFirstMessages);
+      if (spec.targets() == null && checkpoints == null) {
+        // A worker's message slots (its nodes and its halo) are known early in its partition's build: its first
+        // layer's message matrix is allocated (zeroed and faulted in on a thread of its own) while the build
+        // sorts its columns, rather than at the start of the layer, where first touch is one core's work (the
+        // host serves a VM's faults one at a time) while the other waits. Only the reusing layer run takes it
+        // (no targets, no recovery).
+        construction.onSlotsKnown(engine::reserveFirstMessages);
       }
     }
     if (endpoints == null) {

@@ -67,7 +67,7 @@ public final class WorkerConstruction {
   private final WorkerMesh mesh;
   private final WorkerFigures figures;
   /** Told this worker's node count when its edges are all read, before the partition is built from them. */
-  private LongConsumer edgesRead = nodes -> { };
+  private LongConsumer slotsKnown = slots -> { };
   /** The threads the phases started (the consumer is the worker's own thread): {@link #stop} waits for them. */
   private final List<Background> started = new CopyOnWriteArrayList<>();
   /** Set by {@link #stop}: the routing threads give up at their next block. */
@@ -367,11 +367,11 @@ public final class WorkerConstruction {
   }
 
   /**
-   * Tells {@code r} this worker's node count once its edges are all read, before the partition is built (which
-   * leaves cores idle: a layer's allocations can start there).
+   * Tells {@code r} this worker's row slot count (nodes and halo) once its edges are read, while the partition is
+   * built (see {@link PartitionAssembler#onSlotsKnown}): a layer's allocations can start there.
    */
-  void onEdgesRead(LongConsumer r) {
-    edgesRead = r;
+  void onSlotsKnown(LongConsumer r) {
+    slotsKnown = r;
   }
 
   /** Waits for the gathered rows, builds the partition and records the phase's figures. */
@@ -383,7 +383,7 @@ public final class WorkerConstruction {
       gather.join();
     }
     long t2 = System.nanoTime();
-    edgesRead.accept(assembler.tableNodes());
+    assembler.onSlotsKnown(slotsKnown);
     GraphPartition part = assembler.finish();
     figures.put("edgeReaders", readerCount);
     figures.put("edgesRouteSeconds", (t1 - t0) / 1e9);
