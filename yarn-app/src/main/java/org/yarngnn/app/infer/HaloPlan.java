@@ -217,8 +217,13 @@ public final class HaloPlan {
     long[] halo = part.graph().haloIds();
     boolean[] used = new boolean[halo.length];
     Csr c = edges.inEdges();
-    // No halo (a lone worker, say): no edge can reference one, and the scan over every edge is skipped.
-    for (int e = 0; halo.length > 0 && e < c.numEdges(); e++) {
+    // The partition's own edges (a layer without a fanout) reference every halo slot: its halo is their remote
+    // sources. Then, as without a halo (a lone worker, say), the scan over every edge is skipped.
+    boolean whole = edges == part.graph();
+    if (whole) {
+      java.util.Arrays.fill(used, true);
+    }
+    for (int e = 0; !whole && halo.length > 0 && e < c.numEdges(); e++) {
       int slot = c.colIdx()[e];
       if (slot >= n) {
         used[slot - n] = true;
