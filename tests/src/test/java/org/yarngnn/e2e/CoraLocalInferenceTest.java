@@ -120,6 +120,18 @@ class CoraLocalInferenceTest {
         "--output", out.toString(), "--seed", "3", "--local");
     assertEquals(0, run.status(), run.toString());
     compare(ModelDirectory.read(model), 3, out);
+    // Two local workers that each keep their share of every edge row: one scan of the Parquet table for both
+    // (its blocks through each worker's range filter), the same embeddings.
+    Path out2 = work.resolve("out-parquet-w2");
+    CliRun two = CliRun.of("infer", "--edges", tables.resolve("edges").toString(),
+        "--nodes", tables.resolve("nodes").toString(), "--model", model.toString(),
+        "--output", out2.toString(), "--seed", "3", "--local", "--workers", "2", "--edge-reading", "all");
+    assertEquals(0, two.status(), two.toString());
+    String printed = two.out() + two.err();
+    assertTrue(printed.contains("worker 0 stats:") && printed.contains("worker 1 stats:"), two.toString());
+    assertEquals(2, printed.split("edgesScanWorkers=2", -1).length - 1, "both workers read through one scan: "
+        + printed);
+    compare(ModelDirectory.read(model), 3, out2);
   }
 
   @Test

@@ -32,6 +32,11 @@ public final class ConstructionPhases {
     this.construction = new WorkerConstruction(conf, spec, index, spec.workers(), mesh, figures);
   }
 
+  /** Reads a raw edge table with the other workers of this JVM through {@code scan} (see {@link CoLocatedEdgeScan}). */
+  void shareEdgeScan(CoLocatedEdgeScan scan) {
+    construction.shareEdgeScan(scan);
+  }
+
   /** Tells {@code r} this worker's row slot count (nodes and halo) once known, while its partition is built. */
   public void onSlotsKnown(java.util.function.LongConsumer r) {
     construction.onSlotsKnown(r);

@@ -61,6 +61,8 @@ public final class GraphWorker implements WorkerSession.Role {
   private Model model;
   private LayerwiseInference engine;
   private ConstructionPhases construction;
+  /** The edge scan shared with the other workers of this JVM ({@code --local}), or null. */
+  private CoLocatedEdgeScan coLocated;
   private WorkerPartition partition;
   private HaloPlan plan;
   /** With {@code --targets}: the targets' receptive field (the layers compute only its rows); else null. */
@@ -120,13 +122,26 @@ public final class GraphWorker implements WorkerSession.Role {
    */
   public static int serve(Configuration conf, InferOptions spec, Model model, int index, int attempt,
       String driverHost, int driverPort, JobTransport transport, WorkerSession.Reconnect reconnect) {
+    return serve(conf, spec, model, index, attempt, driverHost, driverPort, transport, reconnect, null);
+  }
+
+  /**
+   * As above; {@code coLocated} (or null) is the edge scan shared by the workers of this JVM ({@code --local}).
+   */
+  static int serve(Configuration conf, InferOptions spec, Model model, int index, int attempt,
+      String driverHost, int driverPort, JobTransport transport, WorkerSession.Reconnect reconnect,
+      CoLocatedEdgeScan coLocated) {
     // --verbose reaches the workers as an option (job.xml on YARN), not as a key of the container's own conf.
     WorkerSession session = new WorkerSession(index, driverHost, driverPort, transport, InferenceCodec.CODEC,
         spec.verbose() || conf.getBoolean("yarngnn.verbose", false));
     if (reconnect != null) {
       session.reconnecting(reconnect);
     }
-    return session.run(() -> new GraphWorker(conf, spec, model, index, attempt, transport));
+    return session.run(() -> {
+      GraphWorker w = new GraphWorker(conf, spec, model, index, attempt, transport);
+      w.coLocated = coLocated;
+      return w;
+    });
   }
 
   @Override
@@ -242,6 +257,9 @@ public final class GraphWorker implements WorkerSession.Role {
     if (construction == null) {
       construction = new ConstructionPhases(conf, spec, model,
           new FeatureLoader(model, engine.layers().get(0), spec.fusion()), index, mesh, figures);
+      if (coLocated != null) {
+        construction.shareEdgeScan(coLocated);
+      }
       if (spec.targets() == null && checkpoints == null) {
         // A worker's message slots (its nodes and its halo) are known early in its partition's build: its first
         // layer's message matrix is allocated (zeroed and faulted in on a thread of its own) while the build

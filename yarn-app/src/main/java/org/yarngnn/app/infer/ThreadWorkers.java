@@ -25,7 +25,14 @@ public final class ThreadWorkers implements WorkerLauncher {
    * driver's {@code transport} (its in-memory secret, loopback).
    */
   public ThreadWorkers(Configuration conf, InferOptions options, Model model, JobTransport transport) {
-    this((index, host, port) -> GraphWorker.serve(conf, options, model, index, host, port, transport));
+    this(serveSharing(conf, options, model, transport));
+  }
+
+  /** Inference workers that read a raw edge table once for all of them ({@link CoLocatedEdgeScan}). */
+  private static Serve serveSharing(Configuration conf, InferOptions options, Model model, JobTransport transport) {
+    CoLocatedEdgeScan scan = options.workers() > 1 ? new CoLocatedEdgeScan(options.workers()) : null;
+    return (index, host, port) -> GraphWorker.serve(conf, options, model, index, 0, host, port, transport, null,
+        scan);
   }
 
   /** Workers that each run {@code serve} (a graph worker of any role) on a thread of this JVM. */

@@ -72,6 +72,8 @@ public final class WorkerConstruction {
   private final List<Background> started = new CopyOnWriteArrayList<>();
   /** Set by {@link #stop}: the routing threads give up at their next block. */
   private final AtomicBoolean abandoned = new AtomicBoolean();
+  /** The edge table read once for every worker of this JVM ({@code --local}), or null. */
+  private CoLocatedEdgeScan coLocated;
 
   public WorkerConstruction(Configuration conf, InferOptions spec, int index, int workers, WorkerMesh mesh,
       WorkerFigures figures) {
@@ -341,8 +343,27 @@ public final class WorkerConstruction {
     PartitionAssembler.DirectEdges direct = routed.assembler().directEdges(spec.undirected());
     // All the worker's threads read: there is no consumer of peers' blocks to leave a core for.
     int maxThreads = Math.max(1, Math.min(MAX_EDGE_READERS, spec.threads()));
-    List<EdgeTable.Split> splits = edgeSplits(edges, maxThreads, true);
     Ownership filter = workers == 1 ? null : routed.ownership();
+    int threads;
+    if (filter != null && coLocated != null && coLocated.join(index, direct, filter, spec.undirected(), maxThreads,
+        () -> edgeSplits(edges, workers * maxThreads, true), abandoned::get)) {
+      threads = readCoLocated(edges, maxThreads);
+      figures.put("edgesScanWorkers", workers);
+    } else {
+      threads = readApart(edges, direct, filter, maxThreads);
+    }
+    direct.close();
+    InputError first = firstFinding(routed.assembler().error(), new InputError[workers], new boolean[workers]);
+    if (first != null) {
+      throw first.toException(routed.nodeFiles(), edges.files());
+    }
+    return threads;
+  }
+
+  /** Every edge row decoded by this worker's own threads, which keep its share (all of it alone). */
+  private int readApart(EdgeTable edges, PartitionAssembler.DirectEdges direct, Ownership filter, int maxThreads)
+      throws Exception {
+    List<EdgeTable.Split> splits = edgeSplits(edges, maxThreads, true);
     AtomicInteger next = new AtomicInteger();
     ReaderThreads readers = new ReaderThreads("read-edges-" + index, Math.max(1, Math.min(maxThreads,
         splits.size())), () -> {
@@ -358,12 +379,33 @@ public final class WorkerConstruction {
     }, () -> { });
     started.addAll(readers.threads());
     readers.join();
-    direct.close();
-    InputError first = firstFinding(routed.assembler().error(), new InputError[workers], new boolean[workers]);
-    if (first != null) {
-      throw first.toException(routed.nodeFiles(), edges.files());
-    }
     return readers.count();
+  }
+
+  /**
+   * This worker's threads read for every worker of the JVM ({@link CoLocatedEdgeScan}); returns once all the
+   * workers' threads are done, so that every edge this worker keeps is in its writers.
+   */
+  private int readCoLocated(EdgeTable edges, int threads) throws Exception {
+    ReaderThreads readers = new ReaderThreads("read-edges-" + index, threads,
+        () -> coLocated.read(edges, this::checkNotAbandoned), () -> { });
+    started.addAll(readers.threads());
+    try {
+      readers.join();
+    } catch (Exception | Error e) {
+      coLocated.fail(e);
+      throw e;
+    }
+    coLocated.awaitReaders(index, abandoned::get);
+    return readers.count();
+  }
+
+  /**
+   * Reads the edge table together with the other workers of this JVM through {@code scan} when each keeps its share
+   * of every row ({@link EdgeReading#ALL}): each row decoded once in the JVM instead of once per worker.
+   */
+  void shareEdgeScan(CoLocatedEdgeScan scan) {
+    coLocated = scan;
   }
 
   /**

@@ -1,0 +1,202 @@
+package org.yarngnn.app.infer;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.yarngnn.io.table.EdgeSink;
+import org.yarngnn.io.table.EdgeTable;
+import org.yarngnn.partition.OwnEdgeFilter;
+import org.yarngnn.partition.Ownership;
+import org.yarngnn.partition.PartitionAssembler;
+
+/**
+ * One read of a raw edge table for all the graph workers of one JVM ({@code --local}) when each keeps its share of
+ * every row ({@link EdgeReading#ALL}). Read apart, every worker decoded every row: with two workers on two cores,
+ * twice the decoding of one worker alone. Here the workers' reading threads pull the table's splits from one
+ * queue, and each decoded block goes to every worker's {@link OwnEdgeFilter} and its assembler's writer, so each
+ * row is decoded once in the JVM and each worker still keeps (and checks) exactly what it would keep reading
+ * alone. Workers in other JVMs (YARN containers) read apart as before.
+ *
+ * <p>Single use: the first time all workers reach their edge phase they read together; a scan that was used, or
+ * broken by a worker's failure, leaves any later edge phase (a construction started over) to read apart. A failure
+ * of any reading thread fails every worker's edge phase, since each worker's edges come from all the threads.
+ */
+final class CoLocatedEdgeScan {
+  /** How often a waiting worker checks that it has not been abandoned. */
+  private static final long POLL_MS = 100;
+  private final int workers;
+  private final long timeoutMs;
+  private final PartitionAssembler.DirectEdges[] directs;
+  private final AtomicInteger next = new AtomicInteger();
+  private Ownership ownership;
+  private boolean undirected;
+  private List<EdgeTable.Split> splits;
+  private int joined;
+  private int threadsLeft;
+  private boolean used;
+  private Throwable broken;
+
+  CoLocatedEdgeScan(int workers) {
+    this(workers, GraphWorker.PEER_TIMEOUT_MS);
+  }
+
+  CoLocatedEdgeScan(int workers, long timeoutMs) {
+    if (workers < 2) {
+      throw new IllegalArgumentException("a co-located scan needs 2 or more workers, not " + workers);
+    }
+    this.workers = workers;
+    this.timeoutMs = timeoutMs;
+    this.directs = new PartitionAssembler.DirectEdges[workers];
+  }
+
+  /**
+   * Worker {@code index} joins with its assembler's writers {@code direct} and {@code threads} reading threads,
+   * and waits for the others. Returns false, at once, when the scan was used or broken (the worker reads apart);
+   * true when all have joined (the first joiner's {@code splits}, made for every worker's threads, are read).
+   * Throws when a peer fails, {@code abandoned} turns true or the peers do not come in time.
+   */
+  synchronized boolean join(int index, PartitionAssembler.DirectEdges direct, Ownership ownership,
+      boolean undirected, int threads, Supplier<List<EdgeTable.Split>> splits, BooleanSupplier abandoned)
+      throws InterruptedException {
+    if (used || broken != null || directs[index] != null) {
+      return false;
+    }
+    if (joined == 0) {
+      this.ownership = ownership;
+      this.undirected = undirected;
+      this.splits = splits.get();
+    } else if (!ownership.equals(this.ownership) || undirected != this.undirected) {
+      fail(new IllegalStateException("worker " + index + " joined the co-located edge scan with another ownership"));
+      throw failure();
+    }
+    directs[index] = direct;
+    threadsLeft += threads;
+    joined++;
+    if (joined == workers) {
+      used = true;
+      notifyAll();
+      return true;
+    }
+    await(() -> joined == workers, index, abandoned, "the other workers to reach their edge phase");
+    return true;
+  }
+
+  /**
+   * One reading thread's work (call once per thread a worker joined with): the next splits, each block to every
+   * worker's filter; its writers flushed at the end. {@code check} throws when this thread's worker is abandoned.
+   */
+  void read(EdgeTable edges, Runnable check) {
+    try {
+      PartitionAssembler.DirectEdges.Writer[] writers = new PartitionAssembler.DirectEdges.Writer[workers];
+      EdgeSink[] filters = new EdgeSink[workers];
+      for (int q = 0; q < workers; q++) {
+        writers[q] = directs[q].writer();
+        filters[q] = new OwnEdgeFilter(ownership, undirected, q, writers[q]);
+      }
+      EdgeSink all = new FanOut(filters);
+      for (int i = next.getAndIncrement(); i < splits.size(); i = next.getAndIncrement()) {
+        check.run();
+        checkNotBroken();
+        EdgeTable.Split split = splits.get(i);
+        for (PartitionAssembler.DirectEdges.Writer w : writers) {
+          w.file(split.file());
+        }
+        edges.readSplit(split, all);
+      }
+      for (PartitionAssembler.DirectEdges.Writer w : writers) {
+        w.flush();
+      }
+    } catch (RuntimeException | Error e) {
+      fail(e);
+      throw e;
+    } finally {
+      threadEnded();
+    }
+  }
+
+  /**
+   * Waits until every worker's reading threads have ended, after which worker {@code index}'s writers may be
+   * closed; throws if any of them failed.
+   */
+  synchronized void awaitReaders(int index, BooleanSupplier abandoned) throws InterruptedException {
+    await(() -> threadsLeft == 0, index, abandoned, "the other workers' edge reading");
+    if (broken != null) {
+      throw failure();
+    }
+  }
+
+  /** Breaks the scan: every worker waiting on it or reading for it fails. */
+  synchronized void fail(Throwable t) {
+    if (broken == null) {
+      broken = t;
+    }
+    notifyAll();
+  }
+
+  private synchronized void threadEnded() {
+    threadsLeft--;
+    notifyAll();
+  }
+
+  private synchronized void checkNotBroken() {
+    if (broken != null) {
+      throw failure();
+    }
+  }
+
+  private IllegalStateException failure() {
+    return new IllegalStateException("a co-located worker's edge reading failed: " + broken.getMessage(), broken);
+  }
+
+  private void await(BooleanSupplier done, int index, BooleanSupplier abandoned, String what)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    while (!done.getAsBoolean()) {
+      if (broken != null) {
+        throw failure();
+      }
+      if (abandoned.getAsBoolean()) {
+        fail(new IllegalStateException("worker " + index + " abandoned its construction"));
+        throw failure();
+      }
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        fail(new IllegalStateException("worker " + index + " waited " + timeoutMs + " ms for " + what));
+        throw failure();
+      }
+      wait(Math.min(POLL_MS, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left))));
+    }
+  }
+
+  /** Each block and row to every sink, in worker order (the arrays are the reader's until the call returns). */
+  private static final class FanOut implements EdgeSink {
+    private final EdgeSink[] sinks;
+
+    FanOut(EdgeSink[] sinks) {
+      this.sinks = sinks;
+    }
+
+    @Override
+    public void beginFile(String file) {
+      for (EdgeSink s : sinks) {
+        s.beginFile(file);
+      }
+    }
+
+    @Override
+    public void edge(long src, long dst, float weight, long row) {
+      for (EdgeSink s : sinks) {
+        s.edge(src, dst, weight, row);
+      }
+    }
+
+    @Override
+    public void edges(long[] src, long[] dst, float[] weight, int count, long firstRow) {
+      for (EdgeSink s : sinks) {
+        s.edges(src, dst, weight, count, firstRow);
+      }
+    }
+  }
+}
