@@ -23,7 +23,7 @@ import org.yarngnn.partition.PartitionAssembler;
  * broken by a worker's failure, leaves any later edge phase (a construction started over) to read apart. A failure
  * of any reading thread fails every worker's edge phase, since each worker's edges come from all the threads.
  */
-final class CoLocatedEdgeScan {
+public final class CoLocatedEdgeScan {
   /** How often a waiting worker checks that it has not been abandoned. */
   private static final long POLL_MS = 100;
   private final int workers;
@@ -38,7 +38,8 @@ final class CoLocatedEdgeScan {
   private boolean used;
   private Throwable broken;
 
-  CoLocatedEdgeScan(int workers) {
+  /** A scan for the {@code workers} graph workers of one job, all threads of this JVM. */
+  public CoLocatedEdgeScan(int workers) {
     this(workers, GraphWorker.PEER_TIMEOUT_MS);
   }
 

@@ -33,7 +33,7 @@ public final class ConstructionPhases {
   }
 
   /** Reads a raw edge table with the other workers of this JVM through {@code scan} (see {@link CoLocatedEdgeScan}). */
-  void shareEdgeScan(CoLocatedEdgeScan scan) {
+  public void shareEdgeScan(CoLocatedEdgeScan scan) {
     construction.shareEdgeScan(scan);
   }
 

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.yarngnn.app.infer.Background;
+import org.yarngnn.app.infer.CoLocatedEdgeScan;
 import org.yarngnn.app.infer.FeatureLoader;
 import org.yarngnn.app.infer.GraphWorker;
 import org.yarngnn.app.infer.HaloExchange;
@@ -79,6 +80,8 @@ public final class TrainWorker implements WorkerSession.Role {
   private RemoteTensorSteps remote;
 
   private ConstructionPhases construction;
+  /** The edge scan shared with the other workers of this JVM ({@code --local}), or null. */
+  private CoLocatedEdgeScan coLocated;
   private WorkerPartition partition;
   private HaloPlan plan;
   private DenseMatrix x;
@@ -120,9 +123,19 @@ public final class TrainWorker implements WorkerSession.Role {
   /** Runs a training worker's session with the driver; returns the process exit status. */
   public static int serve(Configuration conf, TrainOptions opts, ModelSpec spec, int index, String driverHost,
       int driverPort, JobTransport transport) {
+    return serve(conf, opts, spec, index, driverHost, driverPort, transport, null);
+  }
+
+  /** As above; {@code coLocated} (or null) is the edge scan shared by the workers of this JVM ({@code --local}). */
+  public static int serve(Configuration conf, TrainOptions opts, ModelSpec spec, int index, String driverHost,
+      int driverPort, JobTransport transport, CoLocatedEdgeScan coLocated) {
     return new WorkerSession(index, driverHost, driverPort, transport, TrainCodec.CODEC,
         conf.getBoolean("yarngnn.verbose", false))
-        .run(() -> new TrainWorker(conf, opts, spec, index, transport));
+        .run(() -> {
+          TrainWorker w = new TrainWorker(conf, opts, spec, index, transport);
+          w.coLocated = coLocated;
+          return w;
+        });
   }
 
   @Override
@@ -215,6 +228,9 @@ public final class TrainWorker implements WorkerSession.Role {
       case JOB:
         construction = new ConstructionPhases(conf, graphSpec, new Parameters(spec).toModel(),
             new FeatureLoader(new Parameters(spec).toModel(), null, false, true), index, mesh, figures);
+        if (coLocated != null) {
+          construction.shareEdgeScan(coLocated);
+        }
         if (endpoints == null) {
           throw new IllegalStateException("job before the peer table");
         }
