@@ -557,7 +557,9 @@ public final class CostModelReport {
           .coresPerWorker(coresPerWorker).fused(!train()).epochs(train() ? epochs() : 0)
           .nodeCrossing(generatedCrossing(nodes, workers())).haloSkew(train() ? 1 : rmatHaloSkew)
           // The jobs run with --edge-reading auto: every worker reads every edge file up to 4 workers (EdgeReading).
-          .readAllEdges(workers() <= READ_ALL_EDGES_WORKERS);
+          .readAllEdges(workers() <= READ_ALL_EDGES_WORKERS)
+          // --local: the workers share one JVM and read a whole edge table once between them.
+          .coLocated(workers());
       return rates == null ? b.build() : b.rates(rates).build();
     }
   }

@@ -29,7 +29,8 @@ import java.util.Map;
  * {@link #PEERS} fixed seconds; for "epochs" once per job,
  * the first epoch's warm-up; a training job's phase {@code x} takes "train:x" where the rates have one).
  * {@code a} ({@link #EDGE_READING_SHARE}) is the share of a lone worker's edge phase spent reading the rows (the rest
- * builds the CSR of the ones it keeps), which every worker pays for the whole table when each reads it all.
+ * builds the CSR of the ones it keeps), which every worker pays for the whole table when each reads it all (v
+ * co-located workers, {@link CostInputs#coLocated}, a v-th each: they read it once between them).
  * {@code x} is the share of node rows read by a non-owner: q for rows in no order, less for a table written in id
  * order (0 when each worker's run of files is its range of ids; {@link CostInputs#contiguousCrossing}).
  * {@code r} is the routed row width (the first layer's linear width when fused and narrower, else f), {@code lin}
@@ -94,7 +95,9 @@ public final class CostModel {
     t.put("route-nodes", rowBytes / (r.routeBytes() * one) + peer(rowsSent, r, peerCores));
     sent.put("route-nodes", p * rowsSent);
     double edgesSent = in.readAllEdges() ? 0 : 12 * q * ew;
-    double edgesRead = in.readAllEdges() ? EDGE_READING_SHARE * in.edges() + (1 - EDGE_READING_SHARE) * ew : ew;
+    // Read whole, every row is decoded once per JVM: co-located workers split the decoding between their threads.
+    double edgesRead = in.readAllEdges()
+        ? EDGE_READING_SHARE * in.edges() / in.coLocated() + (1 - EDGE_READING_SHARE) * ew : ew;
     t.put("edges", edgesRead / (r.buildEdges() * c) + peer(edgesSent, r, peerCores));
     sent.put("edges", p * edgesSent);
     t.put("plan", 0.0); // set below, from the layers' halo; in phase order here

@@ -102,6 +102,21 @@ class CostModelTest {
   }
 
   @Test
+  void coLocatedWorkersReadTheWholeTableOnceBetweenThem() {
+    CostEstimate apart = CostModel.estimate(small().workers(2).readAllEdges(true).build());
+    CostEstimate together = CostModel.estimate(small().workers(2).readAllEdges(true).coLocated(2).build());
+    double a = CostModel.EDGE_READING_SHARE;
+    // Each worker's threads decode half the 10000 rows (for both), then it builds its 5000.
+    assertEquals((a * 10000 / 2 + (1 - a) * 5000) / 1e4, together.phaseSeconds().get("edges"), 1e-12);
+    assertTrue(together.phaseSeconds().get("edges") < apart.phaseSeconds().get("edges"));
+    // Routed edges are not read whole: co-location does not change them.
+    assertEquals(CostModel.estimate(small().workers(2).build()).phaseSeconds().get("edges"),
+        CostModel.estimate(small().workers(2).coLocated(2).build()).phaseSeconds().get("edges"), 1e-12);
+    assertThrows(IllegalArgumentException.class, () -> small().workers(2).coLocated(3).build());
+    assertThrows(IllegalArgumentException.class, () -> small().coLocated(0).build());
+  }
+
+  @Test
   void workersWithPeersAddTheirOwnFixedSeconds() {
     CostRates r = EASY.withFixedSeconds(java.util.Map.of("edges", 0.5, CostModel.PEERS + "edges", 0.25));
     CostEstimate one = CostModel.estimate(small().rates(r).build());
