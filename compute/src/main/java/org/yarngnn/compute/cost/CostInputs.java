@@ -49,8 +49,8 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
   public Builder toBuilder() {
     return new Builder().nodes(nodes).edges(edges).featureWidth(featureWidth).layers(layers).workers(workers)
         .coresPerWorker(coresPerWorker).weighted(weighted).fused(fused).epochs(epochs).edgeBalance(edgeBalance)
-        .nodeCrossing(nodeCrossing).haloSkew(haloSkew).readAllEdges(readAllEdges).coLocated(coLocated).pipelined(pipelined)
-        .rates(rates);
+        .nodeCrossing(nodeCrossing).haloSkew(haloSkew).readAllEdges(readAllEdges).coLocated(coLocated)
+        .pipelined(pipelined).rates(rates);
   }
 
   /**

@@ -23,18 +23,13 @@ public final class ConstructionPhases {
   private WorkerPartition partition;
 
   public ConstructionPhases(Configuration conf, InferOptions spec, Model model, FeatureLoader features, int index,
-      WorkerMesh mesh, WorkerFigures figures) {
+      WorkerMesh mesh, WorkerFigures figures, CoLocatedEdgeScan coLocated) {
     this.conf = conf;
     this.spec = spec;
     this.model = model;
     this.features = features;
     this.figures = figures;
-    this.construction = new WorkerConstruction(conf, spec, index, spec.workers(), mesh, figures);
-  }
-
-  /** Reads a raw edge table with the other workers of this JVM through {@code scan} (see {@link CoLocatedEdgeScan}). */
-  public void shareEdgeScan(CoLocatedEdgeScan scan) {
-    construction.shareEdgeScan(scan);
+    this.construction = new WorkerConstruction(conf, spec, index, spec.workers(), mesh, figures, coLocated);
   }
 
   /** Tells {@code r} this worker's row slot count (nodes and halo) once known, while its partition is built. */

@@ -62,7 +62,7 @@ public final class GraphWorker implements WorkerSession.Role {
   private LayerwiseInference engine;
   private ConstructionPhases construction;
   /** The edge scan shared with the other workers of this JVM ({@code --local}), or null. */
-  private CoLocatedEdgeScan coLocated;
+  private final CoLocatedEdgeScan coLocated;
   private WorkerPartition partition;
   private HaloPlan plan;
   /** With {@code --targets}: the targets' receptive field (the layers compute only its rows); else null. */
@@ -72,16 +72,13 @@ public final class GraphWorker implements WorkerSession.Role {
   private int layersDone;
 
   /**
-   * A worker of the job {@code spec}; {@code model} is the job's model when this JVM already holds it
-   * ({@code --local}), else null and the worker reads it once, in the job phase.
+   * Start {@code attempt} of worker {@code index} (a replacement's is above 0) of the job {@code spec};
+   * {@code model} is the job's model when this JVM already holds it ({@code --local}), else null and the worker
+   * reads it once, in the job phase; {@code coLocated} (or null) the edge scan shared by the workers of this JVM.
    */
-  GraphWorker(Configuration conf, InferOptions spec, Model model, int index, JobTransport transport) throws Exception {
-    this(conf, spec, model, index, 0, transport);
-  }
-
-  /** As above, for start {@code attempt} of worker {@code index} (a replacement's is above 0). */
-  GraphWorker(Configuration conf, InferOptions spec, Model model, int index, int attempt, JobTransport transport)
-      throws Exception {
+  GraphWorker(Configuration conf, InferOptions spec, Model model, int index, int attempt, JobTransport transport,
+      CoLocatedEdgeScan coLocated) throws Exception {
+    this.coLocated = coLocated;
     this.attempt = attempt;
     this.checkpoints = spec.recovery().replacesWorkers()
         ? new LayerCheckpoints(conf, new Path(spec.recovery().dir())) : null;
@@ -137,11 +134,7 @@ public final class GraphWorker implements WorkerSession.Role {
     if (reconnect != null) {
       session.reconnecting(reconnect);
     }
-    return session.run(() -> {
-      GraphWorker w = new GraphWorker(conf, spec, model, index, attempt, transport);
-      w.coLocated = coLocated;
-      return w;
-    });
+    return session.run(() -> new GraphWorker(conf, spec, model, index, attempt, transport, coLocated));
   }
 
   @Override
@@ -256,10 +249,7 @@ public final class GraphWorker implements WorkerSession.Role {
     }
     if (construction == null) {
       construction = new ConstructionPhases(conf, spec, model,
-          new FeatureLoader(model, engine.layers().get(0), spec.fusion()), index, mesh, figures);
-      if (coLocated != null) {
-        construction.shareEdgeScan(coLocated);
-      }
+          new FeatureLoader(model, engine.layers().get(0), spec.fusion()), index, mesh, figures, coLocated);
       if (spec.targets() == null && checkpoints == null) {
         // A worker's message slots (its nodes and its halo) are known early in its partition's build: its first
         // layer's message matrix is allocated (zeroed and faulted in on a thread of its own) while the build

@@ -73,10 +73,15 @@ public final class WorkerConstruction {
   /** Set by {@link #stop}: the routing threads give up at their next block. */
   private final AtomicBoolean abandoned = new AtomicBoolean();
   /** The edge table read once for every worker of this JVM ({@code --local}), or null. */
-  private CoLocatedEdgeScan coLocated;
+  private final CoLocatedEdgeScan coLocated;
 
+  /**
+   * {@code coLocated} (or null): the scan through which the workers of this JVM read a raw edge table together
+   * when each keeps its share of every row ({@link EdgeReading#ALL}).
+   */
   public WorkerConstruction(Configuration conf, InferOptions spec, int index, int workers, WorkerMesh mesh,
-      WorkerFigures figures) {
+      WorkerFigures figures, CoLocatedEdgeScan coLocated) {
+    this.coLocated = coLocated;
     this.conf = conf;
     this.spec = spec;
     this.index = index;
@@ -400,13 +405,6 @@ public final class WorkerConstruction {
     return readers.count();
   }
 
-  /**
-   * Reads the edge table together with the other workers of this JVM through {@code scan} when each keeps its share
-   * of every row ({@link EdgeReading#ALL}): each row decoded once in the JVM instead of once per worker.
-   */
-  void shareEdgeScan(CoLocatedEdgeScan scan) {
-    coLocated = scan;
-  }
 
   /**
    * Tells {@code r} this worker's row slot count (nodes and halo) once its edges are read, while the partition is

@@ -81,7 +81,7 @@ public final class TrainWorker implements WorkerSession.Role {
 
   private ConstructionPhases construction;
   /** The edge scan shared with the other workers of this JVM ({@code --local}), or null. */
-  private CoLocatedEdgeScan coLocated;
+  private final CoLocatedEdgeScan coLocated;
   private WorkerPartition partition;
   private HaloPlan plan;
   private DenseMatrix x;
@@ -108,7 +108,9 @@ public final class TrainWorker implements WorkerSession.Role {
   private int backwardNext;
   private long epoch;
 
-  TrainWorker(Configuration conf, TrainOptions opts, ModelSpec spec, int index, JobTransport transport) throws Exception {
+  TrainWorker(Configuration conf, TrainOptions opts, ModelSpec spec, int index, JobTransport transport,
+      CoLocatedEdgeScan coLocated) throws Exception {
+    this.coLocated = coLocated;
     this.conf = conf;
     this.opts = opts;
     this.graphSpec = opts.graph();
@@ -131,11 +133,7 @@ public final class TrainWorker implements WorkerSession.Role {
       int driverPort, JobTransport transport, CoLocatedEdgeScan coLocated) {
     return new WorkerSession(index, driverHost, driverPort, transport, TrainCodec.CODEC,
         conf.getBoolean("yarngnn.verbose", false))
-        .run(() -> {
-          TrainWorker w = new TrainWorker(conf, opts, spec, index, transport);
-          w.coLocated = coLocated;
-          return w;
-        });
+        .run(() -> new TrainWorker(conf, opts, spec, index, transport, coLocated));
   }
 
   @Override
@@ -227,10 +225,7 @@ public final class TrainWorker implements WorkerSession.Role {
     switch (c.phase()) {
       case JOB:
         construction = new ConstructionPhases(conf, graphSpec, new Parameters(spec).toModel(),
-            new FeatureLoader(new Parameters(spec).toModel(), null, false, true), index, mesh, figures);
-        if (coLocated != null) {
-          construction.shareEdgeScan(coLocated);
-        }
+            new FeatureLoader(new Parameters(spec).toModel(), null, false, true), index, mesh, figures, coLocated);
         if (endpoints == null) {
           throw new IllegalStateException("job before the peer table");
         }
