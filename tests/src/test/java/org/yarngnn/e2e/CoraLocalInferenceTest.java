@@ -78,8 +78,8 @@ class CoraLocalInferenceTest {
   }
 
   @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.CsvSource({"2, off, on, auto, share", "3, on, off, range, all",
-      "4, on, on, hash, auto", "5, on, on, auto, auto"})
+  @org.junit.jupiter.params.provider.CsvSource({"2, off, on, auto, share", "3, off, off, range, all",
+      "4, on, off, hash, auto", "5, on, on, auto, auto"})
   void severalLocalWorkersMatchTheReference(int workers, String pipelining, String fusion, String ownership,
       String edgeReading) throws Exception {
     String[] extra = {"--workers", Integer.toString(workers), "--pipelining", pipelining, "--fusion", fusion,
@@ -104,6 +104,10 @@ class CoraLocalInferenceTest {
     assertTrue(printed.contains("edge balance max/mean"), run.toString());
     int workers = args.contains("--workers") ? Integer.parseInt(args.get(args.indexOf("--workers") + 1)) : 1;
     assertTrue(printed.contains("partition " + (workers - 1) + ": "), run.toString());
+    // Local workers copy their halo rows from each other's matrices unless pipelined (then through loopback, as
+    // between containers).
+    boolean copied = workers > 1 && args.get(args.indexOf("--pipelining") + 1).equals("off");
+    assertEquals(copied ? workers : 0, printed.split("haloRowsCopied=", -1).length - 1, printed);
     compare(ModelDirectory.read(model), seed, out);
   }
 
@@ -131,6 +135,7 @@ class CoraLocalInferenceTest {
     assertTrue(printed.contains("worker 0 stats:") && printed.contains("worker 1 stats:"), two.toString());
     assertEquals(2, printed.split("edgesScanWorkers=2", -1).length - 1, "both workers read through one scan: "
         + printed);
+    assertEquals(2, printed.split("haloRowsCopied=", -1).length - 1, "halo rows copied in memory: " + printed);
     compare(ModelDirectory.read(model), 3, out2);
   }
 

@@ -63,6 +63,10 @@ public final class GraphWorker implements WorkerSession.Role {
   private ConstructionPhases construction;
   /** The edge scan shared with the other workers of this JVM ({@code --local}), or null. */
   private final CoLocatedEdgeScan coLocated;
+  /** The halo rows copied between the workers of this JVM ({@code --local}, not pipelined), or null. */
+  private final CoLocatedHalo coLocatedHalo;
+  /** Set when the session ends: a worker waiting for co-located peers stops waiting. */
+  private volatile boolean closed;
   private WorkerPartition partition;
   private HaloPlan plan;
   /** With {@code --targets}: the targets' receptive field (the layers compute only its rows); else null. */
@@ -74,11 +78,13 @@ public final class GraphWorker implements WorkerSession.Role {
   /**
    * Start {@code attempt} of worker {@code index} (a replacement's is above 0) of the job {@code spec};
    * {@code model} is the job's model when this JVM already holds it ({@code --local}), else null and the worker
-   * reads it once, in the job phase; {@code coLocated} (or null) the edge scan shared by the workers of this JVM.
+   * reads it once, in the job phase; {@code coLocated} and {@code coLocatedHalo} (or null) the edge scan and the
+   * halo rows shared by the workers of this JVM.
    */
   GraphWorker(Configuration conf, InferOptions spec, Model model, int index, int attempt, JobTransport transport,
-      CoLocatedEdgeScan coLocated) throws Exception {
+      CoLocatedEdgeScan coLocated, CoLocatedHalo coLocatedHalo) throws Exception {
     this.coLocated = coLocated;
+    this.coLocatedHalo = coLocatedHalo;
     this.attempt = attempt;
     this.checkpoints = spec.recovery().replacesWorkers()
         ? new LayerCheckpoints(conf, new Path(spec.recovery().dir())) : null;
@@ -119,22 +125,24 @@ public final class GraphWorker implements WorkerSession.Role {
    */
   public static int serve(Configuration conf, InferOptions spec, Model model, int index, int attempt,
       String driverHost, int driverPort, JobTransport transport, WorkerSession.Reconnect reconnect) {
-    return serve(conf, spec, model, index, attempt, driverHost, driverPort, transport, reconnect, null);
+    return serve(conf, spec, model, index, attempt, driverHost, driverPort, transport, reconnect, null, null);
   }
 
   /**
-   * As above; {@code coLocated} (or null) is the edge scan shared by the workers of this JVM ({@code --local}).
+   * As above; {@code coLocated} and {@code coLocatedHalo} (or null) are the edge scan and the halo rows shared by the
+   * workers of this JVM ({@code --local}).
    */
   static int serve(Configuration conf, InferOptions spec, Model model, int index, int attempt,
       String driverHost, int driverPort, JobTransport transport, WorkerSession.Reconnect reconnect,
-      CoLocatedEdgeScan coLocated) {
+      CoLocatedEdgeScan coLocated, CoLocatedHalo coLocatedHalo) {
     // --verbose reaches the workers as an option (job.xml on YARN), not as a key of the container's own conf.
     WorkerSession session = new WorkerSession(index, driverHost, driverPort, transport, InferenceCodec.CODEC,
         spec.verbose() || conf.getBoolean("yarngnn.verbose", false));
     if (reconnect != null) {
       session.reconnecting(reconnect);
     }
-    return session.run(() -> new GraphWorker(conf, spec, model, index, attempt, transport, coLocated));
+    return session.run(() -> new GraphWorker(conf, spec, model, index, attempt, transport, coLocated,
+        coLocatedHalo));
   }
 
   @Override
@@ -400,6 +408,14 @@ public final class GraphWorker implements WorkerSession.Role {
     HaloExchangeHook hook = (layer, edges, msg, aggregation) -> {
           figures.add("transformSeconds", (System.nanoTime() - t0) / 1e9);
           long t1 = System.nanoTime();
+          if (coLocatedHalo != null && !spec.pipelining()) {
+            // Peers in this JVM: their rows are copied from their matrices, not sent through loopback.
+            figures.add("haloRowsCopied",
+                coLocatedHalo.exchange(index, k, msg, plan.sendRows(k), plan.recvSlots(k), () -> closed));
+            aggregation.range(0, edges.numNodes());
+            figures.add("exchangeAggregateSeconds", (System.nanoTime() - t1) / 1e9);
+            return;
+          }
           HaloExchange ex = new HaloExchange(k, edges, msg, plan.sendRows(k), plan.recvSlots(k),
               spec.chunkRows());
           WorkerMesh m = mesh;
@@ -420,8 +436,15 @@ public final class GraphWorker implements WorkerSession.Role {
     rows = targeted == null ? engine.layer(k, partition.graph(), plan.edges(k), rows, fused, hook, reuse)
         : engine.layerRows(k, partition.graph(), plan.edges(k), rows, fused, targeted.inRows(k),
             targeted.outRows(k), hook);
-    } catch (Exception e) {
-      throw NumberChecks.asBadInput(e, spec.edges() != null ? spec.edges() : spec.graph());
+    } catch (Exception | Error e) {
+      if (coLocatedHalo != null) {
+        // The co-located peers would otherwise wait for this worker's rows until their timeout.
+        coLocatedHalo.fail(e);
+      }
+      if (e instanceof Error err) {
+        throw err;
+      }
+      throw NumberChecks.asBadInput((Exception) e, spec.edges() != null ? spec.edges() : spec.graph());
     }
     layersDone++;
     if (layersDone == plan.layers()) {
@@ -508,6 +531,7 @@ public final class GraphWorker implements WorkerSession.Role {
 
   @Override
   public void close() {
+    closed = true;
     mesh.close();
   }
 }

@@ -8,7 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.conf.Configuration;
 import org.yarngnn.compute.model.Model;
 
-/** {@code --local}: graph workers as threads of this JVM, streaming to each other over loopback. */
+/** {@code --local}: graph workers as threads of this JVM, sharing its memory where they can, else over loopback. */
 public final class ThreadWorkers implements WorkerLauncher {
   /** Runs worker {@code index}'s session with the driver at {@code host:port}; returns its exit status. */
   @FunctionalInterface
@@ -28,11 +28,15 @@ public final class ThreadWorkers implements WorkerLauncher {
     this(serveSharing(conf, options, model, transport));
   }
 
-  /** Inference workers that read a raw edge table once for all of them ({@link CoLocatedEdgeScan}). */
+  /**
+   * Inference workers that read a raw edge table once for all of them ({@link CoLocatedEdgeScan}) and copy their
+   * halo rows from each other's matrices ({@link CoLocatedHalo}).
+   */
   private static Serve serveSharing(Configuration conf, InferOptions options, Model model, JobTransport transport) {
     CoLocatedEdgeScan scan = options.workers() > 1 ? new CoLocatedEdgeScan(options.workers()) : null;
+    CoLocatedHalo halo = options.workers() > 1 ? new CoLocatedHalo(options.workers()) : null;
     return (index, host, port) -> GraphWorker.serve(conf, options, model, index, 0, host, port, transport, null,
-        scan);
+        scan, halo);
   }
 
   /** Workers that each run {@code serve} (a graph worker of any role) on a thread of this JVM. */

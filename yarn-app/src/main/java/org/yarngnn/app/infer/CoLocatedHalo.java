@@ -1,0 +1,173 @@
+package org.yarngnn.app.infer;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.yarngnn.compute.tensor.DenseMatrix;
+
+/**
+ * A layer's halo rows for the graph workers of one JVM ({@code --local}), copied from the peers' message matrices
+ * instead of sent through loopback sockets. Through the {@link WorkerMesh} a halo row was gathered into a frame,
+ * written to a socket, copied by the kernel twice, decoded and copied again, on the same two cores that compute
+ * the layer; here each worker, once every worker has transformed the layer, copies the rows it asked each peer
+ * for straight from that peer's matrix into its halo slots, under the same plan ({@link HaloPlan}: a peer's
+ * {@code sendRows} for this worker pair up with this worker's {@code recvSlots} for that peer, as the socket
+ * exchange's chunks do).
+ *
+ * <p>Two rendezvous per layer: all have published their matrices (then each copies), and all have copied (then a
+ * peer's matrix may change again). A worker whose layer fails {@link #fail breaks} the exchange, and every worker
+ * waiting on it fails at once instead of waiting for its timeout; so does one that is interrupted or waits past
+ * the timeout. Broken is final: the job is failing.
+ */
+public final class CoLocatedHalo {
+  /** How often a waiting worker checks that it has not been abandoned. */
+  private static final long POLL_MS = 100;
+  private final int workers;
+  private final long timeoutMs;
+  private final DenseMatrix[] msg;
+  private final int[][][] sendRows;
+  /** Layer of the exchange under way, -1 between layers. */
+  private int layer = -1;
+  private int published;
+  private int copied;
+  /** Counts completed exchanges, so a worker waiting for "all copied" is not confused by the next layer's start. */
+  private long round;
+  private Throwable broken;
+
+  /** The exchange for the {@code workers} graph workers of one job, all threads of this JVM. */
+  public CoLocatedHalo(int workers) {
+    this(workers, GraphWorker.PEER_TIMEOUT_MS);
+  }
+
+  CoLocatedHalo(int workers, long timeoutMs) {
+    if (workers < 2) {
+      throw new IllegalArgumentException("a co-located halo needs 2 or more workers, not " + workers);
+    }
+    this.workers = workers;
+    this.timeoutMs = timeoutMs;
+    this.msg = new DenseMatrix[workers];
+    this.sendRows = new int[workers][][];
+  }
+
+  /**
+   * Worker {@code index}'s part of layer {@code k}'s exchange: publishes its message rows {@code m} (own rows
+   * transformed) and the rows each peer asked it for ({@code send[q]}), waits for every worker to do the same,
+   * copies into its halo slots {@code recv[q]} the rows {@code q} holds for it, and returns once every worker has
+   * copied (so {@code m} is its own again). Returns the rows copied. Throws when a peer's plan does not pair up
+   * with this one's, when a peer failed, or when the peers do not come in time.
+   */
+  public long exchange(int index, int k, DenseMatrix m, int[][] send, int[][] recv, BooleanSupplier abandoned)
+      throws InterruptedException {
+    long myRound;
+    synchronized (this) {
+      checkNotBroken();
+      if (layer == -1) {
+        layer = k;
+      } else if (layer != k) {
+        throw breakWith("worker " + index + " exchanged layer " + (k + 1) + " while the others exchange layer "
+            + (layer + 1));
+      }
+      if (msg[index] != null) {
+        throw breakWith("worker " + index + " exchanged layer " + (k + 1) + " twice");
+      }
+      msg[index] = m;
+      sendRows[index] = send;
+      published++;
+      myRound = round;
+      notifyAll();
+      await(() -> published == workers, index, abandoned, "the other workers' layer " + (k + 1) + " rows");
+    }
+    long rows;
+    try {
+      rows = copyFromPeers(index, k, m, recv);
+    } catch (RuntimeException e) {
+      fail(e);
+      throw e;
+    }
+    synchronized (this) {
+      copied++;
+      if (copied == workers) {
+        // Everyone has its halo rows: the next layer may start publishing.
+        java.util.Arrays.fill(msg, null);
+        java.util.Arrays.fill(sendRows, null);
+        published = 0;
+        copied = 0;
+        layer = -1;
+        round++;
+        notifyAll();
+      } else {
+        await(() -> round != myRound, index, abandoned, "the other workers to copy their layer " + (k + 1) + " rows");
+      }
+    }
+    return rows;
+  }
+
+  /** Reads only what the first rendezvous published; every worker only writes its own matrix's halo slots. */
+  private long copyFromPeers(int index, int k, DenseMatrix m, int[][] recv) {
+    int width = m.cols();
+    float[] to = m.data();
+    long rows = 0;
+    for (int q = 0; q < workers; q++) {
+      if (q == index) {
+        continue;
+      }
+      int[] slots = recv[q] == null ? new int[0] : recv[q];
+      int[] from = sendRows[q][index] == null ? new int[0] : sendRows[q][index];
+      if (slots.length != from.length) {
+        throw new IllegalStateException("layer " + (k + 1) + ": worker " + index + " asked worker " + q + " for "
+            + slots.length + " rows, which holds " + from.length + " for it");
+      }
+      DenseMatrix peer = msg[q];
+      if (peer.cols() != width) {
+        throw new IllegalStateException("layer " + (k + 1) + ": worker " + q + "'s rows have width " + peer.cols()
+            + ", worker " + index + "'s " + width);
+      }
+      float[] src = peer.data();
+      for (int i = 0; i < slots.length; i++) {
+        System.arraycopy(src, peer.offset(from[i]), to, m.offset(slots[i]), width);
+      }
+      rows += slots.length;
+    }
+    return rows;
+  }
+
+  /** Breaks the exchange: every worker waiting on it fails, now and in later layers. */
+  public synchronized void fail(Throwable t) {
+    if (broken == null) {
+      broken = t;
+    }
+    notifyAll();
+  }
+
+  private IllegalStateException breakWith(String message) {
+    IllegalStateException e = new IllegalStateException(message);
+    fail(e);
+    return e;
+  }
+
+  private void checkNotBroken() {
+    if (broken != null) {
+      throw new IllegalStateException("a co-located worker's layer failed: " + broken.getMessage(), broken);
+    }
+  }
+
+  private void await(BooleanSupplier done, int index, BooleanSupplier abandoned, String what)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    while (!done.getAsBoolean()) {
+      checkNotBroken();
+      if (abandoned.getAsBoolean()) {
+        throw breakWith("worker " + index + " abandoned its layer");
+      }
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw breakWith("worker " + index + " waited " + timeoutMs + " ms for " + what);
+      }
+      try {
+        wait(Math.min(POLL_MS, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left))));
+      } catch (InterruptedException e) {
+        fail(e);
+        throw e;
+      }
+    }
+  }
+}
