@@ -19,7 +19,8 @@ import java.util.List;
  * @param readAllEdges every worker reads the whole edge table and keeps its share, nothing routed
  *     ({@code --edge-reading all}, the default up to 4 workers), rather than a share of it routed to the owners
  * @param coLocated graph workers sharing one JVM, which then read a whole edge table once between them (each row
- *     decoded once, on all their threads): all of them with {@code --local}, 1 in YARN containers
+ *     decoded once, on all their threads) and, in an unpipelined inference, copy each other's halo rows instead of
+ *     sending them: all of them with {@code --local}, 1 in YARN containers
  * @param pipelined halo rows are aggregated as they arrive, which keeps the halo users through the layers
  *     ({@code infer --pipelining}: on between containers, off between {@code --local} workers; train: always)
  */

@@ -19,7 +19,8 @@ import java.util.Map;
  *   edges       E_w / (buildEdges c) + peer(12 q E_w)
  *               reading all edges: (a E + (1 - a) E_w) / (buildEdges c), nothing sent
  *   plan        E_w / (planEdges min(1,c)) + sum_k 16 h_k / (peerBytes c')   (8-byte ids asked and answered)
- *   layer k     2 n_w in_k lin_k / (gemmFlops c) + S_k msg_k / (spmmEdgeFloats c) + peer(4 h_k msg_k)
+ *   layer k     2 n_w in_k lin_k / (gemmFlops c) + S_k msg_k / (spmmEdgeFloats c) + peer((1 - y) 4 h_k msg_k)
+ *               + y 4 h_k msg_k / (localCopyBytes min(1,c))
  *   write       n_w (8 + 4 out) / (writeBytes min(parts, c))
  *   train       epochs (trainEpochFactor * (sum of the layers' compute) + 3 sum_k peer'(4 h_k msg_k)), as "epochs"
  *               (instead of the layers and write: forward, backward and evaluation each exchange every layer;
@@ -38,7 +39,10 @@ import java.util.Map;
  * exchanged (gat adds a score per head; gat aggregates twice: scores and rows), {@code S_k} the sampled in-edges
  * ({@code n_w f_k (1 - exp(-d / f_k))} for a fanout f_k, d = E/n), {@code h_k} the halo rows a worker receives:
  * with sources spread over the graph, the distinct remote sources of {@code q S_k} edges among {@code n - n_w}
- * nodes, {@code (n - n_w)(1 - exp(-q S_k / (n - n_w)))}, times the graph's {@link CostInputs#haloSkew}. Bytes exchanged at layer k: {@code 4 p h_k msg_k}.
+ * nodes, {@code (n - n_w)(1 - exp(-q S_k / (n - n_w)))}, times the graph's {@link CostInputs#haloSkew}.
+ * {@code y} is the share of the halo copied from co-located peers' matrices: {@code (v - 1)/(p - 1)} for an
+ * unpipelined inference ({@code --local}: all of it), else 0 ({@link #LOCAL_COPY_BYTES}). Bytes exchanged at layer
+ * k: {@code 4 p (1 - y) h_k msg_k}.
  * Memory: {@link #heapBytesPerWorker}.
  */
 public final class CostModel {
@@ -53,6 +57,11 @@ public final class CostModel {
   public static final double HEAP_HEADROOM = 1.25;
   /** Resident memory beyond the heap: metaspace, code cache, thread stacks, Netty's direct buffers. */
   public static final long NATIVE_BYTES = 256L << 20;
+  /**
+   * Bytes per second one thread copies halo rows of 128 floats from a co-located peer's matrix into its own (at
+   * random rows; 4.5-6.9 GB/s measured here, 224,000 rows from a 500,000-row matrix): {@code CoLocatedHalo}.
+   */
+  public static final double LOCAL_COPY_BYTES = 4e9;
   /** The issue's memory target per edge and feature rows per node (issue 13, point 3). */
   public static final long TARGET_BYTES_PER_EDGE = 100;
   public static final int TARGET_FEATURE_ROWS_PER_NODE = 3;
@@ -118,12 +127,14 @@ public final class CostModel {
       double passes = l.type() == org.yarngnn.compute.model.LayerType.GAT ? 2 : 1;
       double agg = passes * sampled * l.messageWidth() / (r.spmmEdgeFloats() * c);
       double haloBytes = 4 * halo * l.messageWidth();
-      double exchange = peer(haloBytes, r, peerCores);
+      // Inference's unpipelined halo rows from peers in the same JVM are copied from their matrices, not sent.
+      double copied = in.epochs() > 0 || in.pipelined() || p == 1 ? 0 : (in.coLocated() - 1.0) / (p - 1);
+      double exchange = peer((1 - copied) * haloBytes, r, peerCores) + copied * haloBytes / (LOCAL_COPY_BYTES * one);
       t.put("layer" + k, gemm + agg + exchange);
-      sent.put("layer" + k, p * haloBytes);
+      sent.put("layer" + k, p * (1 - copied) * haloBytes);
       layers += gemm + agg; // compute only: training scales it and adds its own exchanges
       trainExchanges += peer(haloBytes, r.trainPeerBytes(), r, peerCores);
-      bytes.add(Math.round(p * haloBytes));
+      bytes.add(Math.round(p * (1 - copied) * haloBytes));
     }
     // The plan asks each owner for its halo rows by id, once per layer (HaloRequest: 8 bytes an id).
     t.put("plan", ew / (r.planEdges() * one) + 2 * requests / (r.peerBytes() * peerCores));

@@ -117,6 +117,29 @@ class CostModelTest {
   }
 
   @Test
+  void coLocatedWorkersCopyAnUnpipelinedInferencesHaloInsteadOfSendingIt() {
+    CostInputs apart = big().workers(2).pipelined(false).build();
+    CostEstimate sent = CostModel.estimate(apart);
+    CostEstimate copied = CostModel.estimate(apart.toBuilder().coLocated(2).build());
+    double haloBytes = sent.bytesPerLayer().get(0) / 2.0;
+    assertEquals(4 * sent.haloRowsPerWorker() * 128, haloBytes, 2);
+    assertEquals(0, copied.bytesPerLayer().get(0));
+    assertEquals(0, copied.sentBytes().get("layer0"));
+    // The wire and the routing CPU (on min(2, c) = 2 cores) give way to one copy at LOCAL_COPY_BYTES; the compute
+    // stays.
+    CostRates r = apart.rates();
+    assertEquals(sent.phaseSeconds().get("layer0")
+        - (haloBytes / r.networkBytes() + 2 * haloBytes / (r.peerBytes() * 2))
+        + haloBytes / CostModel.LOCAL_COPY_BYTES, copied.phaseSeconds().get("layer0"), 1e-9);
+    // Pipelined (--pipelining on) or training: the rows still travel, co-located or not.
+    CostEstimate piped = CostModel.estimate(apart.toBuilder().coLocated(2).pipelined(true).build());
+    assertEquals(2 * haloBytes, piped.bytesPerLayer().get(0), 2);
+    CostEstimate train = CostModel.estimate(apart.toBuilder().coLocated(2).epochs(1).build());
+    CostEstimate trainApart = CostModel.estimate(apart.toBuilder().epochs(1).build());
+    assertEquals(trainApart.phaseSeconds().get("epochs"), train.phaseSeconds().get("epochs"), 1e-12);
+  }
+
+  @Test
   void workersWithPeersAddTheirOwnFixedSeconds() {
     CostRates r = EASY.withFixedSeconds(java.util.Map.of("edges", 0.5, CostModel.PEERS + "edges", 0.25));
     CostEstimate one = CostModel.estimate(small().rates(r).build());
