@@ -20,6 +20,17 @@
 # user CPU). YARN_GNN_HUGE_PAGES=0 leaves it out (so does -XX:-UseTransparentHugePages in YARN_GNN_OPTS: a later
 # flag wins).
 
+#
+# For `infer` it turns off G1's concurrent marking (-XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=100,
+# as LaunchContexts.INFER_GC does for inference containers). Why: an inference's garbage is large primitive arrays
+# (read buffers, edge batches, the build's keys), which G1 frees at every young collection without marking, while
+# each of its concurrent cycles, started over and over by those allocations as the heap grows, adds three
+# safepoints; and a safepoint that comes while a thread zeroes a large new array (the first layer's messages,
+# faulted in on a thread of its own during the build) stops every other thread until the zeroing ends, 0.5-0.8 s
+# on a VM. Measured, 1M-node bench graph, 4 interleaved pairs each, every pair faster: gcn 5.17-6.01 -> 4.56-4.92
+# s on one worker, 5.99-7.56 -> 5.58-6.81 s on two; sage 4.79-5.70 -> 4.50-4.98 s and 5.75-6.25 -> 5.25-5.55 s;
+# peak RSS lower. A heap that does fill still gets G1's full collection. YARN_GNN_OPTS comes later and wins.
+
 # yarngnn_huge_pages: prints -XX:+UseTransparentHugePages when the launcher asks for huge pages (see above).
 yarngnn_huge_pages() {
   if [ "${YARN_GNN_HUGE_PAGES:-1}" != 0 ] \
@@ -28,14 +39,28 @@ yarngnn_huge_pages() {
   fi
 }
 
+# yarngnn_gc_flags COMMAND: prints the collector's flags for that command (see above).
+yarngnn_gc_flags() {
+  if [ "$1" = infer ]; then
+    echo -XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=100
+  fi
+}
+
 # yarngnn_exec JAVA CLASSPATH ARGS... : execs the JVM (archive in use), or runs it and keeps the archive it dumps.
 yarngnn_exec() {
   local java_bin=$1 cp=$2
   shift 2
-  local jsa="" tmp="" run=()
-  # What every run of the JVM gets: huge pages where asked for, then the classpath.
+  local jsa="" tmp="" run=() gc=() cmd="" prev="" arg
+  # The command: the word after the main class.
+  for arg in "$@"; do
+    if [ "$prev" = org.yarngnn.app.Main ]; then cmd=$arg; break; fi
+    prev=$arg
+  done
+  case $cmd in *[!a-z-]*|"") cmd=other ;; esac
+  # What every run of the JVM gets: huge pages where asked for, the command's collector flags, the classpath.
   read -r -a run <<<"$(yarngnn_huge_pages)"
-  run+=(-cp "$cp")
+  read -r -a gc <<<"$(yarngnn_gc_flags "$cmd")"
+  run+=("${gc[@]}" -cp "$cp")
   if [ "${YARN_GNN_CDS:-1}" != 0 ]; then
     local dir="${XDG_CACHE_HOME:-$HOME/.cache}/yarn-gnn/cds" entries=() entry java_path usable=1
     local IFS=:
@@ -50,13 +75,8 @@ yarngnn_exec() {
     java_path=$(readlink -f "$(command -v "$java_bin")" 2>/dev/null || echo "$java_bin")
     if [ "$usable" = 1 ] && mkdir -p "$dir" 2>/dev/null && [ -w "$dir" ]; then
       # The key: every classpath entry with its size and time (what the JVM checks), and the JVM itself.
-      # One archive per command (the word after the main class): each holds the classes its own runs load.
-      local key cmd="" prev="" arg
-      for arg in "$@"; do
-        if [ "$prev" = org.yarngnn.app.Main ]; then cmd=$arg; break; fi
-        prev=$arg
-      done
-      case $cmd in *[!a-z-]*|"") cmd=other ;; esac
+      # One archive per command: each holds the classes its own runs load.
+      local key
       key=$(stat -c '%n %s %Y' "${entries[@]}" "$java_path" 2>/dev/null | md5sum | cut -c1-16)-$cmd
       jsa="$dir/$key.jsa"
       [ -s "$jsa" ] || tmp="$dir/$key.jsa.tmp-$$"

@@ -168,8 +168,11 @@ public final class ContainerWorkers implements ReplaceableWorkers {
 
   private static ContainerSpec.Builder builder(String host, int port, int workers, int memoryMb, int vcores,
       List<String> preferredHosts, String mainClass) {
+    // Inference's workers run G1 without concurrent marking (LaunchContexts.INFER_GC); training's as it is.
+    String opts = LaunchContexts.computeJavaOpts(memoryMb, vcores)
+        + (mainClass.equals(GraphWorkerMain.class.getName()) ? " " + LaunchContexts.INFER_GC : "");
     return ContainerSpec.builder(ROLE, workers, mainClass)
-        .memoryMb(memoryMb).vcores(vcores).javaOpts(LaunchContexts.computeJavaOpts(memoryMb, vcores))
+        .memoryMb(memoryMb).vcores(vcores).javaOpts(opts)
         .args(List.of(host, Integer.toString(port)))
         .preferredHosts(preferredHosts);
   }

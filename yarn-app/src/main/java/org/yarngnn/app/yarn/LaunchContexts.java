@@ -54,6 +54,17 @@ public final class LaunchContexts {
    */
   public static final int HUGE_PAGES_MIN_MB = 2048;
 
+  /**
+   * G1 without concurrent marking, for inference's graph workers (as {@code scripts/lib/launch.sh} runs a local
+   * {@code infer}): their garbage is large primitive arrays, which every young collection frees without marking,
+   * while each concurrent cycle, started again and again by those allocations as the heap grows, adds three
+   * safepoints, and a safepoint that comes while a thread zeroes a large new array stops every other thread until
+   * the zeroing ends (0.5-0.8 s for the first layer's messages on a VM). Measured on the 1M-node bench graph, 4
+   * interleaved pairs per model and worker count, every pair faster (README, Benchmarks). A heap that does fill
+   * still gets G1's full collection.
+   */
+  public static final String INFER_GC = "-XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=100";
+
   /** {@code -Xmx} at 75% of the container: the rest is metaspace, thread stacks and direct buffers. */
   public static String defaultJavaOpts(int memoryMb) {
     return "-Xmx" + Math.max(32, memoryMb * 3 / 4) + "m";

@@ -64,6 +64,12 @@ class InferLaunchContextsTest {
         am.get(0));
     assertTrue(worker.get(0).contains(GraphWorkerMain.class.getName() + " 'am-host.example' '40123' 1>"),
         worker.get(0));
+    // Inference's graph workers run G1 without concurrent marking; training's (another main class) do not.
+    assertTrue(worker.get(0).contains(LaunchContexts.INFER_GC), worker.get(0));
+    assertFalse(String.join(" ", am).contains(LaunchContexts.INFER_GC), am.get(0));
+    List<String> training = LaunchContexts.command(ContainerWorkers.spec("am-host.example", 40123, 2, 4096, 2,
+        List.of(), org.yarngnn.app.train.TrainWorkerMain.class.getName()));
+    assertFalse(training.get(0).contains(LaunchContexts.INFER_GC), training.get(0));
 
     // What a container reads from its working directory is the job, unchanged; a staged model resolves there.
     java.io.File localized = new java.io.File(staging.toUri().getPath(), LaunchContexts.JOB_XML);
