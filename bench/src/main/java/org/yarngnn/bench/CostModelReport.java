@@ -56,6 +56,8 @@ public final class CostModelReport {
   private static final boolean SHARES = !"0".equals(System.getProperty("costmodel.shares", "1"));
   /** A rate so high its term vanishes: "no CPU cost of routing to peers". */
   private static final double FREE = 1e300;
+  /** Bytes a worker of the two-worker calibration job must route before its excess seconds give a CPU rate. */
+  private static final double MIN_ROUTED_BYTES = 64e6;
 
   private CostModelReport() {}
 
@@ -86,12 +88,12 @@ public final class CostModelReport {
     rates = rates.withTrainPeerBytes(peerCpu ? trainPeerRate(trainPeer, features, cores, rates) : FREE);
     System.out.printf(Locale.ROOT, "calibrated rates per core: read %.0f MB/s, route %.0f MB/s, build %.2f M edges/s,"
         + " plan %.0f M edges/s, SpMM in layers %.2f G edge-floats/s, GEMM in layers %.1f GFLOP/s (layers at %.0f%%"
-        + " of the kernels), write %.0f MB/s, network %.0f MB/s, routing to peers %.0f MB/s (sent + received, CPU),"
-        + " train epoch = %.2f x an inference pass, training's halo exchanges %.0f MB/s (sent + received, CPU)%n",
+        + " of the kernels), write %.0f MB/s, network %.0f MB/s, routing to peers %s (sent + received, CPU),"
+        + " train epoch = %.2f x an inference pass, training's halo exchanges %s (sent + received, CPU)%n",
         rates.readBytes() / 1e6, rates.routeBytes() / 1e6, rates.buildEdges() / 1e6, rates.planEdges() / 1e6,
         rates.spmmEdgeFloats() / 1e9, rates.gemmFlops() / 1e9, 100 * rates.gemmFlops() / kernels[1],
-        rates.writeBytes() / 1e6, rates.networkBytes() / 1e6, rates.peerBytes() / 1e6, rates.trainEpochFactor(),
-        rates.trainPeerBytes() / 1e6);
+        rates.writeBytes() / 1e6, rates.networkBytes() / 1e6, mbPerSecond(rates.peerBytes()),
+        rates.trainEpochFactor(), mbPerSecond(rates.trainPeerBytes()));
     System.out.println("CostRates(" + rates.readBytes() + ", " + rates.routeBytes() + ", " + rates.buildEdges() + ", "
         + rates.planEdges() + ", " + rates.spmmEdgeFloats() + ", " + rates.gemmFlops() + ", " + rates.writeBytes()
         + ", " + rates.networkBytes() + ", " + rates.peerBytes() + ", " + rates.trainEpochFactor() + ", "
@@ -281,6 +283,13 @@ public final class CostModelReport {
     System.out.printf(Locale.ROOT, "routing to peers (%d-worker calibration job, %.2f cores each): its routing phases"
         + " took %.2f s, the one-worker rates predict %.2f s; %.0f MB sent + received per worker%n", peer.workers(),
         c, measured, predicted, bytes / 1e6);
+    if (bytes < MIN_ROUTED_BYTES) {
+      // Local workers read a whole edge table each and copy halo rows in memory: a few MB of requests and node
+      // rows cross, and a rate fitted to them is the phases' noise over nothing.
+      System.out.printf(Locale.ROOT, "routing to peers: under %.0f MB per worker is too little to fit its CPU rate;"
+          + " left out%n", MIN_ROUTED_BYTES / 1e6);
+      return FREE;
+    }
     return excessRate("routing to peers: no time beyond the one-worker rates (noise?); its CPU cost left out",
         measured - predicted, bytes, c);
   }
@@ -308,6 +317,12 @@ public final class CostModelReport {
    * {@code bytes} over the {@code excess} seconds on the {@code min(2, c)} cores the model gives routing to peers;
    * {@link #FREE} (after printing {@code none}) when the excess is not positive.
    */
+  /** A calibrated byte rate for the report, or "not fitted" for one left out ({@link #FREE}). */
+  private static String mbPerSecond(double bytesPerSecond) {
+    return bytesPerSecond >= FREE ? "not fitted (no CPU cost)"
+        : String.format(Locale.ROOT, "%.0f MB/s", bytesPerSecond / 1e6);
+  }
+
   private static double excessRate(String none, double excess, double bytes, double c) {
     if (!(excess > 0)) {
       System.out.println(none);
