@@ -1,7 +1,6 @@
 package org.yarngnn.app.infer;
 
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -23,11 +22,7 @@ import org.yarngnn.partition.PartitionAssembler;
  * broken by a worker's failure, leaves any later edge phase (a construction started over) to read apart. A failure
  * of any reading thread fails every worker's edge phase, since each worker's edges come from all the threads.
  */
-public final class CoLocatedEdgeScan {
-  /** How often a waiting worker checks that it has not been abandoned. */
-  private static final long POLL_MS = 100;
-  private final int workers;
-  private final long timeoutMs;
+public final class CoLocatedEdgeScan extends CoLocatedRendezvous {
   private final PartitionAssembler.DirectEdges[] directs;
   private final AtomicInteger next = new AtomicInteger();
   private Ownership ownership;
@@ -36,7 +31,6 @@ public final class CoLocatedEdgeScan {
   private int joined;
   private int threadsLeft;
   private boolean used;
-  private Throwable broken;
 
   /** A scan for the {@code workers} graph workers of one job, all threads of this JVM. */
   public CoLocatedEdgeScan(int workers) {
@@ -44,11 +38,7 @@ public final class CoLocatedEdgeScan {
   }
 
   CoLocatedEdgeScan(int workers, long timeoutMs) {
-    if (workers < 2) {
-      throw new IllegalArgumentException("a co-located scan needs 2 or more workers, not " + workers);
-    }
-    this.workers = workers;
-    this.timeoutMs = timeoutMs;
+    super(workers, timeoutMs, "edge reading");
     this.directs = new PartitionAssembler.DirectEdges[workers];
   }
 
@@ -61,7 +51,7 @@ public final class CoLocatedEdgeScan {
   synchronized boolean join(int index, PartitionAssembler.DirectEdges direct, Ownership ownership,
       boolean undirected, int threads, Supplier<List<EdgeTable.Split>> splits, BooleanSupplier abandoned)
       throws InterruptedException {
-    if (used || broken != null || directs[index] != null) {
+    if (used || broken() || directs[index] != null) {
       return false;
     }
     if (joined == 0) {
@@ -69,8 +59,7 @@ public final class CoLocatedEdgeScan {
       this.undirected = undirected;
       this.splits = splits.get();
     } else if (!ownership.equals(this.ownership) || undirected != this.undirected) {
-      fail(new IllegalStateException("worker " + index + " joined the co-located edge scan with another ownership"));
-      throw failure();
+      throw breakWith("worker " + index + " joined the co-located edge scan with another ownership");
     }
     directs[index] = direct;
     threadsLeft += threads;
@@ -123,17 +112,7 @@ public final class CoLocatedEdgeScan {
    */
   synchronized void awaitReaders(int index, BooleanSupplier abandoned) throws InterruptedException {
     await(() -> threadsLeft == 0, index, abandoned, "the other workers' edge reading");
-    if (broken != null) {
-      throw failure();
-    }
-  }
-
-  /** Breaks the scan: every worker waiting on it or reading for it fails. */
-  synchronized void fail(Throwable t) {
-    if (broken == null) {
-      broken = t;
-    }
-    notifyAll();
+    checkNotBroken();
   }
 
   private synchronized void threadEnded() {
@@ -141,34 +120,9 @@ public final class CoLocatedEdgeScan {
     notifyAll();
   }
 
-  private synchronized void checkNotBroken() {
-    if (broken != null) {
-      throw failure();
-    }
-  }
-
-  private IllegalStateException failure() {
-    return new IllegalStateException("a co-located worker's edge reading failed: " + broken.getMessage(), broken);
-  }
-
-  private void await(BooleanSupplier done, int index, BooleanSupplier abandoned, String what)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-    while (!done.getAsBoolean()) {
-      if (broken != null) {
-        throw failure();
-      }
-      if (abandoned.getAsBoolean()) {
-        fail(new IllegalStateException("worker " + index + " abandoned its construction"));
-        throw failure();
-      }
-      long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        fail(new IllegalStateException("worker " + index + " waited " + timeoutMs + " ms for " + what));
-        throw failure();
-      }
-      wait(Math.min(POLL_MS, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left))));
-    }
+  @Override
+  String abandonedWork() {
+    return "construction";
   }
 
   /** Each block and row to every sink, in worker order (the arrays are the reader's until the call returns). */

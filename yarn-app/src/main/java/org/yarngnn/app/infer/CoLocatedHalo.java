@@ -1,6 +1,5 @@
 package org.yarngnn.app.infer;
 
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.yarngnn.compute.tensor.DenseMatrix;
 
@@ -15,14 +14,9 @@ import org.yarngnn.compute.tensor.DenseMatrix;
  *
  * <p>Two rendezvous per layer: all have published their matrices (then each copies), and all have copied (then a
  * peer's matrix may change again). A worker whose layer fails {@link #fail breaks} the exchange, and every worker
- * waiting on it fails at once instead of waiting for its timeout; so does one that is interrupted or waits past
- * the timeout. Broken is final: the job is failing.
+ * waiting on it fails at once instead of waiting for its timeout ({@link CoLocatedRendezvous}).
  */
-public final class CoLocatedHalo {
-  /** How often a waiting worker checks that it has not been abandoned. */
-  private static final long POLL_MS = 100;
-  private final int workers;
-  private final long timeoutMs;
+public final class CoLocatedHalo extends CoLocatedRendezvous {
   private final DenseMatrix[] msg;
   private final int[][][] sendRows;
   /** Layer of the exchange under way, -1 between layers. */
@@ -31,7 +25,6 @@ public final class CoLocatedHalo {
   private int copied;
   /** Counts completed exchanges, so a worker waiting for "all copied" is not confused by the next layer's start. */
   private long round;
-  private Throwable broken;
 
   /** The exchange for the {@code workers} graph workers of one job, all threads of this JVM. */
   public CoLocatedHalo(int workers) {
@@ -39,11 +32,7 @@ public final class CoLocatedHalo {
   }
 
   CoLocatedHalo(int workers, long timeoutMs) {
-    if (workers < 2) {
-      throw new IllegalArgumentException("a co-located halo needs 2 or more workers, not " + workers);
-    }
-    this.workers = workers;
-    this.timeoutMs = timeoutMs;
+    super(workers, timeoutMs, "layer");
     this.msg = new DenseMatrix[workers];
     this.sendRows = new int[workers][][];
   }
@@ -130,44 +119,8 @@ public final class CoLocatedHalo {
     return rows;
   }
 
-  /** Breaks the exchange: every worker waiting on it fails, now and in later layers. */
-  public synchronized void fail(Throwable t) {
-    if (broken == null) {
-      broken = t;
-    }
-    notifyAll();
-  }
-
-  private IllegalStateException breakWith(String message) {
-    IllegalStateException e = new IllegalStateException(message);
-    fail(e);
-    return e;
-  }
-
-  private void checkNotBroken() {
-    if (broken != null) {
-      throw new IllegalStateException("a co-located worker's layer failed: " + broken.getMessage(), broken);
-    }
-  }
-
-  private void await(BooleanSupplier done, int index, BooleanSupplier abandoned, String what)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-    while (!done.getAsBoolean()) {
-      checkNotBroken();
-      if (abandoned.getAsBoolean()) {
-        throw breakWith("worker " + index + " abandoned its layer");
-      }
-      long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        throw breakWith("worker " + index + " waited " + timeoutMs + " ms for " + what);
-      }
-      try {
-        wait(Math.min(POLL_MS, Math.max(1, TimeUnit.NANOSECONDS.toMillis(left))));
-      } catch (InterruptedException e) {
-        fail(e);
-        throw e;
-      }
-    }
+  @Override
+  String abandonedWork() {
+    return "layer";
   }
 }
