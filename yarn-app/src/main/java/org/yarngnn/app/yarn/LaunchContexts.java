@@ -61,9 +61,12 @@ public final class LaunchContexts {
    * safepoints, and a safepoint that comes while a thread zeroes a large new array stops every other thread until
    * the zeroing ends (0.5-0.8 s for the first layer's messages on a VM). Measured on the 1M-node bench graph, 4
    * interleaved pairs per model and worker count, every pair faster (README, Benchmarks). A heap that does fill
-   * still gets G1's full collection.
+   * still gets G1's full collection. Nor does the JVM stop them every second for its periodic "Cleanup" safepoint
+   * ({@code GuaranteedSafepointInterval=0}, a diagnostic flag): that one waited on the same zeroing, 0.3-0.6 s,
+   * and what it cleans up waits for the next collection's safepoint instead.
    */
-  public static final String INFER_GC = "-XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=100";
+  public static final String INFER_GC = "-XX:-G1UseAdaptiveIHOP -XX:InitiatingHeapOccupancyPercent=100"
+      + " -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0";
 
   /** {@code -Xmx} at 75% of the container: the rest is metaspace, thread stacks and direct buffers. */
   public static String defaultJavaOpts(int memoryMb) {
