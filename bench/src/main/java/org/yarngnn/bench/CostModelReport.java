@@ -313,16 +313,16 @@ public final class CostModelReport {
         measured - predicted, bytes, c);
   }
 
-  /**
-   * {@code bytes} over the {@code excess} seconds on the {@code min(2, c)} cores the model gives routing to peers;
-   * {@link #FREE} (after printing {@code none}) when the excess is not positive.
-   */
   /** A calibrated byte rate for the report, or "not fitted" for one left out ({@link #FREE}). */
   private static String mbPerSecond(double bytesPerSecond) {
     return bytesPerSecond >= FREE ? "not fitted (no CPU cost)"
         : String.format(Locale.ROOT, "%.0f MB/s", bytesPerSecond / 1e6);
   }
 
+  /**
+   * {@code bytes} over the {@code excess} seconds on the {@code min(2, c)} cores the model gives routing to peers;
+   * {@link #FREE} (after printing {@code none}) when the excess is not positive.
+   */
   private static double excessRate(String none, double excess, double bytes, double c) {
     if (!(excess > 0)) {
       System.out.println(none);

@@ -38,7 +38,7 @@ public final class CoLocatedEdgeScan extends CoLocatedRendezvous {
   }
 
   CoLocatedEdgeScan(int workers, long timeoutMs) {
-    super(workers, timeoutMs, "edge reading");
+    super(workers, timeoutMs, "edge reading", "construction");
     this.directs = new PartitionAssembler.DirectEdges[workers];
   }
 
@@ -118,11 +118,6 @@ public final class CoLocatedEdgeScan extends CoLocatedRendezvous {
   private synchronized void threadEnded() {
     threadsLeft--;
     notifyAll();
-  }
-
-  @Override
-  String abandonedWork() {
-    return "construction";
   }
 
   /** Each block and row to every sink, in worker order (the arrays are the reader's until the call returns). */

@@ -32,7 +32,7 @@ public final class CoLocatedHalo extends CoLocatedRendezvous {
   }
 
   CoLocatedHalo(int workers, long timeoutMs) {
-    super(workers, timeoutMs, "layer");
+    super(workers, timeoutMs, "layer", "layer");
     this.msg = new DenseMatrix[workers];
     this.sendRows = new int[workers][][];
   }
@@ -117,10 +117,5 @@ public final class CoLocatedHalo extends CoLocatedRendezvous {
       rows += slots.length;
     }
     return rows;
-  }
-
-  @Override
-  String abandonedWork() {
-    return "layer";
   }
 }

@@ -16,15 +16,18 @@ abstract class CoLocatedRendezvous {
   private final long timeoutMs;
   /** What the workers do together, for messages: "edge reading", "layer". */
   private final String work;
+  /** What a worker abandons when its session closes while it waits: "construction", "layer". */
+  private final String abandonedWork;
   private Throwable broken;
 
-  CoLocatedRendezvous(int workers, long timeoutMs, String work) {
+  CoLocatedRendezvous(int workers, long timeoutMs, String work, String abandonedWork) {
     if (workers < 2) {
       throw new IllegalArgumentException("a co-located " + work + " needs 2 or more workers, not " + workers);
     }
     this.workers = workers;
     this.timeoutMs = timeoutMs;
     this.work = work;
+    this.abandonedWork = abandonedWork;
   }
 
   /** Breaks the rendezvous: every worker waiting on it, or coming to it later, fails. */
@@ -65,7 +68,7 @@ abstract class CoLocatedRendezvous {
     while (!done.getAsBoolean()) {
       checkNotBroken();
       if (abandoned.getAsBoolean()) {
-        throw breakWith("worker " + index + " abandoned its " + abandonedWork());
+        throw breakWith("worker " + index + " abandoned its " + abandonedWork);
       }
       long left = deadline - System.nanoTime();
       if (left <= 0) {
@@ -79,7 +82,4 @@ abstract class CoLocatedRendezvous {
       }
     }
   }
-
-  /** What an abandoned worker abandoned, for its message. */
-  abstract String abandonedWork();
 }
