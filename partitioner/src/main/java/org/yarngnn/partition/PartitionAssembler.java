@@ -1,8 +1,7 @@
 package org.yarngnn.partition;
 
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.tensor.DenseMatrix;
 import org.yarngnn.io.table.EdgeSink;
@@ -464,9 +463,7 @@ public final class PartitionAssembler {
   public final class DirectEdges {
     private static final int BATCH = 8192;
     private final boolean undirected;
-    /** Writers copy under the read lock; the arrays grow under the write lock. */
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    private final AtomicLong next = new AtomicLong(edges);
+    private final ReservedSlots slots = new ReservedSlots(edges, () -> dst.length, PartitionAssembler.this::growEdges);
     /** Peers' edge blocks, on the consumer's thread (made on first use: a worker alone has none). */
     private Writer blocks;
 
@@ -496,30 +493,8 @@ public final class PartitionAssembler {
       if (blocks != null) {
         blocks.flush();
       }
-      edges = (int) next.get();
+      edges = (int) slots.count();
       direct = null;
-    }
-
-    /** Reserves {@code n} slots and returns the first, holding the read lock (the caller copies, then unlocks). */
-    private int reserve(int n) {
-      long at = next.getAndAdd(n);
-      lock.readLock().lock();
-      if (at + n <= dst.length) {
-        return (int) at;
-      }
-      lock.readLock().unlock();
-      lock.writeLock().lock();
-      try {
-        // Every reservation so far fits once grown to the largest of them.
-        long need = next.get();
-        if (need > dst.length) {
-          growEdges(need);
-        }
-        lock.readLock().lock();
-      } finally {
-        lock.writeLock().unlock();
-      }
-      return (int) at;
     }
 
     /**
@@ -655,7 +630,7 @@ public final class PartitionAssembler {
         if (n == 0) {
           return;
         }
-        int at = reserve(n);
+        int at = slots.reserve(n);
         try {
           System.arraycopy(d, 0, dst, at, n);
           if (narrow) {
@@ -667,7 +642,7 @@ public final class PartitionAssembler {
             System.arraycopy(ws, 0, w, at, n);
           }
         } finally {
-          lock.readLock().unlock();
+          slots.release();
         }
         n = 0;
       }
@@ -717,6 +692,30 @@ public final class PartitionAssembler {
 
   /** The assembled partition; call only when {@link #error()} is null. */
   public GraphPartition finish() {
+    return finish(null);
+  }
+
+  /**
+   * Whether this partition's edges may be kept in a {@link SharedEdges} of the whole table instead of its own
+   * arrays: its sources held as ints over the dense ids and its nodes exactly its range's run of them (after the
+   * node phase). Its block is then sliced from the shared CSR by {@link #finish(Csr)}.
+   */
+  public boolean rangeOfDenseIds() {
+    endNodes();
+    long lo = ownership.isRange() ? ownership.rangeStart(partition) : -1;
+    return narrow && lo >= 0 && edges == 0 && index.isRun(lo, ownership.rangeStart(partition + 1) - lo);
+  }
+
+  /**
+   * The assembled partition, its block taken from {@code all} (the in-edge CSR of every node of a table of dense
+   * ids, {@link SharedEdges#build}) when not null: then this assembler must hold no edges of its own
+   * ({@link #rangeOfDenseIds}). Call only when {@link #error()} is null.
+   */
+  public GraphPartition finish(Csr all) {
+    if (all != null && (!rangeOfDenseIds() || all.numRows() != denseNodes)) {
+      throw new IllegalStateException("partition " + partition + " cannot take its rows from a shared CSR of "
+          + all.numRows() + " nodes");
+    }
     endNodes();
     if (zeroMissing) {
       long[] unresolved = provisional == null ? new long[0] : provisional.keysInOrder();
@@ -741,8 +740,8 @@ public final class PartitionAssembler {
       // A lone partition has no halo: its slots are its nodes.
       slotsKnown.accept(n);
     }
-    GraphBlock block = narrow
-        ? PartitionBlockBuilder.buildConsuming(finalIds, index, dst, src32, weighted ? w : null, edges, slotsKnown)
+    GraphBlock block = all != null ? PartitionBlockBuilder.sliceRows(all, finalIds, slotsKnown)
+        : narrow ? PartitionBlockBuilder.buildConsuming(finalIds, index, dst, src32, weighted ? w : null, edges, slotsKnown)
         : PartitionBlockBuilder.build(finalIds, index, dst, src, weighted ? w : null, edges);
     slotsKnown = slots -> { };
     dst = null;

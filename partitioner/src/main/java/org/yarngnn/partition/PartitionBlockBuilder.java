@@ -216,6 +216,64 @@ public final class PartitionBlockBuilder {
     }
   }
 
+  /**
+   * The block of the partition whose node ids {@code nodeIds} are the run {@code [lo, lo + n)} of a graph whose node
+   * ids are exactly its
+   * CSR's rows ({@code all}, in-edges of every node, rows listing their sources in id order; {@link SharedEdges}):
+   * its rows taken as they are, each source renumbered to its local index or, outside the range, to its halo slot
+   * in id order. The same block {@link #buildConsuming} makes from the partition's own edges. {@code slots} is told
+   * the block's row slot count before the columns are written.
+   */
+  public static GraphBlock sliceRows(Csr all, long[] nodeIds, java.util.function.LongConsumer slots) {
+    int n = nodeIds.length;
+    long lo = n == 0 ? 0 : nodeIds[0];
+    if (lo < 0 || lo + n > all.numRows() || (n > 0 && nodeIds[n - 1] != lo + n - 1)) {
+      throw new IllegalArgumentException("rows " + lo + ".." + (lo + n) + " of " + all.numRows());
+    }
+    int first = (int) lo;
+    int[] allPtr = all.rowPtr();
+    int[] allCols = all.colIdx();
+    int base = allPtr[first];
+    int m = allPtr[first + n] - base;
+    int[] rowPtr = new int[n + 1];
+    for (int i = 0; i <= n; i++) {
+      rowPtr[i] = allPtr[first + i] - base;
+    }
+    long[] bits = edgeBitmap(m, (all.numCols() + 63) >>> 6, (from, to, map) -> {
+      for (int e = base + from; e < base + to; e++) {
+        int c = allCols[e];
+        if (c - first >= n || c < first) {
+          map[c >>> 6] |= 1L << c;
+        }
+      }
+    });
+    int[] before = new int[bits.length];
+    int haloCount = 0;
+    for (int w = 0; w < bits.length; w++) {
+      before[w] = haloCount;
+      haloCount += Long.bitCount(bits[w]);
+    }
+    long[] halo = new long[haloCount];
+    int h = 0;
+    for (int w = 0; w < bits.length; w++) {
+      for (long b = bits[w]; b != 0; b &= b - 1) {
+        halo[h++] = ((long) w << 6) + Long.numberOfTrailingZeros(b);
+      }
+    }
+    slots.accept((long) n + haloCount);
+    int[] cols = new int[m];
+    RowRanges.parallel(m, EDGE_GRAIN, (from, to) -> {
+      for (int e = from; e < to; e++) {
+        int c = allCols[base + e];
+        int local = c - first;
+        cols[e] = local >= 0 && local < n ? local
+            : n + before[c >>> 6] + Long.bitCount(bits[c >>> 6] & ((1L << c) - 1));
+      }
+    });
+    float[] w = all.weights() == null ? null : Arrays.copyOfRange(all.weights(), base, base + m);
+    return new GraphBlock(nodeIds, halo, new Csr(n, n + haloCount, rowPtr, cols, w));
+  }
+
   /** Every edge's destination a local row, {@code [0, n)}. */
   private static void checkDestinations(int[] dst, int n, int numEdges) {
     for (int e = 0; e < numEdges; e++) {

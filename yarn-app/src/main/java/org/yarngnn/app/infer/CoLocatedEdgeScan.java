@@ -9,6 +9,8 @@ import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.partition.OwnEdgeFilter;
 import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.PartitionAssembler;
+import org.yarngnn.partition.SharedEdges;
+import org.yarngnn.compute.graph.Csr;
 
 /**
  * One read of a raw edge table for all the graph workers of one JVM ({@code --local}) when each keeps its share of
@@ -17,6 +19,11 @@ import org.yarngnn.partition.PartitionAssembler;
  * queue, and each decoded block goes to every worker's {@link OwnEdgeFilter} and its assembler's writer, so each
  * row is decoded once in the JVM and each worker still keeps (and checks) exactly what it would keep reading
  * alone. Workers in other JVMs (YARN containers) read apart as before.
+ *
+ * <p>When the ids are dense and every worker owns a run of them (range ownership, directed), the rows are not
+ * filtered per worker at all: they go once into one {@link SharedEdges}, built into one CSR of every node on all
+ * the cores, from which each worker takes its rows ({@link #sharedRows}); only rows with an endpoint outside the
+ * ids go through the workers' filters, for their findings.
  *
  * <p>Single use: the first time all workers reach their edge phase they read together; a scan that was used, or
  * broken by a worker's failure, leaves any later edge phase (a construction started over) to read apart. A failure
@@ -31,6 +38,17 @@ public final class CoLocatedEdgeScan extends CoLocatedRendezvous {
   private int joined;
   private int threadsLeft;
   private boolean used;
+  /** Whether every joined worker can take its rows from a shared CSR ({@link PartitionAssembler#rangeOfDenseIds}). */
+  private boolean allRanges = true;
+  private boolean weighted;
+  private long expectedEdges;
+  /** The shared store while it is written, in the shared case; else null. */
+  private SharedEdges store;
+  private boolean shared;
+  /** The shared CSR once built, until every worker took its rows; whether a worker is building it. */
+  private Csr all;
+  private boolean building;
+  private int taken;
 
   /** A scan for the {@code workers} graph workers of one job, all threads of this JVM. */
   public CoLocatedEdgeScan(int workers) {
@@ -51,6 +69,17 @@ public final class CoLocatedEdgeScan extends CoLocatedRendezvous {
   synchronized boolean join(int index, PartitionAssembler.DirectEdges direct, Ownership ownership,
       boolean undirected, int threads, Supplier<List<EdgeTable.Split>> splits, BooleanSupplier abandoned)
       throws InterruptedException {
+    return join(index, direct, ownership, undirected, threads, splits, abandoned, false, false, 0);
+  }
+
+  /**
+   * As above; {@code rangeOfDenseIds}: whether this worker's partition can take its rows from a shared CSR, which
+   * the scan builds when every worker can ({@link #shared}); {@code weighted} and {@code expectedEdges} (the
+   * table's) size its store.
+   */
+  synchronized boolean join(int index, PartitionAssembler.DirectEdges direct, Ownership ownership,
+      boolean undirected, int threads, Supplier<List<EdgeTable.Split>> splits, BooleanSupplier abandoned,
+      boolean rangeOfDenseIds, boolean weighted, long expectedEdges) throws InterruptedException {
     if (used || broken() || directs[index] != null) {
       return false;
     }
@@ -63,9 +92,16 @@ public final class CoLocatedEdgeScan extends CoLocatedRendezvous {
     }
     directs[index] = direct;
     threadsLeft += threads;
+    allRanges &= rangeOfDenseIds;
+    this.weighted |= weighted;
+    this.expectedEdges = Math.max(this.expectedEdges, expectedEdges);
     joined++;
     if (joined == workers) {
       used = true;
+      if (allRanges && !undirected && ownership.isRange()) {
+        store = new SharedEdges(ownership.rangeNodes(), this.weighted, this.expectedEdges);
+        shared = true;
+      }
       notifyAll();
       return true;
     }
@@ -85,7 +121,9 @@ public final class CoLocatedEdgeScan extends CoLocatedRendezvous {
         writers[q] = directs[q].writer();
         filters[q] = new OwnEdgeFilter(ownership, undirected, q, writers[q]);
       }
-      EdgeSink all = new FanOut(filters);
+      EdgeSink filtered = new FanOut(filters);
+      SharedEdges.Writer shared = store == null ? null : store.writer(filtered);
+      EdgeSink sink = shared == null ? filtered : shared;
       for (int i = next.getAndIncrement(); i < splits.size(); i = next.getAndIncrement()) {
         check.run();
         checkNotBroken();
@@ -93,7 +131,10 @@ public final class CoLocatedEdgeScan extends CoLocatedRendezvous {
         for (PartitionAssembler.DirectEdges.Writer w : writers) {
           w.file(split.file());
         }
-        edges.readSplit(split, all);
+        edges.readSplit(split, sink);
+      }
+      if (shared != null) {
+        shared.flush();
       }
       for (PartitionAssembler.DirectEdges.Writer w : writers) {
         w.flush();
@@ -113,6 +154,47 @@ public final class CoLocatedEdgeScan extends CoLocatedRendezvous {
   synchronized void awaitReaders(int index, BooleanSupplier abandoned) throws InterruptedException {
     await(() -> threadsLeft == 0, index, abandoned, "the other workers' edge reading");
     checkNotBroken();
+  }
+
+  /** Whether the workers' rows come from one shared CSR ({@link #sharedRows}); known once all have joined. */
+  synchronized boolean shared() {
+    return shared;
+  }
+
+  /**
+   * The CSR of every node, built from the shared store by the first worker to ask (on all the cores, while the
+   * others wait); call after {@link #awaitReaders}, and {@link #rowsTaken} once this worker's rows are sliced.
+   */
+  Csr sharedRows(int index, BooleanSupplier abandoned) throws InterruptedException {
+    synchronized (this) {
+      if (!shared || taken == workers) {
+        throw new IllegalStateException("no shared edges to take worker " + index + "'s rows from");
+      }
+      if (building || all != null) {
+        await(() -> all != null, index, abandoned, "the shared CSR's build");
+        return all;
+      }
+      building = true;
+    }
+    try {
+      Csr built = store.build();
+      synchronized (this) {
+        all = built;
+        store = null;
+        notifyAll();
+        return built;
+      }
+    } catch (RuntimeException | Error e) {
+      fail(e);
+      throw e;
+    }
+  }
+
+  /** Worker {@code index} has its rows: once every worker has, the shared CSR is let go. */
+  synchronized void rowsTaken(int index) {
+    if (++taken == workers) {
+      all = null;
+    }
   }
 
   private synchronized void threadEnded() {

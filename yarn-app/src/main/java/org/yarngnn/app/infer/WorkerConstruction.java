@@ -74,6 +74,8 @@ public final class WorkerConstruction {
   private final AtomicBoolean abandoned = new AtomicBoolean();
   /** The edge table read once for every worker of this JVM ({@code --local}), or null. */
   private final CoLocatedEdgeScan coLocated;
+  /** Whether this worker's rows come from the co-located workers' shared CSR ({@link CoLocatedEdgeScan#shared}). */
+  private boolean sharedRows;
 
   /**
    * {@code coLocated} (or null): the scan through which the workers of this JVM read a raw edge table together
@@ -267,10 +269,11 @@ public final class WorkerConstruction {
       }
     };
     long t0 = System.nanoTime();
-    assembler.expectEdges(edgeShare(edges.countHint()));
     if (!zero && (workers == 1 || spec.edgeReadingKind(workers) == EdgeReading.ALL)) {
-      return finishEdges(routed, gather, readWholeTable(routed), t0);
+      int threads = readWholeTable(routed);
+      return finishEdges(routed, gather, threads, t0);
     }
+    assembler.expectEdges(edgeShare(edges.countHint()));
     // Without zero-filling, the edges this worker keeps go straight into its assembler, as a worker alone's do;
     // only peers' edges and references are routed as blocks.
     PartitionAssembler.DirectEdges direct = zero ? null : assembler.directEdges(spec.undirected());
@@ -349,12 +352,25 @@ public final class WorkerConstruction {
     // All the worker's threads read: there is no consumer of peers' blocks to leave a core for.
     int maxThreads = Math.max(1, Math.min(MAX_EDGE_READERS, spec.threads()));
     Ownership filter = workers == 1 ? null : routed.ownership();
+    PartitionAssembler assembler = routed.assembler();
+    // Co-located range partitions of dense ids may keep no edges of their own (CoLocatedEdgeScan's shared CSR):
+    // their arrays are sized only once the scan has said otherwise (they then grow as edges come).
+    boolean sharable = filter != null && coLocated != null && !spec.undirected() && assembler.rangeOfDenseIds();
+    if (!sharable) {
+      assembler.expectEdges(edgeShare(edges.countHint()));
+    }
     int threads;
     if (filter != null && coLocated != null && coLocated.join(index, direct, filter, spec.undirected(), maxThreads,
-        () -> edgeSplits(edges, workers * maxThreads, true), abandoned::get)) {
+        () -> edgeSplits(edges, workers * maxThreads, true), abandoned::get, sharable, edges.weighted(),
+        edges.countHint())) {
       threads = readCoLocated(edges, maxThreads);
       figures.put("edgesScanWorkers", workers);
+      sharedRows = coLocated.shared();
+      figures.put("edgesShared", sharedRows ? 1 : 0);
     } else {
+      if (sharable) {
+        assembler.expectEdges(edgeShare(edges.countHint()));
+      }
       threads = readApart(edges, direct, filter, maxThreads);
     }
     direct.close();
@@ -424,7 +440,13 @@ public final class WorkerConstruction {
     }
     long t2 = System.nanoTime();
     assembler.onSlotsKnown(slotsKnown);
-    GraphPartition part = assembler.finish();
+    GraphPartition part;
+    if (sharedRows) {
+      part = assembler.finish(coLocated.sharedRows(index, abandoned::get));
+      coLocated.rowsTaken(index);
+    } else {
+      part = assembler.finish();
+    }
     figures.put("edgeReaders", readerCount);
     figures.put("edgesRouteSeconds", (t1 - t0) / 1e9);
     figures.put("edgesRowsWaitSeconds", (t2 - t1) / 1e9);

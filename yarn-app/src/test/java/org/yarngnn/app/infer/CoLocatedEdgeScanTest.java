@@ -47,13 +47,7 @@ class CoLocatedEdgeScanTest {
 
   /** {@link #join} on a thread of its own (it waits for the other workers). */
   private static CompletableFuture<Boolean> joinLater(CoLocatedEdgeScan scan, int index, EdgeTable edges) {
-    return CompletableFuture.supplyAsync(() -> {
-      try {
-        return join(scan, index, edges);
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-    });
+    return joinSharing(scan, index, edges, false);
   }
 
   @Test
@@ -122,5 +116,60 @@ class CoLocatedEdgeScanTest {
         () -> scan.join(0, direct(0), TWO, false, 1, () -> edges.splits(1 << 20), stop::get));
     assertTrue(e.getMessage().contains("worker 0 abandoned its construction"), e.getMessage());
     later.get(5, TimeUnit.SECONDS);
+  }
+
+  /** Joins worker {@code index} on a thread of its own, saying whether its partition can take its rows from a shared CSR. */
+  private static CompletableFuture<Boolean> joinSharing(CoLocatedEdgeScan scan, int index, EdgeTable edges,
+      boolean sharable) {
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        return scan.join(index, direct(index), TWO, false, 1, () -> edges.splits(1 << 20), () -> false, sharable,
+            false, 4);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+  }
+
+  @Test
+  void rangeWorkersShareOneCsrBuiltOnce() throws Exception {
+    EdgeTable edges = table();
+    CoLocatedEdgeScan scan = new CoLocatedEdgeScan(2, 10_000);
+    CompletableFuture<Boolean> a = joinSharing(scan, 0, edges, true);
+    CompletableFuture<Boolean> b = joinSharing(scan, 1, edges, true);
+    assertTrue(a.get(5, TimeUnit.SECONDS) && b.get(5, TimeUnit.SECONDS));
+    assertTrue(scan.shared());
+    CompletableFuture<Void> other = CompletableFuture.runAsync(() -> scan.read(edges, () -> { }));
+    scan.read(edges, () -> { });
+    other.get(5, TimeUnit.SECONDS);
+    CompletableFuture<org.yarngnn.compute.graph.Csr> second = CompletableFuture.supplyAsync(() -> {
+      try {
+        scan.awaitReaders(1, () -> false);
+        return scan.sharedRows(1, () -> false);
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    scan.awaitReaders(0, () -> false);
+    org.yarngnn.compute.graph.Csr all = scan.sharedRows(0, () -> false);
+    assertTrue(all == second.get(5, TimeUnit.SECONDS), "one build for both workers");
+    // Edges 0->1, 1->2, 2->3, 3->0: row r's source is r - 1 (mod 4).
+    org.junit.jupiter.api.Assertions.assertArrayEquals(new int[] {0, 1, 2, 3, 4}, all.rowPtr());
+    org.junit.jupiter.api.Assertions.assertArrayEquals(new int[] {3, 0, 1, 2},
+        java.util.Arrays.copyOf(all.colIdx(), 4));
+    scan.rowsTaken(0);
+    scan.rowsTaken(1);
+    assertThrows(IllegalStateException.class, () -> scan.sharedRows(0, () -> false));
+  }
+
+  @Test
+  void oneWorkerThatCannotShareLeavesEveryWorkerFiltering() throws Exception {
+    EdgeTable edges = table();
+    CoLocatedEdgeScan scan = new CoLocatedEdgeScan(2, 10_000);
+    CompletableFuture<Boolean> a = joinSharing(scan, 0, edges, true);
+    CompletableFuture<Boolean> b = joinSharing(scan, 1, edges, false);
+    assertTrue(a.get(5, TimeUnit.SECONDS) && b.get(5, TimeUnit.SECONDS));
+    assertFalse(scan.shared());
+    assertThrows(IllegalStateException.class, () -> scan.sharedRows(0, () -> false));
   }
 }
