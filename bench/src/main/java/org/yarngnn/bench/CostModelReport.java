@@ -575,7 +575,9 @@ public final class CostModelReport {
           .readAllEdges(workers() <= READ_ALL_EDGES_WORKERS)
           // --local: the workers share one JVM and read a whole edge table once between them; inference's
           // --pipelining auto is off there, so its halo rows are copied between them, not sent.
-          .coLocated(workers()).pipelined(train());
+          .coLocated(workers()).pipelined(train())
+          // Dense ids, range ownership, directed: the co-located workers share one edge store and CSR build.
+          .sharedEdges(workers() > 1 && workers() <= READ_ALL_EDGES_WORKERS);
       return rates == null ? b.build() : b.rates(rates).build();
     }
   }

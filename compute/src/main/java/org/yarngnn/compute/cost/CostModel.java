@@ -17,7 +17,8 @@ import java.util.Map;
  *   read-nodes  n_w (8 + 4f) / (readBytes min(1,c))                  [+ fused: 2 n_w f lin / (gemmFlops c)]
  *   route-nodes n_w (16 + 4r) / (routeBytes min(1,c)) + peer(x n_w (16 + 4r))
  *   edges       E_w / (buildEdges c) + peer(12 q E_w)
- *               reading all edges: (a E + (1 - a) E_w) / (buildEdges c), nothing sent
+ *               reading all edges: (a E / v + (1 - a) E_w) / (buildEdges c), nothing sent
+ *               shared by v = p co-located workers: E / (v buildEdges c), the whole JVM's cores on a lone worker's job
  *   plan        E_w / (planEdges min(1,c)) + sum_k 16 h_k / (peerBytes c')   (8-byte ids asked and answered)
  *   layer k     2 n_w in_k lin_k / (gemmFlops c) + S_k msg_k / (spmmEdgeFloats c) + peer((1 - y) 4 h_k msg_k)
  *               + y 4 h_k msg_k / (localCopyBytes min(1,c))
@@ -105,8 +106,10 @@ public final class CostModel {
     sent.put("route-nodes", p * rowsSent);
     double edgesSent = in.readAllEdges() ? 0 : 12 * q * ew;
     // Read whole, every row is decoded once per JVM: co-located workers split the decoding between their threads.
-    double edgesRead = in.readAllEdges()
-        ? EDGE_READING_SHARE * in.edges() / in.coLocated() + (1 - EDGE_READING_SHARE) * ew : ew;
+    // Shared (one store, one CSR build, every worker's rows sliced from it): a lone worker's phase on all of the
+    // JVM's cores, without the skew of the largest partition.
+    double edgesRead = in.sharedEdges() ? in.edges() / (double) in.coLocated()
+        : in.readAllEdges() ? EDGE_READING_SHARE * in.edges() / in.coLocated() + (1 - EDGE_READING_SHARE) * ew : ew;
     t.put("edges", edgesRead / (r.buildEdges() * c) + peer(edgesSent, r, peerCores));
     sent.put("edges", p * edgesSent);
     t.put("plan", 0.0); // set below, from the layers' halo; in phase order here

@@ -117,6 +117,21 @@ class CostModelTest {
   }
 
   @Test
+  void coLocatedWorkersSharingTheEdgesBuildOnceOnAllTheirCores() {
+    CostEstimate filtered = CostModel.estimate(small().workers(2).readAllEdges(true).coLocated(2).edgeBalance(1.5)
+        .build());
+    CostEstimate shared = CostModel.estimate(small().workers(2).readAllEdges(true).coLocated(2).edgeBalance(1.5)
+        .sharedEdges(true).build());
+    // A lone worker's 10000 edges on the JVM's two workers' cores: the largest partition's skew is gone.
+    assertEquals(10000 / 2 / 1e4, shared.phaseSeconds().get("edges"), 1e-12);
+    assertTrue(shared.phaseSeconds().get("edges") < filtered.phaseSeconds().get("edges"));
+    // Sharing needs every worker in the JVM, reading the whole table.
+    assertThrows(IllegalArgumentException.class,
+        () -> small().workers(2).readAllEdges(true).coLocated(1).sharedEdges(true).build());
+    assertThrows(IllegalArgumentException.class, () -> small().workers(2).coLocated(2).sharedEdges(true).build());
+  }
+
+  @Test
   void coLocatedWorkersCopyAnUnpipelinedInferencesHaloInsteadOfSendingIt() {
     CostInputs apart = big().workers(2).pipelined(false).build();
     CostEstimate sent = CostModel.estimate(apart);
