@@ -740,9 +740,14 @@ public final class PartitionAssembler {
       // A lone partition has no halo: its slots are its nodes.
       slotsKnown.accept(n);
     }
-    GraphBlock block = all != null ? PartitionBlockBuilder.sliceRows(all, finalIds, slotsKnown)
-        : narrow ? PartitionBlockBuilder.buildConsuming(finalIds, index, dst, src32, weighted ? w : null, edges, slotsKnown)
-        : PartitionBlockBuilder.build(finalIds, index, dst, src, weighted ? w : null, edges);
+    GraphBlock block;
+    if (all != null) {
+      block = PartitionBlockBuilder.sliceRows(all, finalIds, slotsKnown);
+    } else if (narrow) {
+      block = PartitionBlockBuilder.buildConsuming(finalIds, index, dst, src32, weighted ? w : null, edges, slotsKnown);
+    } else {
+      block = PartitionBlockBuilder.build(finalIds, index, dst, src, weighted ? w : null, edges);
+    }
     slotsKnown = slots -> { };
     dst = null;
     src = null;

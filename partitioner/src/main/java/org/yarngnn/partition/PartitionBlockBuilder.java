@@ -218,8 +218,8 @@ public final class PartitionBlockBuilder {
 
   /**
    * The block of the partition whose node ids {@code nodeIds} are the run {@code [lo, lo + n)} of a graph whose node
-   * ids are exactly its
-   * CSR's rows ({@code all}, in-edges of every node, rows listing their sources in id order; {@link SharedEdges}):
+   * ids are exactly its CSR's rows ({@code all}, in-edges of every node, rows listing their sources in id order;
+   * {@link SharedEdges}):
    * its rows taken as they are, each source renumbered to its local index or, outside the range, to its halo slot
    * in id order. The same block {@link #buildConsuming} makes from the partition's own edges. {@code slots} is told
    * the block's row slot count before the columns are written.

@@ -23,7 +23,7 @@ final class ReservedSlots {
     this.grow = grow;
   }
 
-  /** Reserves {@code n} slots and returns the first, holding the read lock: the caller copies, then {@link #release}s. */
+  /** Reserves {@code n} slots and returns the first, holding the read lock: the caller copies, then releases. */
   int reserve(int n) {
     long at = next.getAndAdd(n);
     lock.readLock().lock();

@@ -118,7 +118,10 @@ class CoLocatedEdgeScanTest {
     later.get(5, TimeUnit.SECONDS);
   }
 
-  /** Joins worker {@code index} on a thread of its own, saying whether its partition can take its rows from a shared CSR. */
+  /**
+   * Joins worker {@code index} on a thread of its own, saying whether its partition can take its rows from a shared
+   * CSR.
+   */
   private static CompletableFuture<Boolean> joinSharing(CoLocatedEdgeScan scan, int index, EdgeTable edges,
       boolean sharable) {
     return CompletableFuture.supplyAsync(() -> {
