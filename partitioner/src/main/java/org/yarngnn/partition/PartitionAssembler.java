@@ -461,7 +461,6 @@ public final class PartitionAssembler {
 
   /** See {@link #directEdges}. */
   public final class DirectEdges {
-    private static final int BATCH = 8192;
     private final boolean undirected;
     private final ReservedSlots slots = new ReservedSlots(edges, () -> dst.length, PartitionAssembler.this::growEdges);
     /** Peers' edge blocks, on the consumer's thread (made on first use: a worker alone has none). */
@@ -501,15 +500,13 @@ public final class PartitionAssembler {
      * One thread's edges: an {@link EdgeSink} for the table reader of a worker alone, or a router's sink of the
      * edges it keeps; {@link #file} before each file's rows.
      */
-    public final class Writer implements EdgeSink, RecordRouter.OwnEdges {
-      private final int[] d = new int[BATCH];
+    public final class Writer extends IntEdgeBatch implements EdgeSink, RecordRouter.OwnEdges {
       private final long[] s = narrow ? null : new long[BATCH];
-      private final int[] s32 = narrow ? new int[BATCH] : null;
-      private final float[] ws = w != null ? new float[BATCH] : null;
-      private int n;
       private int file;
 
-      private Writer() {}
+      private Writer() {
+        super(narrow, w != null);
+      }
 
       /** Later rows come from table file {@code f} (for findings). */
       @Override
@@ -577,35 +574,7 @@ public final class PartitionAssembler {
         if (!narrow || undirected || lo < 0 || hi > denseNodes || !index.isRun(lo, hi - lo)) {
           return false;
         }
-        long dense = denseNodes;
-        long span = hi - lo;
-        int[] dd = d;
-        int[] ss = s32;
-        float[] wb = ws;
-        int k = n;
-        for (int i = 0; i < count; i++) {
-          if (k == BATCH) {
-            n = k;
-            flush();
-            k = 0;
-          }
-          long t = to[i];
-          long f = from[i];
-          if (Long.compareUnsigned(t, dense) >= 0 || Long.compareUnsigned(f, dense) >= 0) {
-            n = k;
-            rows.edge(f, t, weight == null ? 1f : weight[i], firstRow + i);
-            k = n;
-            continue;
-          }
-          long local = t - lo;
-          dd[k] = (int) local;
-          ss[k] = (int) f;
-          if (wb != null) {
-            wb[k] = weight == null ? 1f : weight[i];
-          }
-          k += Long.compareUnsigned(local, span) < 0 ? 1 : 0;
-        }
-        n = k;
+        keepRows(from, to, weight, count, firstRow, denseNodes, lo, hi - lo, rows);
         return true;
       }
 
@@ -626,6 +595,7 @@ public final class PartitionAssembler {
       }
 
       /** Copies the buffered edges into the assembler's arrays. */
+      @Override
       public void flush() {
         if (n == 0) {
           return;

@@ -17,7 +17,6 @@ import org.yarngnn.io.table.EdgeSink;
  * edge by edge, to the sink given to {@link #writer}, which makes the owners' findings.
  */
 public final class SharedEdges {
-  private static final int BATCH = 8192;
   private final int nodes;
   private final boolean weighted;
   private final ReservedSlots slots = new ReservedSlots(0, () -> this.dst.length, this::grow);
@@ -37,7 +36,7 @@ public final class SharedEdges {
     this.nodes = (int) nodes;
     this.weighted = weighted;
     long rowBytes = 2L * Integer.BYTES + (weighted ? Float.BYTES : 0);
-    int size = (int) Math.max(BATCH, Math.min(Math.min(expected, Integer.MAX_VALUE - 16),
+    int size = (int) Math.max(IntEdgeBatch.BATCH, Math.min(Math.min(expected, Integer.MAX_VALUE - 16),
         Runtime.getRuntime().maxMemory() / 4 / rowBytes));
     dst = new int[size];
     src = new int[size];
@@ -88,14 +87,11 @@ public final class SharedEdges {
   }
 
   /** One thread's edges, buffered a batch at a time. */
-  public final class Writer implements EdgeSink {
-    private final int[] d = new int[BATCH];
-    private final int[] s = new int[BATCH];
-    private final float[] ws = weighted ? new float[BATCH] : null;
+  public final class Writer extends IntEdgeBatch implements EdgeSink {
     private final EdgeSink outside;
-    private int n;
 
     private Writer(EdgeSink outside) {
+      super(true, weighted);
       this.outside = outside;
     }
 
@@ -114,44 +110,21 @@ public final class SharedEdges {
         flush();
       }
       d[n] = (int) to;
-      s[n] = (int) from;
+      s32[n] = (int) from;
       if (ws != null) {
         ws[n] = weight;
       }
       n++;
     }
 
-    /** Every row stored, without a branch on its endpoints unless one is outside the ids. */
+    /** Every row stored (its whole range kept), without a branch on its endpoints unless one is outside the ids. */
     @Override
     public void edges(long[] from, long[] to, float[] weight, int count, long firstRow) {
-      long dense = nodes;
-      int[] dd = d;
-      int[] ss = s;
-      float[] wb = ws;
-      int k = n;
-      for (int i = 0; i < count; i++) {
-        if (k == BATCH) {
-          n = k;
-          flush();
-          k = 0;
-        }
-        long t = to[i];
-        long f = from[i];
-        if (Long.compareUnsigned(t, dense) >= 0 || Long.compareUnsigned(f, dense) >= 0) {
-          outside.edge(f, t, weight == null ? 1f : weight[i], firstRow + i);
-          continue;
-        }
-        dd[k] = (int) t;
-        ss[k] = (int) f;
-        if (wb != null) {
-          wb[k] = weight == null ? 1f : weight[i];
-        }
-        k++;
-      }
-      n = k;
+      keepRows(from, to, weight, count, firstRow, nodes, 0, nodes, outside);
     }
 
     /** Copies the buffered edges into the store's arrays. */
+    @Override
     public void flush() {
       if (n == 0) {
         return;
@@ -159,7 +132,7 @@ public final class SharedEdges {
       int at = slots.reserve(n);
       try {
         System.arraycopy(d, 0, dst, at, n);
-        System.arraycopy(s, 0, src, at, n);
+        System.arraycopy(s32, 0, src, at, n);
         if (ws != null) {
           System.arraycopy(ws, 0, w, at, n);
         }

@@ -65,17 +65,9 @@ public final class CoLocatedEdgeScan extends CoLocatedRendezvous {
    * and waits for the others. Returns false, at once, when the scan was used or broken (the worker reads apart);
    * true when all have joined (the first joiner's {@code splits}, made for every worker's threads, are read).
    * Throws when a peer fails, {@code abandoned} turns true or the peers do not come in time.
-   */
-  synchronized boolean join(int index, PartitionAssembler.DirectEdges direct, Ownership ownership,
-      boolean undirected, int threads, Supplier<List<EdgeTable.Split>> splits, BooleanSupplier abandoned)
-      throws InterruptedException {
-    return join(index, direct, ownership, undirected, threads, splits, abandoned, false, false, 0);
-  }
-
-  /**
-   * As above; {@code rangeOfDenseIds}: whether this worker's partition can take its rows from a shared CSR, which
-   * the scan builds when every worker can ({@link #shared}); {@code weighted} and {@code expectedEdges} (the
-   * table's) size its store.
+   * {@code rangeOfDenseIds}: whether this worker's partition can take its rows from a shared CSR, which the scan
+   * builds when every worker can ({@link #shared}); {@code weighted} and {@code expectedEdges} (the table's) size
+   * its store.
    */
   synchronized boolean join(int index, PartitionAssembler.DirectEdges direct, Ownership ownership,
       boolean undirected, int threads, Supplier<List<EdgeTable.Split>> splits, BooleanSupplier abandoned,

@@ -42,7 +42,7 @@ class CoLocatedEdgeScanTest {
   }
 
   private static boolean join(CoLocatedEdgeScan scan, int index, EdgeTable edges) throws Exception {
-    return scan.join(index, direct(index), TWO, false, 1, () -> edges.splits(1 << 20), () -> false);
+    return scan.join(index, direct(index), TWO, false, 1, () -> edges.splits(1 << 20), () -> false, false, false, 0);
   }
 
   /** {@link #join} on a thread of its own (it waits for the other workers). */
@@ -113,7 +113,7 @@ class CoLocatedEdgeScanTest {
       stop.set(true);
     });
     IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> scan.join(0, direct(0), TWO, false, 1, () -> edges.splits(1 << 20), stop::get));
+        () -> scan.join(0, direct(0), TWO, false, 1, () -> edges.splits(1 << 20), stop::get, false, false, 0));
     assertTrue(e.getMessage().contains("worker 0 abandoned its construction"), e.getMessage());
     later.get(5, TimeUnit.SECONDS);
   }
@@ -134,13 +134,20 @@ class CoLocatedEdgeScanTest {
     });
   }
 
+  /** A two-worker scan that both workers joined, each saying whether it can share; asserts both were let in. */
+  private static CoLocatedEdgeScan joinedBoth(EdgeTable edges, boolean sharable0, boolean sharable1)
+      throws Exception {
+    CoLocatedEdgeScan scan = new CoLocatedEdgeScan(2, 10_000);
+    CompletableFuture<Boolean> a = joinSharing(scan, 0, edges, sharable0);
+    CompletableFuture<Boolean> b = joinSharing(scan, 1, edges, sharable1);
+    assertTrue(a.get(5, TimeUnit.SECONDS) && b.get(5, TimeUnit.SECONDS));
+    return scan;
+  }
+
   @Test
   void rangeWorkersShareOneCsrBuiltOnce() throws Exception {
     EdgeTable edges = table();
-    CoLocatedEdgeScan scan = new CoLocatedEdgeScan(2, 10_000);
-    CompletableFuture<Boolean> a = joinSharing(scan, 0, edges, true);
-    CompletableFuture<Boolean> b = joinSharing(scan, 1, edges, true);
-    assertTrue(a.get(5, TimeUnit.SECONDS) && b.get(5, TimeUnit.SECONDS));
+    CoLocatedEdgeScan scan = joinedBoth(edges, true, true);
     assertTrue(scan.shared());
     CompletableFuture<Void> other = CompletableFuture.runAsync(() -> scan.read(edges, () -> { }));
     scan.read(edges, () -> { });
@@ -167,11 +174,7 @@ class CoLocatedEdgeScanTest {
 
   @Test
   void oneWorkerThatCannotShareLeavesEveryWorkerFiltering() throws Exception {
-    EdgeTable edges = table();
-    CoLocatedEdgeScan scan = new CoLocatedEdgeScan(2, 10_000);
-    CompletableFuture<Boolean> a = joinSharing(scan, 0, edges, true);
-    CompletableFuture<Boolean> b = joinSharing(scan, 1, edges, false);
-    assertTrue(a.get(5, TimeUnit.SECONDS) && b.get(5, TimeUnit.SECONDS));
+    CoLocatedEdgeScan scan = joinedBoth(table(), true, false);
     assertFalse(scan.shared());
     assertThrows(IllegalStateException.class, () -> scan.sharedRows(0, () -> false));
   }
