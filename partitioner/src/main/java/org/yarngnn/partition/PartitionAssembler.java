@@ -682,6 +682,14 @@ public final class PartitionAssembler {
    * ({@link #rangeOfDenseIds}). Call only when {@link #error()} is null.
    */
   public GraphPartition finish(Csr all) {
+    return finish(all, false);
+  }
+
+  /**
+   * As {@link #finish(Csr)}; with {@code rangeColumns} the block taken from {@code all} is in range columns
+   * ({@link PartitionBlockBuilder#rowsInRangeColumns}), for workers that share one message matrix.
+   */
+  public GraphPartition finish(Csr all, boolean rangeColumns) {
     if (all != null && (!rangeOfDenseIds() || all.numRows() != denseNodes)) {
       throw new IllegalStateException("partition " + partition + " cannot take its rows from a shared CSR of "
           + all.numRows() + " nodes");
@@ -712,7 +720,8 @@ public final class PartitionAssembler {
     }
     GraphBlock block;
     if (all != null) {
-      block = PartitionBlockBuilder.sliceRows(all, finalIds, slotsKnown);
+      block = rangeColumns ? PartitionBlockBuilder.rowsInRangeColumns(all, finalIds)
+          : PartitionBlockBuilder.sliceRows(all, finalIds, slotsKnown);
     } else if (narrow) {
       block = PartitionBlockBuilder.buildConsuming(finalIds, index, dst, src32, weighted ? w : null, edges, slotsKnown);
     } else {

@@ -225,20 +225,13 @@ public final class PartitionBlockBuilder {
    * the block's row slot count before the columns are written.
    */
   public static GraphBlock sliceRows(Csr all, long[] nodeIds, java.util.function.LongConsumer slots) {
+    RowRun run = RowRun.of(all, nodeIds);
     int n = nodeIds.length;
-    long lo = n == 0 ? 0 : nodeIds[0];
-    if (lo < 0 || lo + n > all.numRows() || (n > 0 && nodeIds[n - 1] != lo + n - 1)) {
-      throw new IllegalArgumentException("rows " + lo + ".." + (lo + n) + " of " + all.numRows());
-    }
-    int first = (int) lo;
-    int[] allPtr = all.rowPtr();
+    int first = run.first;
     int[] allCols = all.colIdx();
-    int base = allPtr[first];
-    int m = allPtr[first + n] - base;
-    int[] rowPtr = new int[n + 1];
-    for (int i = 0; i <= n; i++) {
-      rowPtr[i] = allPtr[first + i] - base;
-    }
+    int base = run.base;
+    int m = run.edges;
+    int[] rowPtr = run.rowPtr;
     long[] bits = edgeBitmap(m, (all.numCols() + 63) >>> 6, (from, to, map) -> {
       for (int e = base + from; e < base + to; e++) {
         int c = allCols[e];
@@ -272,6 +265,86 @@ public final class PartitionBlockBuilder {
     });
     float[] w = all.weights() == null ? null : Arrays.copyOfRange(all.weights(), base, base + m);
     return new GraphBlock(nodeIds, halo, new Csr(n, n + haloCount, rowPtr, cols, w));
+  }
+
+  /**
+   * The block of the same partition as {@link #sliceRows} (nodes {@code nodeIds}, the run {@code [lo, lo + n)} of
+   * {@code all}'s rows) in range columns ({@link GraphBlock#inRangeColumns}): each source's column is its id less
+   * {@code lo}, so nothing is renumbered through a halo; for co-located workers that share one message matrix.
+   * The first partition ({@code lo = 0}) takes {@code all}'s column array as it is; any other copies its edges'
+   * columns, shifted.
+   */
+  public static GraphBlock rowsInRangeColumns(Csr all, long[] nodeIds) {
+    RowRun run = RowRun.of(all, nodeIds);
+    int n = nodeIds.length;
+    int first = run.first;
+    int[] allCols = all.colIdx();
+    int base = run.base;
+    int m = run.edges;
+    int[] rowPtr = run.rowPtr;
+    int[] cols;
+    float[] w;
+    if (base == 0 && first == 0) {
+      cols = allCols;
+      w = all.weights();
+    } else {
+      cols = new int[m];
+      RowRanges.parallel(m, EDGE_GRAIN, (from, to) -> {
+        for (int e = from; e < to; e++) {
+          cols[e] = allCols[base + e] - first;
+        }
+      });
+      w = all.weights() == null ? null : Arrays.copyOfRange(all.weights(), base, base + m);
+    }
+    // The peers' nodes among the sources, counted for the partition's figures (its halo, had it one).
+    long[] bits = edgeBitmap(m, (all.numCols() + 63) >>> 6, (from, to, map) -> {
+      for (int e = from; e < to; e++) {
+        int c = cols[e];
+        if (c < 0 || c >= n) {
+          int id = c + first;
+          map[id >>> 6] |= 1L << id;
+        }
+      }
+    });
+    int peers = 0;
+    for (long word : bits) {
+      peers += Long.bitCount(word);
+    }
+    return GraphBlock.inRangeColumns(nodeIds, new Csr(n, all.numCols() - first, rowPtr, cols, w), peers);
+  }
+
+  /** The rows {@code [first, first + n)} of a CSR of every node that a run of node ids takes: their edges' place. */
+  private static final class RowRun {
+    final int first;
+    /** The run's first edge in the CSR, and its edge count. */
+    final int base;
+    final int edges;
+    /** The run's row pointers, from 0. */
+    final int[] rowPtr;
+
+    private RowRun(int first, int base, int edges, int[] rowPtr) {
+      this.first = first;
+      this.base = base;
+      this.edges = edges;
+      this.rowPtr = rowPtr;
+    }
+
+    /** The run of {@code nodeIds}, which must be ids {@code lo..lo+n-1} in order, rows of {@code all}. */
+    static RowRun of(Csr all, long[] nodeIds) {
+      int n = nodeIds.length;
+      long lo = n == 0 ? 0 : nodeIds[0];
+      if (lo < 0 || lo + n > all.numRows() || (n > 0 && nodeIds[n - 1] != lo + n - 1)) {
+        throw new IllegalArgumentException("rows " + lo + ".." + (lo + n) + " of " + all.numRows());
+      }
+      int first = (int) lo;
+      int[] allPtr = all.rowPtr();
+      int base = allPtr[first];
+      int[] rowPtr = new int[n + 1];
+      for (int i = 0; i <= n; i++) {
+        rowPtr[i] = allPtr[first + i] - base;
+      }
+      return new RowRun(first, base, allPtr[first + n] - base, rowPtr);
+    }
   }
 
   /** Every edge's destination a local row, {@code [0, n)}. */

@@ -105,9 +105,13 @@ class CoraLocalInferenceTest {
     int workers = args.contains("--workers") ? Integer.parseInt(args.get(args.indexOf("--workers") + 1)) : 1;
     assertTrue(printed.contains("partition " + (workers - 1) + ": "), run.toString());
     // Local workers copy their halo rows from each other's matrices unless pipelined (then through loopback, as
-    // between containers).
-    boolean copied = workers > 1 && args.get(args.indexOf("--pipelining") + 1).equals("off");
-    assertEquals(copied ? workers : 0, printed.split("haloRowsCopied=", -1).length - 1, printed);
+    // between containers); range owners of the dense ids that each read the whole edge table share one message
+    // matrix instead, reading their peers' rows in place.
+    boolean inMemory = workers > 1 && args.get(args.indexOf("--pipelining") + 1).equals("off");
+    boolean shared = inMemory && args.get(args.indexOf("--ownership") + 1).equals("range")
+        && args.get(args.indexOf("--edge-reading") + 1).equals("all");
+    assertEquals(inMemory && !shared ? workers : 0, printed.split("haloRowsCopied=", -1).length - 1, printed);
+    assertEquals(shared ? workers : 0, printed.split("messagesShared=1", -1).length - 1, printed);
     compare(ModelDirectory.read(model), seed, out);
   }
 
@@ -135,7 +139,9 @@ class CoraLocalInferenceTest {
     assertTrue(printed.contains("worker 0 stats:") && printed.contains("worker 1 stats:"), two.toString());
     assertEquals(2, printed.split("edgesScanWorkers=2", -1).length - 1, "both workers read through one scan: "
         + printed);
-    assertEquals(2, printed.split("haloRowsCopied=", -1).length - 1, "halo rows copied in memory: " + printed);
+    // Range owners of the dense ids: one CSR built for both, and one message matrix whose rows each reads in place.
+    assertEquals(2, printed.split("edgesShared=1", -1).length - 1, "one shared CSR: " + printed);
+    assertEquals(2, printed.split("messagesShared=1", -1).length - 1, "one shared message matrix: " + printed);
     compare(ModelDirectory.read(model), 3, out2);
   }
 

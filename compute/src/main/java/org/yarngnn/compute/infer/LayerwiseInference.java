@@ -11,6 +11,7 @@ import org.yarngnn.compute.model.LayerSpec;
 import org.yarngnn.compute.model.Model;
 import org.yarngnn.compute.sample.NeighbourSampler;
 import org.yarngnn.compute.tensor.DenseMatrix;
+import org.yarngnn.compute.tensor.FloatArrays;
 
 /**
  * All-node inference in one JVM, layer by layer (Deal's order): each layer samples every node's neighbourhood
@@ -103,13 +104,25 @@ public final class LayerwiseInference {
    */
   public DenseMatrix layer(int k, GraphBlock g, GraphBlock edges, DenseMatrix h, boolean fused,
       HaloExchangeHook exchange, boolean reuseInput) throws Exception {
+    return layer(k, g, edges, h, fused, exchange, reuseInput, null);
+  }
+
+  /**
+   * {@link #layer(int, GraphBlock, GraphBlock, DenseMatrix, boolean, HaloExchangeHook, boolean)} whose message rows
+   * go to {@code sharedMessages} when not null: a view ({@link DenseMatrix#rowsFrom}) of the one matrix that
+   * co-located workers of a block in range columns ({@link GraphBlock#inRangeColumns}) share; {@code exchange}
+   * then only waits for the peers' rows and aggregates.
+   */
+  public DenseMatrix layer(int k, GraphBlock g, GraphBlock edges, DenseMatrix h, boolean fused,
+      HaloExchangeHook exchange, boolean reuseInput, DenseMatrix sharedMessages) throws Exception {
     Layer layer = layers.get(k);
     int n = g.numNodes();
     boolean reuse = reuseInput && h.rows() == n && h.cols() == layer.outWidth()
         && h.data().length == (long) n * layer.outWidth();
     // The self rows over the input's rows, which become the output's: no self matrix at all.
     boolean selfOverInput = reuse && !fused && layer.selfWidth() > 0 && layer.selfOverInput();
-    DenseMatrix msg = reuseInput ? spareMsg.take(g.numSlots(), layer.messageWidth())
+    DenseMatrix msg = sharedMessages != null ? sharedMessages
+        : reuseInput ? spareMsg.take(g.numSlots(), layer.messageWidth())
         : new DenseMatrix(g.numSlots(), layer.messageWidth());
     DenseMatrix self = layer.selfWidth() <= 0 ? null : selfOverInput ? h
         : reuseInput ? spareSelf.take(n, layer.selfWidth()) : new DenseMatrix(n, layer.selfWidth());
@@ -135,7 +148,7 @@ public final class LayerwiseInference {
       }
     });
     if (reuseInput) {
-      spareMsg.keep(msg);
+      spareMsg.keep(sharedMessages != null ? null : msg);
       // Not the output's array: the next layer's input, which it may write over itself.
       spareSelf.keep(selfOverInput ? null : self);
     }
@@ -198,23 +211,13 @@ public final class LayerwiseInference {
     }
 
     /**
-     * Starts allocating {@code floats} values on a thread of its own. Java zeroes a new array on the thread that
-     * allocates it, and a fresh array's first touch is page faults: on 512 MB about a second of one core, while
-     * the other waits when it comes at the start of a layer. Started while the reading phases run, it overlaps
-     * them instead. A failed allocation (the heap was fuller than foreseen) leaves {@link #take} to allocate.
+     * Starts allocating {@code floats} values on a thread of its own ({@link FloatArrays#allocateAhead}): on 512
+     * MB about a second of one core, while the other waits when it comes at the start of a layer; started while
+     * the reading phases run, it overlaps them instead. A failed allocation (the heap was fuller than foreseen)
+     * leaves {@link #take} to allocate.
      */
     void reserve(long floats) {
-      reserved = new CompletableFuture<>();
-      CompletableFuture<float[]> r = reserved;
-      Thread t = new Thread(() -> {
-        try {
-          r.complete(new float[(int) floats]);
-        } catch (OutOfMemoryError e) {
-          r.complete(null);
-        }
-      }, "reserve-messages");
-      t.setDaemon(true);
-      t.start();
+      reserved = FloatArrays.allocateAhead((int) floats, "reserve-messages");
     }
   }
 

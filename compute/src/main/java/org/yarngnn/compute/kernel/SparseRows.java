@@ -10,6 +10,12 @@ public final class SparseRows {
   private static final String VECTOR_MODULE = "jdk.incubator.vector";
   private static final SparseRowKernel KERNEL = selectKernel();
 
+  /**
+   * The {@code skipCol} that skips no column. Not -1: a column may be negative (a peer's row before row 0 of a
+   * shared message matrix, {@link org.yarngnn.compute.tensor.DenseMatrix#rowsFrom}), but never this.
+   */
+  public static final int NO_SKIP = Integer.MIN_VALUE;
+
   private SparseRows() {}
 
   private static SparseRowKernel selectKernel() {
@@ -28,7 +34,7 @@ public final class SparseRows {
 
   /**
    * {@code out[outOff+c] += sum_e wt_e * x[col[e]*ldx + xOff + c]} for {@code c < n} over edges
-   * {@code e in [start, end)} whose column is not {@code skipCol} (pass -1 to keep all);
+   * {@code e in [start, end)} whose column is not {@code skipCol} ({@link #NO_SKIP} to keep all);
    * {@code wt_e = w[wOff+e] * colScale[col[e]]}, where a null {@code w} or {@code colScale} counts as all ones.
    */
   public static void gather(int[] col, int start, int end, float[] w, int wOff, float[] colScale, int skipCol,

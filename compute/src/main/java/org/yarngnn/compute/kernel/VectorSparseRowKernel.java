@@ -28,7 +28,7 @@ final class VectorSparseRowKernel implements SparseRowKernel {
   @Override
   public void gather(int[] col, int start, int end, float[] w, int wOff, float[] colScale, int skipCol,
       float[] x, int xOff, int ldx, float[] out, int outOff, int n) {
-    if (skipCol < 0) {
+    if (skipCol == SparseRows.NO_SKIP) {
       gatherRun(col, start, end, w, wOff, colScale, x, xOff, ldx, out, outOff, n);
       return;
     }
@@ -70,8 +70,8 @@ final class VectorSparseRowKernel implements SparseRowKernel {
       gather1(col, start, end, w, wOff, colScale, x, xOff + c, ldx, out, outOff + c);
     }
     if (c < n) {
-      ScalarSparseRowKernel.INSTANCE.gather(col, start, end, w, wOff, colScale, -1, x, xOff + c, ldx, out,
-          outOff + c, n - c);
+      ScalarSparseRowKernel.INSTANCE.gather(col, start, end, w, wOff, colScale, SparseRows.NO_SKIP, x, xOff + c,
+          ldx, out, outOff + c, n - c);
     }
   }
 

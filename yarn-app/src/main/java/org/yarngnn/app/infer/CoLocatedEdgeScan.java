@@ -49,15 +49,30 @@ public final class CoLocatedEdgeScan extends CoLocatedRendezvous {
   private Csr all;
   private boolean building;
   private int taken;
+  /** Whether the job's workers may share one message matrix when their rows come from a shared CSR. */
+  private final boolean messagesSharable;
 
   /** A scan for the {@code workers} graph workers of one job, all threads of this JVM. */
   public CoLocatedEdgeScan(int workers) {
-    this(workers, GraphWorker.PEER_TIMEOUT_MS);
+    this(workers, false);
+  }
+
+  /**
+   * As above; {@code messagesSharable}: whether the job's layers can read their peers' message rows in place
+   * ({@link #sharedMessages}; all-node inference without pipelining or worker recovery).
+   */
+  public CoLocatedEdgeScan(int workers, boolean messagesSharable) {
+    this(workers, GraphWorker.PEER_TIMEOUT_MS, messagesSharable);
   }
 
   CoLocatedEdgeScan(int workers, long timeoutMs) {
+    this(workers, timeoutMs, false);
+  }
+
+  CoLocatedEdgeScan(int workers, long timeoutMs, boolean messagesSharable) {
     super(workers, timeoutMs, "edge reading", "construction");
     this.directs = new PartitionAssembler.DirectEdges[workers];
+    this.messagesSharable = messagesSharable;
   }
 
   /**
@@ -151,6 +166,14 @@ public final class CoLocatedEdgeScan extends CoLocatedRendezvous {
   /** Whether the workers' rows come from one shared CSR ({@link #sharedRows}); known once all have joined. */
   synchronized boolean shared() {
     return shared;
+  }
+
+  /**
+   * Whether, their rows coming from one shared CSR, the workers also share one message matrix: their blocks are
+   * then taken in range columns ({@link PartitionAssembler#finish(Csr, boolean)}); known once all have joined.
+   */
+  synchronized boolean sharedMessages() {
+    return shared && messagesSharable;
   }
 
   /**

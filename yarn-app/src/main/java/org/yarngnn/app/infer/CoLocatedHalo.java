@@ -2,6 +2,7 @@ package org.yarngnn.app.infer;
 
 import java.util.function.BooleanSupplier;
 import org.yarngnn.compute.tensor.DenseMatrix;
+import org.yarngnn.compute.tensor.FloatArrays;
 
 /**
  * A layer's halo rows for the graph workers of one JVM ({@code --local}), copied from the peers' message matrices
@@ -15,6 +16,12 @@ import org.yarngnn.compute.tensor.DenseMatrix;
  * <p>Two rendezvous per layer: all have published their matrices (then each copies), and all have copied (then a
  * peer's matrix may change again). A worker whose layer fails {@link #fail breaks} the exchange, and every worker
  * waiting on it fails at once instead of waiting for its timeout ({@link CoLocatedRendezvous}).
+ *
+ * <p>Workers whose blocks are in range columns ({@link org.yarngnn.compute.graph.GraphBlock#inRangeColumns}: dense
+ * ids owned in runs, the edges built once for all, {@link CoLocatedEdgeScan#sharedMessages}) copy nothing: they
+ * share one message matrix of every node ({@link #sharedRows}), each transforms into its own run of rows and,
+ * once all have ({@link #step}), aggregates reading its peers' rows in place; once all have aggregated
+ * ({@link #step} again) the next layer may write the matrix over. No halo rows are allocated, copied or planned.
  */
 public final class CoLocatedHalo extends CoLocatedRendezvous {
   private final DenseMatrix[] msg;
@@ -25,6 +32,10 @@ public final class CoLocatedHalo extends CoLocatedRendezvous {
   private int copied;
   /** Counts completed exchanges, so a worker waiting for "all copied" is not confused by the next layer's start. */
   private long round;
+  /** The shared message matrix's values (or its allocation under way), and the workers at the current step. */
+  private java.util.concurrent.CompletableFuture<float[]> shared;
+  private int stepped;
+  private long steps;
 
   /** The exchange for the {@code workers} graph workers of one job, all threads of this JVM. */
   public CoLocatedHalo(int workers) {
@@ -88,6 +99,69 @@ public final class CoLocatedHalo extends CoLocatedRendezvous {
       }
     }
     return rows;
+  }
+
+  /**
+   * Starts allocating the shared message matrix of {@code nodes} rows of up to {@code width} values, on a thread of
+   * its own ({@link FloatArrays#allocateAhead}), once for all workers (later calls do nothing): here overlapped
+   * with the edges' reading.
+   */
+  public synchronized void reserveShared(long nodes, int width) {
+    if (shared != null) {
+      return;
+    }
+    long floats = nodes * width;
+    shared = nodes < 0 || width <= 0 || floats > Integer.MAX_VALUE - 16
+        ? java.util.concurrent.CompletableFuture.completedFuture(null)
+        : FloatArrays.allocateAhead((int) floats, "reserve-shared-messages");
+  }
+
+  /**
+   * Worker {@code index}'s view of the shared message matrix for a layer of message width {@code width}: its rows
+   * {@code first..first+n-1} as rows {@code 0..n-1}, the peers' rows of the {@code nodes} reachable as rows below
+   * 0 and from n on ({@link DenseMatrix#rowsFrom}). Every worker gets a view of the same array.
+   */
+  public DenseMatrix sharedRows(int index, long nodes, int first, int n, int width) {
+    float[] values;
+    synchronized (this) {
+      checkNotBroken();
+      if (shared == null) {
+        reserveShared(nodes, width);
+      }
+      values = shared.join();
+      if (values == null || values.length < nodes * width) {
+        if (nodes * width > Integer.MAX_VALUE - 16) {
+          throw breakWith("worker " + index + ": " + nodes + " message rows of width " + width
+              + " do not fit one shared matrix");
+        }
+        values = new float[(int) (nodes * width)];
+        shared = java.util.concurrent.CompletableFuture.completedFuture(values);
+      }
+    }
+    return DenseMatrix.rowsFrom(values, first, (int) (nodes - first), width);
+  }
+
+  /**
+   * Worker {@code index} is at the next step of the shared matrix's layers (its rows transformed, or its rows
+   * aggregated): returns once every worker is. {@code what}: what it waits for, for the timeout's message.
+   */
+  public void step(int index, String what, BooleanSupplier abandoned) throws InterruptedException {
+    synchronized (this) {
+      checkNotBroken();
+      long mine = steps;
+      if (++stepped == workers) {
+        stepped = 0;
+        steps++;
+        notifyAll();
+        return;
+      }
+      await(() -> steps != mine, index, abandoned, what);
+    }
+  }
+
+  /** Lets go of the shared matrix, after the last layer. */
+  public synchronized void releaseShared() {
+    shared = null;
   }
 
   /** Reads only what the first rendezvous published; every worker only writes its own matrix's halo slots. */

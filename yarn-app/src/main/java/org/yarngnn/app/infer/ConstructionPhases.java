@@ -37,6 +37,11 @@ public final class ConstructionPhases {
     construction.onSlotsKnown(r);
   }
 
+  /** See {@link WorkerConstruction#onSharedMessages}. */
+  public void onSharedMessages(java.util.function.LongConsumer r) {
+    construction.onSharedMessages(r);
+  }
+
   /** Runs {@code c} if it is a construction phase and returns its result; null when it is not one. */
   public PhaseResult run(PhaseCommand c) throws Exception {
     switch (c.phase()) {
@@ -94,7 +99,7 @@ public final class ConstructionPhases {
     GraphBlock g = partition.graph();
     figures.put("nodes", g.numNodes());
     figures.put("edges", g.inEdges().numEdges());
-    figures.put("halo", g.haloIds().length);
-    return new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.haloIds().length);
+    figures.put("halo", g.peerSources());
+    return new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.peerSources());
   }
 }

@@ -266,6 +266,14 @@ public final class GraphWorker implements WorkerSession.Role {
         // (no targets, no recovery).
         construction.onSlotsKnown(engine::reserveFirstMessages);
       }
+      if (coLocatedHalo != null) {
+        int width = 0;
+        for (org.yarngnn.compute.layer.Layer l : engine.layers()) {
+          width = Math.max(width, l.messageWidth());
+        }
+        int widest = width;
+        construction.onSharedMessages(nodes -> coLocatedHalo.reserveShared(nodes, widest));
+      }
     }
     if (endpoints == null) {
       throw new IllegalStateException("job before the peer table");
@@ -317,7 +325,7 @@ public final class GraphWorker implements WorkerSession.Role {
       rowsBefore = null;
       layersDone = k;
       org.yarngnn.compute.graph.GraphBlock g = partition.graph();
-      result = new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.haloIds().length);
+      result = new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.peerSources());
     } else if (layersDone == k + 1 && rowsBefore != null) {
       rows = rowsBefore;
       rowsBefore = null;
@@ -329,7 +337,7 @@ public final class GraphWorker implements WorkerSession.Role {
       // A worker that kept its partition answers its sizes too: a driver taking it over from an earlier
       // ApplicationMaster attempt prints them as construction would.
       org.yarngnn.compute.graph.GraphBlock g = partition.graph();
-      result = new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.haloIds().length);
+      result = new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.peerSources());
       figures.put("keptPartition", 1);
     }
     plan = buildPlan(partition);
@@ -404,38 +412,9 @@ public final class GraphWorker implements WorkerSession.Role {
     boolean reuse = checkpoints == null;
     rowsBefore = reuse ? null : rows;
     try {
-    boolean fused = k == 0 && partition.fused();
-    HaloExchangeHook hook = (layer, edges, msg, aggregation) -> {
-          figures.add("transformSeconds", (System.nanoTime() - t0) / 1e9);
-          long t1 = System.nanoTime();
-          if (coLocatedHalo != null && !spec.pipelining()) {
-            // Peers in this JVM: their rows are copied from their matrices, not sent through loopback.
-            figures.add("haloRowsCopied",
-                coLocatedHalo.exchange(index, k, msg, plan.sendRows(k), plan.recvSlots(k), () -> closed));
-            aggregation.range(0, edges.numNodes());
-            figures.add("exchangeAggregateSeconds", (System.nanoTime() - t1) / 1e9);
-            return;
-          }
-          HaloExchange ex = new HaloExchange(k, edges, msg, plan.sendRows(k), plan.recvSlots(k),
-              spec.chunkRows());
-          WorkerMesh m = mesh;
-          Background sender = new Background("halo-send-" + index, () -> ex.sendAll(m, index));
-          pauseHook(k);
-          if (spec.pipelining()) {
-            long t2 = System.nanoTime();
-            HaloUsers users = plan.users(k, edges);
-            figures.add("haloUsersSeconds", (System.nanoTime() - t2) / 1e9);
-            ex.receiveAndAggregate(mesh, sender, aggregation::rows, users);
-          } else {
-            ex.receiveAll(mesh, sender);
-            aggregation.range(0, edges.numNodes());
-          }
-          sender.join();
-          figures.add("exchangeAggregateSeconds", (System.nanoTime() - t1) / 1e9);
-        };
-    rows = targeted == null ? engine.layer(k, partition.graph(), plan.edges(k), rows, fused, hook, reuse)
-        : engine.layerRows(k, partition.graph(), plan.edges(k), rows, fused, targeted.inRows(k),
-            targeted.outRows(k), hook);
+      boolean fused = k == 0 && partition.fused();
+      org.yarngnn.compute.graph.GraphBlock g = partition.graph();
+      rows = g.rangeColumns() ? sharedLayer(k, g, plan, fused, reuse, t0) : haloLayer(k, plan, fused, reuse, t0);
     } catch (Exception | Error e) {
       if (coLocatedHalo != null) {
         // The co-located peers would otherwise wait for this worker's rows until their timeout.
@@ -446,11 +425,77 @@ public final class GraphWorker implements WorkerSession.Role {
       }
       throw NumberChecks.asBadInput((Exception) e, spec.edges() != null ? spec.edges() : spec.graph());
     }
+    layerDone(plan);
+  }
+
+  private void layerDone(HaloPlan plan) {
     layersDone++;
     if (layersDone == plan.layers()) {
       engine.releaseScratch();
       plan.releaseUsers();
+      if (coLocatedHalo != null) {
+        coLocatedHalo.releaseShared();
+      }
     }
+  }
+
+  /**
+   * Layer {@code k} with a halo: its rows copied from the co-located peers' matrices ({@link CoLocatedHalo}), or
+   * sent and received through the mesh (pipelined or not).
+   */
+  private DenseMatrix haloLayer(int k, HaloPlan plan, boolean fused, boolean reuse, long t0) throws Exception {
+    HaloExchangeHook hook = (layer, edges, msg, aggregation) -> {
+      figures.add("transformSeconds", (System.nanoTime() - t0) / 1e9);
+      long t1 = System.nanoTime();
+      if (coLocatedHalo != null && !spec.pipelining()) {
+        // Peers in this JVM: their rows are copied from their matrices, not sent through loopback.
+        figures.add("haloRowsCopied",
+            coLocatedHalo.exchange(index, k, msg, plan.sendRows(k), plan.recvSlots(k), () -> closed));
+        aggregation.range(0, edges.numNodes());
+        figures.add("exchangeAggregateSeconds", (System.nanoTime() - t1) / 1e9);
+        return;
+      }
+      HaloExchange ex = new HaloExchange(k, edges, msg, plan.sendRows(k), plan.recvSlots(k),
+          spec.chunkRows());
+      WorkerMesh m = mesh;
+      Background sender = new Background("halo-send-" + index, () -> ex.sendAll(m, index));
+      pauseHook(k);
+      if (spec.pipelining()) {
+        long t2 = System.nanoTime();
+        HaloUsers users = plan.users(k, edges);
+        figures.add("haloUsersSeconds", (System.nanoTime() - t2) / 1e9);
+        ex.receiveAndAggregate(mesh, sender, aggregation::rows, users);
+      } else {
+        ex.receiveAll(mesh, sender);
+        aggregation.range(0, edges.numNodes());
+      }
+      sender.join();
+      figures.add("exchangeAggregateSeconds", (System.nanoTime() - t1) / 1e9);
+    };
+    return targeted == null ? engine.layer(k, partition.graph(), plan.edges(k), rows, fused, hook, reuse)
+        : engine.layerRows(k, partition.graph(), plan.edges(k), rows, fused, targeted.inRows(k),
+            targeted.outRows(k), hook);
+  }
+
+  /**
+   * Layer {@code k} over a block in range columns: the message rows go to the matrix this worker shares with its
+   * co-located peers ({@link CoLocatedHalo#sharedRows}); once every worker has transformed, each aggregates reading
+   * the peers' rows in place, and once every worker has aggregated, the next layer may write the matrix over.
+   */
+  private DenseMatrix sharedLayer(int k, org.yarngnn.compute.graph.GraphBlock g, HaloPlan plan, boolean fused,
+      boolean reuse, long t0) throws Exception {
+    DenseMatrix shared = coLocatedHalo.sharedRows(index, (long) g.slotsBelow() + g.numSlots(), g.slotsBelow(),
+        g.numNodes(), engine.layers().get(k).messageWidth());
+    HaloExchangeHook hook = (layer, edges, msg, aggregation) -> {
+      figures.add("transformSeconds", (System.nanoTime() - t0) / 1e9);
+      long t1 = System.nanoTime();
+      coLocatedHalo.step(index, "the other workers' layer " + (k + 1) + " rows", () -> closed);
+      aggregation.range(0, edges.numNodes());
+      coLocatedHalo.step(index, "the other workers to aggregate layer " + (k + 1), () -> closed);
+      figures.add("exchangeAggregateSeconds", (System.nanoTime() - t1) / 1e9);
+    };
+    figures.put("messagesShared", 1);
+    return engine.layer(k, g, plan.edges(k), rows, fused, hook, reuse, shared);
   }
 
   /**
@@ -502,7 +547,9 @@ public final class GraphWorker implements WorkerSession.Role {
    */
   private HaloPlan buildPlan(WorkerPartition part) throws Exception {
     HaloPlan p;
-    if (spec.targets() == null) {
+    if (part.graph().rangeColumns()) {
+      p = HaloPlan.withoutHalo(part, engine);
+    } else if (spec.targets() == null) {
       p = HaloPlan.build(part, engine, mesh, index);
     } else {
       targeted = planTargets(part);

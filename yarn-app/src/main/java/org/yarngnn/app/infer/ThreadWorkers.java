@@ -30,10 +30,14 @@ public final class ThreadWorkers implements WorkerLauncher {
 
   /**
    * Inference workers that read a raw edge table once for all of them ({@link CoLocatedEdgeScan}) and copy their
-   * halo rows from each other's matrices ({@link CoLocatedHalo}).
+   * halo rows from each other's matrices, or share one ({@link CoLocatedHalo}).
    */
   private static Serve serveSharing(Configuration conf, InferOptions options, Model model, JobTransport transport) {
-    CoLocatedEdgeScan scan = options.workers() > 1 ? new CoLocatedEdgeScan(options.workers()) : null;
+    // All-node layers without pipelining or recovery may read their peers' message rows in place.
+    boolean messagesSharable = options.targets() == null && !options.pipelining()
+        && !options.recovery().replacesWorkers();
+    CoLocatedEdgeScan scan = options.workers() > 1 ? new CoLocatedEdgeScan(options.workers(), messagesSharable)
+        : null;
     CoLocatedHalo halo = options.workers() > 1 ? new CoLocatedHalo(options.workers()) : null;
     return (index, host, port) -> GraphWorker.serve(conf, options, model, index, 0, host, port, transport, null,
         scan, halo);

@@ -76,6 +76,9 @@ public final class WorkerConstruction {
   private final CoLocatedEdgeScan coLocated;
   /** Whether this worker's rows come from the co-located workers' shared CSR ({@link CoLocatedEdgeScan#shared}). */
   private boolean sharedRows;
+  /** Whether the block is taken in range columns, for a message matrix shared with the co-located peers. */
+  private boolean sharedMessages;
+  private LongConsumer sharedMessagesKnown = nodes -> { };
 
   /**
    * {@code coLocated} (or null): the scan through which the workers of this JVM read a raw edge table together
@@ -363,9 +366,13 @@ public final class WorkerConstruction {
     if (filter != null && coLocated != null && coLocated.join(index, direct, filter, spec.undirected(), maxThreads,
         () -> edgeSplits(edges, workers * maxThreads, true), abandoned::get, sharable, edges.weighted(),
         edges.countHint())) {
+      sharedRows = coLocated.shared();
+      sharedMessages = coLocated.sharedMessages();
+      if (sharedMessages) {
+        sharedMessagesKnown.accept(routed.ownership().rangeNodes());
+      }
       threads = readCoLocated(edges, maxThreads);
       figures.put("edgesScanWorkers", workers);
-      sharedRows = coLocated.shared();
       figures.put("edgesShared", sharedRows ? 1 : 0);
     } else {
       if (sharable) {
@@ -430,6 +437,14 @@ public final class WorkerConstruction {
     slotsKnown = r;
   }
 
+  /**
+   * Tells {@code r} the graph's node count once the co-located workers are known to share one message matrix
+   * ({@link CoLocatedEdgeScan#sharedMessages}), before the edges are read: the matrix's allocation can start there.
+   */
+  void onSharedMessages(LongConsumer r) {
+    sharedMessagesKnown = r;
+  }
+
   /** Waits for the gathered rows, builds the partition and records the phase's figures. */
   private WorkerPartition finishEdges(NodesRouted routed, Background gather, int readerCount, long t0)
       throws Exception {
@@ -442,7 +457,7 @@ public final class WorkerConstruction {
     assembler.onSlotsKnown(slotsKnown);
     GraphPartition part;
     if (sharedRows) {
-      part = assembler.finish(coLocated.sharedRows(index, abandoned::get));
+      part = assembler.finish(coLocated.sharedRows(index, abandoned::get), sharedMessages);
       coLocated.rowsTaken(index);
     } else {
       part = assembler.finish();

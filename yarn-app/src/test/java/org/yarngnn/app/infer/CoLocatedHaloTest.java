@@ -161,4 +161,52 @@ class CoLocatedHaloTest {
     abandoned.set(true);
     assertTrue(cause(zero).getMessage().contains("abandoned"));
   }
+
+  /**
+   * The shared message matrix: both workers' views are of one array, each sees the other's rows in place once both
+   * have stepped, a second step keeps a fast worker from writing the next layer over rows still read, and a
+   * failing worker breaks a step its peer waits at.
+   */
+  @Test
+  void sharedRowsAreOneMatrixStepByStep() throws Exception {
+    CoLocatedHalo halo = new CoLocatedHalo(2, 5_000);
+    halo.reserveShared(5, 4);
+    List<CompletableFuture<float[]>> seen = new ArrayList<>();
+    for (int w = 0; w < 2; w++) {
+      int worker = w;
+      seen.add(CompletableFuture.supplyAsync(() -> {
+        try {
+          float[] got = new float[4];
+          for (int k = 0; k < 2; k++) {
+            int first = worker == 0 ? 0 : 2;
+            int n = worker == 0 ? 2 : 3;
+            DenseMatrix m = halo.sharedRows(worker, 5, first, n, 2 + k);
+            for (int r = 0; r < n; r++) {
+              m.set(r, 0, 100 * k + first + r);
+            }
+            halo.step(worker, "rows", () -> false);
+            // The peer's first row, read in place: below row 0 for worker 1, at row 2 for worker 0.
+            got[2 * k] = worker == 0 ? m.get(2, 0) : m.get(-2, 0);
+            got[2 * k + 1] = m.offset(0);
+            halo.step(worker, "aggregated", () -> false);
+          }
+          return got;
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      }));
+    }
+    assertArrayEquals(new float[] {2, 0, 102, 0}, seen.get(0).get(10, TimeUnit.SECONDS));
+    assertArrayEquals(new float[] {0, 4, 100, 6}, seen.get(1).get(10, TimeUnit.SECONDS));
+    halo.releaseShared();
+    CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> {
+      try {
+        halo.step(0, "the other worker", () -> false);
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    halo.fail(new IllegalStateException("worker 1 failed"));
+    assertTrue(cause(waiting).getMessage().contains("worker 1 failed"), cause(waiting).getMessage());
+  }
 }
