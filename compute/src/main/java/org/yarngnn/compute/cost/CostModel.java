@@ -22,6 +22,7 @@ import java.util.Map;
  *   plan        E_w / (planEdges min(1,c)) + sum_k 16 h_k / (peerBytes c')   (8-byte ids asked and answered)
  *   layer k     2 n_w in_k lin_k / (gemmFlops c) + S_k msg_k / (spmmEdgeFloats c) + peer((1 - y) 4 h_k msg_k)
  *               + y 4 h_k msg_k / (localCopyBytes min(1,c))
+ *               shared edges (inference): no exchange term and no requests in the plan (rows read in place)
  *   write       n_w (8 + 4 out) / (writeBytes min(parts, c))
  *   train       epochs (trainEpochFactor * (sum of the layers' compute) + 3 sum_k peer'(4 h_k msg_k)), as "epochs"
  *               (instead of the layers and write: forward, backward and evaluation each exchange every layer;
@@ -119,12 +120,15 @@ public final class CostModel {
     double trainExchanges = 0;
     double firstHalo = 0;
     double requests = 0;
+    // Inference's co-located workers that share the edges (and so one message matrix) read the peers' rows in
+    // place: nothing is asked, copied or sent.
+    boolean inPlace = in.sharedEdges() && in.epochs() == 0 && !in.pipelined();
     for (int k = 0; k < in.layers().size(); k++) {
       CostLayer l = in.layers().get(k);
       double sampled = sampledEdges(in, l);
       double halo = haloRows(in, sampled);
       firstHalo = k == 0 ? halo : firstHalo;
-      requests += 8 * halo;
+      requests += inPlace ? 0 : 8 * halo;
       boolean fusedHere = k == 0 && rw != f;
       double gemm = fusedHere ? 0 : 2 * nw * l.in() * l.linearWidth() / (r.gemmFlops() * c);
       double passes = l.type() == org.yarngnn.compute.model.LayerType.GAT ? 2 : 1;
@@ -132,12 +136,14 @@ public final class CostModel {
       double haloBytes = 4 * halo * l.messageWidth();
       // Inference's unpipelined halo rows from peers in the same JVM are copied from their matrices, not sent.
       double copied = in.epochs() > 0 || in.pipelined() || p == 1 ? 0 : (in.coLocated() - 1.0) / (p - 1);
-      double exchange = peer((1 - copied) * haloBytes, r, peerCores) + copied * haloBytes / (LOCAL_COPY_BYTES * one);
+      double exchange = inPlace ? 0
+          : peer((1 - copied) * haloBytes, r, peerCores) + copied * haloBytes / (LOCAL_COPY_BYTES * one);
+      double movedBytes = inPlace ? 0 : (1 - copied) * haloBytes;
       t.put("layer" + k, gemm + agg + exchange);
-      sent.put("layer" + k, p * (1 - copied) * haloBytes);
+      sent.put("layer" + k, p * movedBytes);
       layers += gemm + agg; // compute only: training scales it and adds its own exchanges
       trainExchanges += peer(haloBytes, r.trainPeerBytes(), r, peerCores);
-      bytes.add(Math.round(p * (1 - copied) * haloBytes));
+      bytes.add(Math.round(p * movedBytes));
     }
     // The plan asks each owner for its halo rows by id, once per layer (HaloRequest: 8 bytes an id).
     t.put("plan", ew / (r.planEdges() * one) + 2 * requests / (r.peerBytes() * peerCores));

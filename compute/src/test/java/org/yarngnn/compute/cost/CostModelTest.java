@@ -125,6 +125,21 @@ class CostModelTest {
     // A lone worker's 10000 edges on the JVM's two workers' cores: the largest partition's skew is gone.
     assertEquals(10000 / 2 / 1e4, shared.phaseSeconds().get("edges"), 1e-12);
     assertTrue(shared.phaseSeconds().get("edges") < filtered.phaseSeconds().get("edges"));
+    // Unpipelined, their layers read the peers' rows in place from one matrix: nothing asked in the plan, copied
+    // or sent (filtering, the halo is copied between the co-located workers, also sending nothing).
+    CostEstimate copying = CostModel.estimate(small().workers(2).readAllEdges(true).coLocated(2).pipelined(false)
+        .build());
+    CostEstimate inPlace = CostModel.estimate(small().workers(2).readAllEdges(true).coLocated(2).pipelined(false)
+        .sharedEdges(true).build());
+    assertTrue(copying.phaseSeconds().get("layer0") > inPlace.phaseSeconds().get("layer0"), copying + " / " + inPlace);
+    assertTrue(inPlace.phaseSeconds().get("plan") < copying.phaseSeconds().get("plan"));
+    assertEquals(0L, inPlace.bytesPerLayer().get(0));
+    assertEquals(0.0, inPlace.sentBytes().get("plan"));
+    // Pipelined, the rows go through loopback as between containers.
+    assertTrue(shared.bytesPerLayer().get(0) > 0);
+    // Training still exchanges its halo rows.
+    assertTrue(CostModel.estimate(small().workers(2).readAllEdges(true).coLocated(2).sharedEdges(true).epochs(3)
+        .build()).phaseSeconds().get("epochs") > 0);
     // Sharing needs every worker in the JVM, reading the whole table.
     assertThrows(IllegalArgumentException.class,
         () -> small().workers(2).readAllEdges(true).coLocated(1).sharedEdges(true).build());
