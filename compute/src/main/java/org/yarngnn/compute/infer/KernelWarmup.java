@@ -19,8 +19,15 @@ public final class KernelWarmup {
   /** Nodes and in-edges per node of the warm-up graph: enough rows per call for the register-blocked kernels. */
   private static final int NODES = 512;
   private static final int DEGREE = 12;
-  /** Rows through each layer's kernels in all, past the JIT's compile thresholds with a margin. */
-  private static final int ROWS = 20_000;
+  /**
+   * Rows through each layer's kernels in all, past the JIT's compile thresholds. Not more: until C2 has them the
+   * Vector API kernels run tens of times slower, and the warm-up shares the cores with the reading phases it
+   * overlaps. Measured on the 1M-node bench graph, sage on 2 workers, two rotations of 3 runs each: 20,000 rows
+   * 5.69-6.40 and 6.59-7.37 s, 5,000 rows 5.33-5.85 and 5.66-6.38 s (8,000 rows 5.83-7.20 s in the second; none
+   * 5.69-6.18 s in the first, its first layer 1.28-1.38 s against 0.51-0.65 s); gcn on 1 worker, 4 ABBA pairs,
+   * 5,000 against 20,000 rows: median 6.30 against 6.44 s.
+   */
+  private static final int ROWS = 5_000;
 
   private KernelWarmup() {}
 
