@@ -96,6 +96,11 @@ class RangeColumnsTest {
     assertEquals(2, second.withEdges(second.inEdges()).slotsBelow());
     assertThrows(IllegalArgumentException.class, () -> PartitionBlockBuilder.rowsInRangeColumns(all,
         new long[] {1, 3}));
+    // A partition of every node, or of none, is in range columns all the same: its peers meet it at every layer.
+    assertTrue(PartitionBlockBuilder.rowsInRangeColumns(all, new long[] {0, 1, 2, 3}).rangeColumns());
+    assertTrue(PartitionBlockBuilder.rowsInRangeColumns(all, new long[0]).rangeColumns());
+    assertTrue(!new GraphBlock(new long[] {0, 1}, new long[0], new Csr(2, 2, new int[] {0, 0, 0}, new int[0], null))
+        .rangeColumns());
   }
 
   @Test

@@ -115,6 +115,31 @@ class CoraLocalInferenceTest {
     compare(ModelDirectory.read(model), seed, out);
   }
 
+  /**
+   * More local workers than nodes: the first workers own empty runs of the one id and the last owns it all. They
+   * still share one message matrix and meet at every layer (a block owning every node is in range columns too;
+   * inferred from its sizes it once took the halo path while its peers waited at the shared matrix's steps).
+   */
+  @Test
+  void moreLocalWorkersThanNodes() throws Exception {
+    Path dir = work.resolve("one-node");
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve("nodes.tsv"), "0\t0.5,1.5\n");
+    Files.writeString(dir.resolve("edges.tsv"), "0\t0\n");
+    Path model = writeModel("one-node", new ModelSpec("none", List.of(LayerSpec.gcn(2, 4, Activation.RELU, true),
+        LayerSpec.gcn(4, 3, Activation.NONE, true)), "none", false), 5);
+    for (String workers : new String[] {"2", "3"}) {
+      CliRun run = CliRun.of("infer", "--local", "--workers", workers, "--ownership", "range", "--edge-reading",
+          "all", "--pipelining", "off", "--edges", dir.resolve("edges.tsv").toString(), "--nodes",
+          dir.resolve("nodes.tsv").toString(), "--model", model.toString(), "--output",
+          work.resolve("one-node-out-" + workers).toString());
+      assertEquals(0, run.status(), run.toString());
+      assertTrue(run.out().contains("wrote 1 embeddings"), run.toString());
+      String printed = run.out() + run.err();
+      assertEquals(Integer.parseInt(workers), printed.split("messagesShared=1", -1).length - 1, printed);
+    }
+  }
+
   @Test
   void importedParquetGivesTheSameEmbeddings() throws Exception {
     Path tables = work.resolve("cora-parquet");

@@ -16,6 +16,8 @@ public final class GraphBlock {
   private final long[] nodeIds;
   private final long[] haloIds;
   private final Csr inEdges;
+  /** Whether the columns are range columns: set by the factory, not inferred from the sizes (an empty peer). */
+  private final boolean rangeColumns;
   /** Slots below 0 (range columns: the first node's id), else 0. */
   private final int slotsBelow;
   /** Distinct peers' nodes among the sources (range columns), else the halo's size. */
@@ -32,6 +34,7 @@ public final class GraphBlock {
     this.nodeIds = nodeIds;
     this.haloIds = haloIds;
     this.inEdges = inEdges;
+    this.rangeColumns = false;
     this.slotsBelow = 0;
     this.peerSources = haloIds.length;
   }
@@ -40,6 +43,7 @@ public final class GraphBlock {
     this.nodeIds = nodeIds;
     this.haloIds = new long[0];
     this.inEdges = inEdges;
+    this.rangeColumns = true;
     this.slotsBelow = slotsBelow;
     this.peerSources = peerSources;
   }
@@ -65,7 +69,7 @@ public final class GraphBlock {
 
   /** Whether the columns are range columns ({@link #inRangeColumns}): no halo, peers' rows read in place. */
   public boolean rangeColumns() {
-    return slotsBelow > 0 || inEdges.numCols() != nodeIds.length + haloIds.length;
+    return rangeColumns;
   }
 
   /** Slots below 0: a range-columns block's first node id (its peers' nodes before it), else 0. */
