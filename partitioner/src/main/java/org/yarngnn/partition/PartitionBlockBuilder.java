@@ -232,14 +232,7 @@ public final class PartitionBlockBuilder {
     int base = run.base;
     int m = run.edges;
     int[] rowPtr = run.rowPtr;
-    long[] bits = edgeBitmap(m, (all.numCols() + 63) >>> 6, (from, to, map) -> {
-      for (int e = base + from; e < base + to; e++) {
-        int c = allCols[e];
-        if (c - first >= n || c < first) {
-          map[c >>> 6] |= 1L << c;
-        }
-      }
-    });
+    long[] bits = run.sourcesOutside(all);
     int[] before = new int[bits.length];
     int haloCount = 0;
     for (int w = 0; w < bits.length; w++) {
@@ -276,41 +269,29 @@ public final class PartitionBlockBuilder {
    */
   public static GraphBlock rowsInRangeColumns(Csr all, long[] nodeIds) {
     RowRun run = RowRun.of(all, nodeIds);
-    int n = nodeIds.length;
-    int first = run.first;
-    int[] allCols = all.colIdx();
-    int base = run.base;
-    int m = run.edges;
-    int[] rowPtr = run.rowPtr;
     int[] cols;
     float[] w;
-    if (base == 0 && first == 0) {
-      cols = allCols;
+    if (run.first == 0) {
+      // Its edges are the CSR's first: the arrays as they are.
+      cols = all.colIdx();
       w = all.weights();
     } else {
-      cols = new int[m];
-      RowRanges.parallel(m, EDGE_GRAIN, (from, to) -> {
+      int[] allCols = all.colIdx();
+      cols = new int[run.edges];
+      RowRanges.parallel(run.edges, EDGE_GRAIN, (from, to) -> {
         for (int e = from; e < to; e++) {
-          cols[e] = allCols[base + e] - first;
+          cols[e] = allCols[run.base + e] - run.first;
         }
       });
-      w = all.weights() == null ? null : Arrays.copyOfRange(all.weights(), base, base + m);
+      w = all.weights() == null ? null : Arrays.copyOfRange(all.weights(), run.base, run.base + run.edges);
     }
     // The peers' nodes among the sources, counted for the partition's figures (its halo, had it one).
-    long[] bits = edgeBitmap(m, (all.numCols() + 63) >>> 6, (from, to, map) -> {
-      for (int e = from; e < to; e++) {
-        int c = cols[e];
-        if (c < 0 || c >= n) {
-          int id = c + first;
-          map[id >>> 6] |= 1L << id;
-        }
-      }
-    });
     int peers = 0;
-    for (long word : bits) {
+    for (long word : run.sourcesOutside(all)) {
       peers += Long.bitCount(word);
     }
-    return GraphBlock.inRangeColumns(nodeIds, new Csr(n, all.numCols() - first, rowPtr, cols, w), peers);
+    return GraphBlock.inRangeColumns(nodeIds, new Csr(nodeIds.length, all.numCols() - run.first, run.rowPtr, cols, w),
+        peers);
   }
 
   /** The rows {@code [first, first + n)} of a CSR of every node that a run of node ids takes: their edges' place. */
@@ -344,6 +325,20 @@ public final class PartitionBlockBuilder {
         rowPtr[i] = allPtr[first + i] - base;
       }
       return new RowRun(first, base, allPtr[first + n] - base, rowPtr);
+    }
+
+    /** A bitmap over all ids of the run's edges' sources outside the run (its halo, or its peers' nodes). */
+    long[] sourcesOutside(Csr all) {
+      int[] allCols = all.colIdx();
+      int n = rowPtr.length - 1;
+      return edgeBitmap(edges, (all.numCols() + 63) >>> 6, (from, to, map) -> {
+        for (int e = base + from; e < base + to; e++) {
+          int c = allCols[e];
+          if (c - first >= n || c < first) {
+            map[c >>> 6] |= 1L << c;
+          }
+        }
+      });
     }
   }
 

@@ -79,8 +79,6 @@ public final class WorkerConstruction {
   /** Whether the block is taken in range columns, for a message matrix shared with the co-located peers. */
   private boolean sharedMessages;
   private LongConsumer sharedMessagesKnown = nodes -> { };
-  /** Whether {@link #slotsKnown} was told already (a lone worker's, before its edges). */
-  private boolean slotsTold;
 
   /**
    * {@code coLocated} (or null): the scan through which the workers of this JVM read a raw edge table together
@@ -278,7 +276,7 @@ public final class WorkerConstruction {
       // are read, two threads' work that it slows a little, rather than during the build, whose end it held up
       // (the layer waited 0.5-0.8 s on the allocating thread alone).
       slotsKnown.accept(assembler.index().size());
-      slotsTold = true;
+      slotsKnown = slots -> { };
     }
     long t0 = System.nanoTime();
     if (!zero && (workers == 1 || spec.edgeReadingKind(workers) == EdgeReading.ALL)) {
@@ -463,7 +461,7 @@ public final class WorkerConstruction {
       gather.join();
     }
     long t2 = System.nanoTime();
-    assembler.onSlotsKnown(slotsTold ? slots -> { } : slotsKnown);
+    assembler.onSlotsKnown(slotsKnown);
     GraphPartition part;
     if (sharedRows) {
       part = assembler.finish(coLocated.sharedRows(index, abandoned::get), sharedMessages);
