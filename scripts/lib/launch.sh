@@ -35,12 +35,27 @@
 # Measured, 18 interleaved pairs over gcn and sage on one and two workers (README): 12 faster, every set's median
 # lower, the time spent reaching safepoints (-Xlog:safepoint) lower in 17. YARN_GNN_OPTS comes later and wins.
 
+#
+# Every command has the vector kernels (org.yarngnn.compute.kernel) compiled by C2 after a twentieth of the JIT's
+# usual invocations and loop iterations (as LaunchContexts.KERNEL_JIT does for compute containers). Why: until C2
+# has them, Vector API code runs as plain objects, an allocation per operation and tens of times slower, and a
+# one-shot job pays for every row run so: the kernel warm-up's rows, which share the cores with the reading phases,
+# and a first layer that starts before C2 has the kernels (on a busy JIT queue the aggregation kernel reached C2
+# 7.6 s into a 10 s job). Measured on the 1M-node bench graph, interleaved (README, Benchmarks): sage on one worker,
+# 6 pairs, 9.58 -> 9.02 s median wall, 17.2 -> 16.1 CPU seconds; gcn on two workers, 5 pairs, 10.87 -> 9.51 s and
+# 19.7 -> 17.5. "quiet" keeps the JVM from printing the command on stdout.
+
 # yarngnn_huge_pages: prints -XX:+UseTransparentHugePages when the launcher asks for huge pages (see above).
 yarngnn_huge_pages() {
   if [ "${YARN_GNN_HUGE_PAGES:-1}" != 0 ] \
     && grep -q '\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
     echo -XX:+UseTransparentHugePages
   fi
+}
+
+# yarngnn_jit_flags: prints the JIT's flags, the same for every command (see above).
+yarngnn_jit_flags() {
+  echo -XX:CompileCommand=quiet '-XX:CompileCommand=CompileThresholdScaling,org.yarngnn.compute.kernel.*::*,0.05'
 }
 
 # yarngnn_gc_flags COMMAND: prints the collector's flags for that command (see above).
@@ -55,17 +70,19 @@ yarngnn_gc_flags() {
 yarngnn_exec() {
   local java_bin=$1 cp=$2
   shift 2
-  local jsa="" tmp="" run=() gc=() cmd="" prev="" arg
+  local jsa="" tmp="" run=() jit=() gc=() cmd="" prev="" arg
   # The command: the word after the main class.
   for arg in "$@"; do
     if [ "$prev" = org.yarngnn.app.Main ]; then cmd=$arg; break; fi
     prev=$arg
   done
   case $cmd in *[!a-z-]*|"") cmd=other ;; esac
-  # What every run of the JVM gets: huge pages where asked for, the command's collector flags, the classpath.
+  # What every run of the JVM gets: huge pages where asked for, the JIT's and the command's collector flags, the
+  # classpath.
   read -r -a run <<<"$(yarngnn_huge_pages)"
+  read -r -a jit <<<"$(yarngnn_jit_flags)"
   read -r -a gc <<<"$(yarngnn_gc_flags "$cmd")"
-  run+=("${gc[@]}" -cp "$cp")
+  run+=("${jit[@]}" "${gc[@]}" -cp "$cp")
   if [ "${YARN_GNN_CDS:-1}" != 0 ]; then
     local dir="${XDG_CACHE_HOME:-$HOME/.cache}/yarn-gnn/cds" entries=() entry java_path usable=1
     local IFS=:

@@ -58,13 +58,28 @@ class LaunchContextsTest {
     assertEquals("-Xmx48m", LaunchContexts.defaultJavaOpts(64));
   }
 
+  /** As a container's launch script runs it: through a shell, unquoted; the JVM takes the command, quietly. */
+  @Test
+  void kernelCompileCommandReachesTheJvmThroughTheShellAndPrintsNothing() throws Exception {
+    String bin = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder("bash", "-c", bin + " " + LaunchContexts.KERNEL_JIT
+        + " -XX:+PrintCommandLineFlags -version").redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor(), out);
+    assertTrue(out.contains(" -XX:CompileCommand=CompileThresholdScaling,org.yarngnn.compute.kernel.*::*,0.05 "),
+        out);
+    // A command the JVM cannot parse is reported on stdout even when quiet; an accepted one prints nothing.
+    assertFalse(out.contains("error") || out.contains("CompileCommand:"), out);
+  }
+
   @Test
   void largeComputeContainersAskForHugePagesAndAllUseTheirOwnVcores() {
-    assertEquals("-Xmx3072m -XX:+UseTransparentHugePages -Djava.util.concurrent.ForkJoinPool.common.parallelism=8",
-        LaunchContexts.computeJavaOpts(4096, 8));
-    assertEquals("-Xmx1536m -XX:+UseTransparentHugePages -Djava.util.concurrent.ForkJoinPool.common.parallelism=2",
-        LaunchContexts.computeJavaOpts(2048, 2));
-    assertEquals("-Xmx1535m -Djava.util.concurrent.ForkJoinPool.common.parallelism=1",
+    String jit = " " + LaunchContexts.KERNEL_JIT;
+    assertEquals("-Xmx3072m -XX:+UseTransparentHugePages" + jit
+        + " -Djava.util.concurrent.ForkJoinPool.common.parallelism=8", LaunchContexts.computeJavaOpts(4096, 8));
+    assertEquals("-Xmx1536m -XX:+UseTransparentHugePages" + jit
+        + " -Djava.util.concurrent.ForkJoinPool.common.parallelism=2", LaunchContexts.computeJavaOpts(2048, 2));
+    assertEquals("-Xmx1535m" + jit + " -Djava.util.concurrent.ForkJoinPool.common.parallelism=1",
         LaunchContexts.computeJavaOpts(2047, 0));
   }
 }
