@@ -37,13 +37,8 @@
 
 #
 # Every command has the vector kernels (org.yarngnn.compute.kernel) compiled by C2 after a twentieth of the JIT's
-# usual invocations and loop iterations (as LaunchContexts.KERNEL_JIT does for compute containers). Why: until C2
-# has them, Vector API code runs as plain objects, an allocation per operation and tens of times slower, and a
-# one-shot job pays for every row run so: the kernel warm-up's rows, which share the cores with the reading phases,
-# and a first layer that starts before C2 has the kernels (on a busy JIT queue the aggregation kernel reached C2
-# 7.6 s into a 10 s job). Measured on the 1M-node bench graph, interleaved (README, Benchmarks): sage on one worker,
-# 6 pairs, 9.58 -> 9.02 s median wall, 17.2 -> 16.1 CPU seconds; gcn on two workers, 5 pairs, 10.87 -> 9.51 s and
-# 19.7 -> 17.5. "quiet" keeps the JVM from printing the command on stdout.
+# usual invocations and loop iterations: the same flags as LaunchContexts.KERNEL_JIT gives compute containers, where
+# the why and the measurements are (keep the two equal).
 
 # yarngnn_huge_pages: prints -XX:+UseTransparentHugePages when the launcher asks for huge pages (see above).
 yarngnn_huge_pages() {
