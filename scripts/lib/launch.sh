@@ -37,8 +37,8 @@
 
 #
 # Every command has the vector kernels (org.yarngnn.compute.kernel) compiled by C2 after a twentieth of the JIT's
-# usual invocations and loop iterations, and C1 always compiling with a full profile (Tier3DelayOn): the same flags as
-# LaunchContexts.KERNEL_JIT gives compute containers, where the why and the measurements are (keep the two equal).
+# usual invocations and loop iterations: the same flags as LaunchContexts.KERNEL_JIT gives compute containers, where
+# the why and the measurements are (keep the two equal).
 
 # yarngnn_huge_pages: prints -XX:+UseTransparentHugePages when the launcher asks for huge pages (see above).
 yarngnn_huge_pages() {
@@ -50,8 +50,7 @@ yarngnn_huge_pages() {
 
 # yarngnn_jit_flags: prints the JIT's flags, the same for every command (see above).
 yarngnn_jit_flags() {
-  echo -XX:CompileCommand=quiet '-XX:CompileCommand=CompileThresholdScaling,org.yarngnn.compute.kernel.*::*,0.05' \
-    -XX:Tier3DelayOn=100000
+  echo -XX:CompileCommand=quiet '-XX:CompileCommand=CompileThresholdScaling,org.yarngnn.compute.kernel.*::*,0.05'
 }
 
 # yarngnn_gc_flags COMMAND: prints the collector's flags for that command (see above).

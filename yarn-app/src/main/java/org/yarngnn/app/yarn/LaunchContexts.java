@@ -77,17 +77,9 @@ public final class LaunchContexts {
    * (README, Benchmarks): sage on one worker 9.58 -> 9.02 s median wall and 17.2 -> 16.1 CPU seconds, gcn on two
    * workers 10.87 -> 9.51 s and 19.7 -> 17.5. {@code quiet}: the JVM would otherwise print the command on stdout.
    * The NodeManager's shell sees the word unquoted, and leaves its {@code *} alone: no file is so named.
-   *
-   * <p>{@code Tier3DelayOn}: C1 always compiles with a full profile. By default, while C2's queue is long (as it is
-   * while the tables are read), C1 compiles at its "limited profile" level instead, which records no profile; a
-   * kernel caught there (the aggregation kernel {@code sum8}, often, as it is first called during the warm-up) was
-   * compiled by C2 later, during the first layer, into code that still boxed its vectors: the aggregation ran 4-8x
-   * slower to the end of the job, 50-240 young collections of vector garbage against 5-12. Measured on the 1M-node
-   * bench graph, each round after a PyTorch peer run as in the bench (README, Benchmarks): sage on one worker 2 of 8
-   * runs so (8.03 and 6.73 s against 4.97-6.61), gcn 1 of 5 (13.30 s against 5.34-6.84); with the flag 0 of 13.
    */
   public static final String KERNEL_JIT = "-XX:CompileCommand=quiet"
-      + " -XX:CompileCommand=CompileThresholdScaling,org.yarngnn.compute.kernel.*::*,0.05 -XX:Tier3DelayOn=100000";
+      + " -XX:CompileCommand=CompileThresholdScaling,org.yarngnn.compute.kernel.*::*,0.05";
 
   /** {@code -Xmx} at 75% of the container: the rest is metaspace, thread stacks and direct buffers. */
   public static String defaultJavaOpts(int memoryMb) {

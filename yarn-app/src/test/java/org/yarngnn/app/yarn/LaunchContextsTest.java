@@ -68,7 +68,6 @@ class LaunchContextsTest {
     assertEquals(0, p.waitFor(), out);
     assertTrue(out.contains(" -XX:CompileCommand=CompileThresholdScaling,org.yarngnn.compute.kernel.*::*,0.05 "),
         out);
-    assertTrue(out.contains(" -XX:Tier3DelayOn=100000 "), out);
     // A command the JVM cannot parse is reported on stdout even when quiet; an accepted one prints nothing.
     assertFalse(out.contains("error") || out.contains("CompileCommand:"), out);
   }
