@@ -28,6 +28,10 @@ final class VectorSparseRowKernel implements SparseRowKernel {
   @Override
   public void gather(int[] col, int start, int end, float[] w, int wOff, float[] colScale, int skipCol,
       float[] x, int xOff, int ldx, float[] out, int outOff, int n) {
+    if (start >= end) {
+      // A row without edges leaves out as it is. Returned here, so that the strip loops below are always entered.
+      return;
+    }
     if (skipCol == SparseRows.NO_SKIP) {
       gatherRun(col, start, end, w, wOff, colScale, x, xOff, ldx, out, outOff, n);
       return;

@@ -37,6 +37,32 @@ class SpMMTest {
     return out;
   }
 
+  /**
+   * A row without edges (or whose only edge is the skipped column) leaves its output exactly as it was, NaN and
+   * negative zero included, at every width: the vector kernel returns before its strip loops for it.
+   */
+  @Test
+  void gatherOverNoEdgesLeavesTheOutputAsItWas() {
+    int[] col = {3, 1};
+    float[] x = new float[4 * 133];
+    Arrays.fill(x, 2.5f);
+    for (int n : WIDTHS) {
+      float[] out = new float[n + 2];
+      for (int c = 0; c < out.length; c++) {
+        out[c] = c % 3 == 0 ? Float.NaN : c % 3 == 1 ? -0f : c;
+      }
+      float[] before = out.clone();
+      SparseRows.gather(col, 1, 1, null, 0, null, SparseRows.NO_SKIP, x, 0, n, out, 1, n);
+      SparseRows.gather(col, 0, 1, new float[] {0.5f, 2f}, 0, null, 3, x, 0, n, out, 1, n);
+      for (int c = 0; c < out.length; c++) {
+        assertEquals(Float.floatToRawIntBits(before[c]), Float.floatToRawIntBits(out[c]),
+            SparseRows.kernelName() + ", width " + n + ", column " + c);
+      }
+      SparseRows.gather(col, 0, 2, null, 0, null, SparseRows.NO_SKIP, x, 0, n, out, 1, n);
+      assertEquals(5f, out[1], 0f, "two edges still add up, width " + n);
+    }
+  }
+
   @Test
   void sumAndMeanMatchNaiveForWeightedAndUnweightedGraphs() {
     SplittableRandom r = new SplittableRandom(11);
