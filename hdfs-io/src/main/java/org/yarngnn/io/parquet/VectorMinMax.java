@@ -26,8 +26,10 @@ final class VectorMinMax {
       FloatVector hi = lo;
       for (k = s.length(); k + s.length() <= length; k += s.length()) {
         FloatVector x = FloatVector.fromArray(s, v, offset + k);
-        lo = lo.min(x);
-        hi = hi.max(x);
+        // x, not the loop-carried vector, as the receiver: its exact class is known to C2 without a type profile
+        // (see VectorSparseRowKernel's sum8).
+        lo = x.min(lo);
+        hi = x.max(hi);
       }
       min = lo.reduceLanes(VectorOperators.MIN);
       max = hi.reduceLanes(VectorOperators.MAX);
