@@ -175,7 +175,8 @@ class InferOnYarnTest {
 
   /**
    * AM restart: the first attempt's ApplicationMaster halts (as a crash: exit 137, nothing cleaned) when the job
-   * reaches layer 2 of a 3-worker, 2-layer gcn (every worker has checkpointed layer 1's rows by then); YARN's second
+   * reaches layer 2 of a 3-worker, 2-layer gcn with {@code --checkpoint layers} (every worker has checkpointed layer
+   * 1's rows by then); YARN's second
    * attempt releases the first attempt's containers (kept across attempts), finds the checkpoints whole and
    * continues at layer 2: its log says so, and its workers' reports show that none of them built the graph or ran
    * layer 1 again. The output equals the reference (an undisturbed run's); two attempts on record. Also the next
@@ -199,7 +200,8 @@ class InferOnYarnTest {
     fs.mkdirs(orphan);
     fs.mkdirs(other);
     // A generous reconnect window: the survivors must outlive the RM's start of the second attempt on a busy host.
-    CliRun run = inferCora(model, "am-crash", 3, 5, "-D", "yarngnn.test.halt-am-at=layer 2", "-D",
+    CliRun run = inferCora(model, "am-crash", 3, 5, "--checkpoint", "layers",
+        "-D", "yarngnn.test.halt-am-at=layer 2", "-D",
         "yarngnn.worker.reconnect-seconds=180", "-D", "yarngnn.am.adopt-wait-seconds=180");
     assertEquals(0, run.status(), run.toString());
     assertFalse(fs.exists(orphan), "an ended application's staging directory is swept: " + run.out());

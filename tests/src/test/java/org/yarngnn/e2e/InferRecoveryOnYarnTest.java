@@ -28,8 +28,10 @@ import org.yarngnn.io.table.EmbeddingTable;
 
 /**
  * A lost graph worker of {@code infer} on a MiniYARNCluster: a container SIGKILLed in the middle of a layer is
- * replaced, the replacement reads its partition and the last finished layer's rows from the checkpoints, and the
- * job succeeds with the embeddings of an undisturbed run, to the bit; one lost while the graph is built from the
+ * replaced and the job succeeds with the embeddings of an undisturbed run, to the bit, both by default (every worker
+ * builds the graph again and reruns the finished layers: nothing was checkpointed) and with
+ * {@code --checkpoint layers} (the replacement reads its partition and the last finished layer's rows from the
+ * checkpoints, the survivors keep theirs); one lost while the graph is built from the
  * tables is replaced too, and every worker builds its partition again; more losses than
  * {@code --max-worker-failures} fail the job cleanly.
  */
@@ -98,14 +100,16 @@ class InferRecoveryOnYarnTest {
     return InferOnYarnTest.cli(cluster, args.toArray(new String[0]));
   }
 
-  @Test
-  void aWorkerKilledInTheMiddleOfALayerIsReplacedAndTheOutputIsUnchanged() throws Exception {
-    // Three sage layers: the kill is in the second, so the replacement resumes from the first one's checkpoint.
+  @org.junit.jupiter.params.ParameterizedTest(name = "--checkpoint {0}")
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"none", "layers"})
+  void aWorkerKilledInTheMiddleOfALayerIsReplacedAndTheOutputIsUnchanged(String checkpoint) throws Exception {
+    // Three sage layers: the kill is in the second, so the replacement resumes from the first one's checkpoint,
+    // or, without checkpoints, every worker builds the graph and runs the first layer again.
     java.nio.file.Path dir = sageModel();
     Model model = sage;
     double undisturbed = undisturbed();
 
-    java.nio.file.Path pauses = local.resolve("pauses");
+    java.nio.file.Path pauses = local.resolve("pauses-" + checkpoint);
     AtomicLong killedPid = new AtomicLong(-1);
     AtomicLong pausedAt = new AtomicLong();
     AtomicLong killedAt = new AtomicLong();
@@ -136,23 +140,31 @@ class InferRecoveryOnYarnTest {
     CliRun run;
     long t1 = System.nanoTime();
     try {
-      run = infer(dir, "/out/recovered", "-D", "yarngnn.test.halt-worker=pause:1@layer1:" + pauses);
+      run = infer(dir, "/out/recovered-" + checkpoint, "--checkpoint", checkpoint, "-D",
+          "yarngnn.test.halt-worker=pause:1@layer1:" + pauses);
     } finally {
       killer.interrupt();
     }
     double disturbed = (System.nanoTime() - t1) / 1e9;
     assertTrue(killedPid.get() > 0, "no paused graph worker was found to kill: " + run);
     assertEquals(0, run.status(), run.toString());
-    assertTrue(fs.exists(new Path("/out/recovered/_SUCCESS")));
-    assertUndisturbedOutput("/out/recovered");
-    java.nio.file.Path copy = local.resolve("copy-recovered");
-    fs.copyToLocalFile(new Path("/out/recovered"), new Path(copy.toUri()));
+    String out = "/out/recovered-" + checkpoint;
+    assertTrue(fs.exists(new Path(out, "_SUCCESS")));
+    assertUndisturbedOutput(out);
+    java.nio.file.Path copy = local.resolve("copy-recovered-" + checkpoint);
+    fs.copyToLocalFile(new Path(out), new Path(copy.toUri()));
     CoraLocalInferenceTest.compare(model, 5, copy);
     assertFalse(anyCheckpointLeft(), "checkpoints are deleted when the job ends");
+    // The driver's log, kept in the job's summary: which rounds ran again before layer 2.
+    String id = run.out().replaceAll("(?s).*submitted (application_[0-9_]+).*", "$1");
+    String summary = InferOnYarnTest.cli(cluster, "status", id, "--json").out();
+    String recomputed = "read-nodes, route-nodes, edges, plan, layer 1, then layer 2/3 again";
+    assertEquals(checkpoint.equals("none"), summary.contains(recomputed), summary);
+    assertTrue(summary.contains("lost worker 1 during layer 2"), summary);
     double paused = (killedAt.get() - pausedAt.get()) / 1e3;
-    System.out.printf(Locale.ROOT, "InferRecoveryOnYarnTest: undisturbed %.1f s, one worker killed in layer 2 of 3 "
-        + "and replaced %.1f s: %.1f s lost to the recovery (the worker waited %.1f s before the kill)%n",
-        undisturbed, disturbed, disturbed - undisturbed, paused);
+    System.out.printf(Locale.ROOT, "InferRecoveryOnYarnTest: --checkpoint %s: undisturbed %.1f s, one worker killed "
+        + "in layer 2 of 3 and replaced %.1f s: %.1f s lost to the recovery (the worker waited %.1f s before the "
+        + "kill)%n", checkpoint, undisturbed, disturbed, disturbed - undisturbed, paused);
   }
 
   /**

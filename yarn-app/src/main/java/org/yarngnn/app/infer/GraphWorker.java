@@ -86,7 +86,7 @@ public final class GraphWorker implements WorkerSession.Role {
     this.coLocated = coLocated;
     this.coLocatedHalo = coLocatedHalo;
     this.attempt = attempt;
-    this.checkpoints = spec.recovery().replacesWorkers()
+    this.checkpoints = spec.recovery().writesCheckpoints()
         ? new LayerCheckpoints(conf, new Path(spec.recovery().dir())) : null;
     this.conf = conf;
     this.spec = spec;
@@ -296,10 +296,23 @@ public final class GraphWorker implements WorkerSession.Role {
     if (generation <= this.generation) {
       throw new IllegalStateException("rejoin at generation " + generation + " after " + this.generation);
     }
-    if (resume == LayerResume.BEFORE_CONSTRUCTION && construction != null) {
-      // Its threads stopped before the mesh is made anew, so none sends an abandoned block on a new connection.
-      construction.stop();
-      construction = null;
+    if (resume == LayerResume.BEFORE_CONSTRUCTION) {
+      if (construction != null) {
+        // Its threads stopped before the mesh is made anew, so none sends an abandoned block on a new connection.
+        construction.stop();
+        construction = null;
+      }
+      // A job recomputed after a loss past construction: everything built or computed goes, the graph is built
+      // again and the layers run again from the inputs.
+      partition = null;
+      loaded = null;
+      rows = null;
+      rowsBefore = null;
+      if (plan != null) {
+        plan.releaseUsers();
+        plan = null;
+      }
+      layersDone = 0;
     }
     prepare();
     mesh.reconnect(endpoints, generation, PEER_TIMEOUT_MS);
@@ -371,7 +384,7 @@ public final class GraphWorker implements WorkerSession.Role {
    */
   @Override
   public boolean survives(Exception e) {
-    if (checkpoints == null || running == Phase.REJOIN) {
+    if (!spec.recovery().replacesWorkers() || running == Phase.REJOIN) {
       return false;
     }
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {

@@ -30,7 +30,7 @@ public final class GraphWorkerMain {
     String attempt = System.getenv(ContainerWorkers.ATTEMPT_ENV);
     int status = GraphWorker.serve(conf, spec, null, ContainerEnv.index(),
         attempt == null || attempt.isEmpty() ? 0 : Integer.parseInt(attempt), args[0], Integer.parseInt(args[1]),
-        JobTransport.inContainer(conf, host), spec.recovery().replacesWorkers() ? reconnect(conf, staging)
+        JobTransport.inContainer(conf, host), spec.recovery().writesCheckpoints() ? reconnect(conf, staging)
             : null);
     System.exit(status);
   }

@@ -140,7 +140,7 @@ public final class InferOptions {
     this.workDir = b.workDir;
     this.layers = b.layers == null ? 0 : atLeast("job.layers", b.layers, 1);
     this.haltAt = b.haltAt;
-    this.recovery = b.recovery != null ? b.recovery : RecoveryOptions.defaults(b.local);
+    this.recovery = b.recovery != null ? b.recovery : RecoveryOptions.defaults();
     this.targets = b.targets;
     this.targetsFormat = b.targetsFormat;
   }
@@ -254,7 +254,7 @@ public final class InferOptions {
    */
   public static InferOptions fromCommandLine(CommandLine cl) {
     boolean local = JobOptions.runLocally(cl);
-    return parse(cl).local(local).haltAt(cl.conf().get(HALT_KEY)).recovery(RecoveryOptions.parse(cl, local)).build();
+    return parse(cl).local(local).haltAt(cl.conf().get(HALT_KEY)).recovery(RecoveryOptions.parse(cl)).build();
   }
 
   /** Every option as typed values; range and consistency checks are {@link Builder#build()}'s. */
@@ -415,7 +415,7 @@ public final class InferOptions {
   public static InferOptions fromConfiguration(Configuration conf) {
     CommandLine cl = CommandLine.parse(optionSpec(), new String[0], conf);
     Builder b = parse(cl).local(cl.flag("local")).workDir(conf.getTrimmed(WORK_DIR_KEY))
-        .haltAt(conf.getTrimmed(HALT_AT_KEY)).recovery(RecoveryOptions.parse(cl, cl.flag("local")));
+        .haltAt(conf.getTrimmed(HALT_AT_KEY)).recovery(RecoveryOptions.parse(cl));
     String layers = conf.getTrimmed(LAYERS_KEY);
     if (layers != null) {
       try {

@@ -47,7 +47,7 @@ public final class InferenceDriver {
   private final DriverSession.Progress progress;
   private final PrintStream log;
   private DriverSession session;
-  /** In a job that replaces lost workers (YARN, --checkpoint layers): how its rounds survive a loss. */
+  /** In a job that replaces lost workers (YARN, --max-worker-failures above 0): how its rounds survive a loss. */
   private WorkerRecovery recovery;
   /** With {@link #recovery}: where a round with a lost worker resumes. */
   private LayerResume resume;
@@ -106,7 +106,8 @@ public final class InferenceDriver {
       }
       if (launcher instanceof ReplaceableWorkers r && spec.recovery().replacesWorkers()) {
         recovery = new WorkerRecovery(s, r, spec.recovery().maxWorkerFailures());
-        resume = new LayerResume(layerCount, counts -> ownership(spec, p, counts));
+        resume = new LayerResume(layerCount, counts -> ownership(spec, p, counts),
+            spec.recovery().writesCheckpoints(), spec.graph() == null);
       }
       if (continueAt >= 0 && recovery == null) {
         throw new IllegalStateException("only a job that replaces lost workers continues from checkpoints");

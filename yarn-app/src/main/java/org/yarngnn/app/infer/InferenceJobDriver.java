@@ -37,7 +37,7 @@ public final class InferenceJobDriver implements JobDriver {
     OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(spec.output()), new Path(spec.workDir()),
         spec.overwrite());
     List<String> hosts = spec.graph() == null ? List.of() : partitionHosts(ctx.conf(), new Path(spec.graph()));
-    LayerCheckpoints checkpoints = spec.recovery().replacesWorkers()
+    LayerCheckpoints checkpoints = spec.recovery().writesCheckpoints()
         ? new LayerCheckpoints(ctx.conf(), new Path(spec.recovery().dir())) : null;
     CheckpointResume resume = CheckpointResume.none("this is the first attempt");
     if (ctx.attempt() > 1) {
@@ -58,7 +58,7 @@ public final class InferenceJobDriver implements JobDriver {
     } else {
       ctx.releasePrevious(java.util.Set.of());
     }
-    try (ContainerWorkers workers = checkpoints != null
+    try (ContainerWorkers workers = spec.recovery().replacesWorkers()
         ? ContainerWorkers.replaceable(ctx.containers(), spec.workerMemoryMb(), spec.workerVcores(), hosts)
         : new ContainerWorkers(ctx.containers(), spec.workerMemoryMb(), spec.workerVcores(), hosts)) {
       InferenceDriver.Result r = new InferenceDriver(spec, ctx.transport(), workers, ctx.reporter(), ctx.log())

@@ -1,5 +1,6 @@
 package org.yarngnn.app.infer;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.yarngnn.app.runtime.Phase;
@@ -25,12 +26,20 @@ import org.yarngnn.partition.Ownership;
  *       the driver sent the first time (the driver keeps that command; a read-nodes run again must come to the
  *       same ownership, which it does unless the node tables changed: then the job fails), then the interrupted
  *       phase;</li>
- *   <li>lost while planning: rejoin {@link #BEFORE_PLAN} (the replacement loads its partition), then the plan
- *       again;</li>
- *   <li>lost in layer k: rejoin {@link #atLayer}(k) (the replacement reads layer k - 1's checkpoint), then layer k
- *       again, by every worker;</li>
- *   <li>lost while writing: rejoin at the last layer, run it again (its output is not checkpointed), then the
- *       write again (each worker first deletes its parts of the interrupted write).</li>
+ *   <li>with checkpoints ({@code --checkpoint layers}):
+ *     <ul>
+ *       <li>lost while planning: rejoin {@link #BEFORE_PLAN} (the replacement loads its partition), then the plan
+ *           again;</li>
+ *       <li>lost in layer k: rejoin {@link #atLayer}(k) (the replacement reads layer k - 1's checkpoint), then
+ *           layer k again, by every worker;</li>
+ *       <li>lost while writing: rejoin at the last layer, run it again (its output is not checkpointed), then the
+ *           write again (each worker first deletes its parts of the interrupted write);</li>
+ *     </ul></li>
+ *   <li>without them (the default), lost while planning, in a layer or while writing: the job is recomputed from
+ *       its inputs, as Spark recomputes a lost partition from its lineage. Rejoin {@link #BEFORE_CONSTRUCTION}
+ *       (every worker drops its partition and rows), build the graph again (read-nodes, route-nodes under the kept
+ *       ownership and edges; or load the {@code --graph} partition), plan, and every layer before the
+ *       interrupted phase, then that phase again.</li>
  * </ul>
  * One per job: it remembers the job's {@link Phase#ROUTE_NODES} command ({@link #sent}).
  */
@@ -40,14 +49,24 @@ public final class LayerResume implements WorkerRecovery.Resume {
   public static final int BEFORE_PLAN = 2;
 
   private final int layers;
+  /** Whether a replacement resumes from checkpoints ({@code --checkpoint layers}); else the job is recomputed. */
+  private final boolean checkpoints;
+  /** Whether the graph is built from the tables; else each worker loads its {@code --graph} partition. */
+  private final boolean fromTables;
   /** The ownership the driver chooses from read-nodes' answers (as it did the first time). */
   private final Function<List<PhaseResult>, Ownership> ownershipOf;
   private PhaseCommand routeNodes;
 
-  /** The resume points of an inference of {@code layers} layers that chooses its ownership by {@code ownershipOf}. */
-  public LayerResume(int layers, Function<List<PhaseResult>, Ownership> ownershipOf) {
+  /**
+   * The resume points of an inference of {@code layers} layers that chooses its ownership by {@code ownershipOf},
+   * resuming from {@code checkpoints} or recomputing, its graph built {@code fromTables} or loaded.
+   */
+  public LayerResume(int layers, Function<List<PhaseResult>, Ownership> ownershipOf, boolean checkpoints,
+      boolean fromTables) {
     this.layers = layers;
     this.ownershipOf = ownershipOf;
+    this.checkpoints = checkpoints;
+    this.fromTables = fromTables;
   }
 
   /** Notes a command the driver sends: the steps after a loss in {@code edges} need its route-nodes command. */
@@ -84,14 +103,51 @@ public final class LayerResume implements WorkerRecovery.Resume {
       case LOAD_PARTITION:
         return List.of(rejoin(AFTER_JOB, generation));
       case PLAN:
-        return List.of(rejoin(BEFORE_PLAN, generation));
       case LAYER:
-        return List.of(rejoin(atLayer(interrupted.layer()), generation));
       case WRITE:
-        return List.of(rejoin(atLayer(layers - 1), generation), new PhaseCommand(Phase.LAYER, layers - 1, null));
+        return checkpoints ? fromCheckpoints(interrupted, generation) : recompute(interrupted, generation);
       default:
         return null;
     }
+  }
+
+  private List<PhaseCommand> fromCheckpoints(PhaseCommand interrupted, int generation) {
+    switch (interrupted.phase()) {
+      case PLAN:
+        return List.of(rejoin(BEFORE_PLAN, generation));
+      case LAYER:
+        return List.of(rejoin(atLayer(interrupted.layer()), generation));
+      default:
+        return List.of(rejoin(atLayer(layers - 1), generation), new PhaseCommand(Phase.LAYER, layers - 1, null));
+    }
+  }
+
+  /**
+   * Every phase from construction up to {@code interrupted} (a plan, a layer or the write), after a rejoin that
+   * drops what every worker built; null (not resumable) when the route-nodes command to repeat was never sent.
+   */
+  private List<PhaseCommand> recompute(PhaseCommand interrupted, int generation) {
+    List<PhaseCommand> steps = new ArrayList<>();
+    steps.add(rejoin(BEFORE_CONSTRUCTION, generation));
+    if (fromTables) {
+      if (routeNodes == null) {
+        return null;
+      }
+      steps.add(new PhaseCommand(Phase.READ_NODES));
+      steps.add(routeNodes);
+      steps.add(new PhaseCommand(Phase.BUILD_EDGES));
+    } else {
+      steps.add(new PhaseCommand(Phase.LOAD_PARTITION));
+    }
+    if (interrupted.phase() == Phase.PLAN) {
+      return steps;
+    }
+    steps.add(new PhaseCommand(Phase.PLAN));
+    int upTo = interrupted.phase() == Phase.LAYER ? interrupted.layer() : layers;
+    for (int k = 0; k < upTo; k++) {
+      steps.add(new PhaseCommand(Phase.LAYER, k, null));
+    }
+    return steps;
   }
 
   /**

@@ -38,6 +38,13 @@ public final class WorkerFigures {
     if (rss > 0) {
       values.put("peakRssBytes", (double) rss);
     }
+    // The CPU seconds of the worker's JVM (every thread, GC and JIT included) and which JVM that is: --local
+    // workers share one, so a summary counts each process once.
+    if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+        && os.getProcessCpuTime() >= 0) {
+      values.put("processCpuSeconds", os.getProcessCpuTime() / 1e9);
+      values.put("pid", (double) ProcessHandle.current().pid());
+    }
     return new LinkedHashMap<>(values);
   }
 

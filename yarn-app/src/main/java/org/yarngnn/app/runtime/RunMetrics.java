@@ -56,8 +56,12 @@ public final class RunMetrics {
     double peakHeap = 0;
     double peakRss = 0;
     Map<String, Double> phases = new TreeMap<>();
+    Map<Double, Double> cpuByProcess = new TreeMap<>();
     List<Object> each = new ArrayList<>();
     for (Map<String, Double> w : workers) {
+      if (w.containsKey("pid") && w.containsKey("processCpuSeconds")) {
+        cpuByProcess.merge(w.get("pid"), w.get("processCpuSeconds"), Math::max);
+      }
       nodes += w.getOrDefault("nodes", 0.0);
       edges += w.getOrDefault("edges", 0.0);
       halo += w.getOrDefault("halo", 0.0);
@@ -84,6 +88,8 @@ public final class RunMetrics {
     m.put("bytes_exchanged", bytes);
     m.put("peak_heap_bytes", (long) peakHeap);
     m.put("peak_rss_bytes", (long) peakRss);
+    // The workers' JVMs' CPU seconds, each JVM once (the --local workers share the client's).
+    m.put("worker_cpu_seconds", cpuByProcess.values().stream().mapToDouble(Double::doubleValue).sum());
     m.put("per_worker", each);
     return m;
   }

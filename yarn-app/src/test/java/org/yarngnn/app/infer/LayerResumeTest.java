@@ -29,8 +29,13 @@ class LayerResumeTest {
     return InferenceDriver.ownership(SPEC, WORKERS, counts);
   }
 
+  /** With checkpoints ({@code --checkpoint layers}), the graph built from the tables. */
   private static LayerResume resume() {
-    return new LayerResume(2, LayerResumeTest::ownershipOf);
+    return new LayerResume(2, LayerResumeTest::ownershipOf, true, true);
+  }
+
+  private static LayerResume recomputing(boolean fromTables) {
+    return new LayerResume(2, LayerResumeTest::ownershipOf, false, fromTables);
   }
 
   @Test
@@ -68,6 +73,38 @@ class LayerResumeTest {
     assertTrue(LayerResume.atLayer(0) > LayerResume.BEFORE_PLAN && LayerResume.BEFORE_PLAN
         > LayerResume.BEFORE_CONSTRUCTION && LayerResume.BEFORE_CONSTRUCTION > LayerResume.AFTER_JOB);
     assertThrows(IllegalArgumentException.class, () -> LayerResume.layerOf(LayerResume.BEFORE_PLAN));
+  }
+
+  @Test
+  void withoutCheckpointsALossAfterConstructionRecomputesEveryPhaseBeforeIt() {
+    LayerResume r = recomputing(true);
+    PhaseCommand read = new PhaseCommand(Phase.READ_NODES);
+    PhaseCommand route = new PhaseCommand(Phase.ROUTE_NODES, 0, ownershipOf(COUNTS));
+    PhaseCommand edges = new PhaseCommand(Phase.BUILD_EDGES);
+    PhaseCommand plan = new PhaseCommand(Phase.PLAN);
+    PhaseCommand layer0 = new PhaseCommand(Phase.LAYER, 0, null);
+    PhaseCommand layer1 = new PhaseCommand(Phase.LAYER, 1, null);
+    assertNull(r.steps(plan, 1), "no route-nodes command to repeat yet");
+    r.sent(read);
+    r.sent(route);
+    PhaseCommand rejoin = LayerResume.rejoin(LayerResume.BEFORE_CONSTRUCTION, 5);
+    assertEquals(List.of(rejoin, read, route, edges), r.steps(plan, 5));
+    assertEquals(List.of(rejoin, read, route, edges, plan), r.steps(layer0, 5));
+    assertEquals(List.of(rejoin, read, route, edges, plan, layer0), r.steps(layer1, 5));
+    // The last layer's output is what the write writes: both layers again.
+    assertEquals(List.of(rejoin, read, route, edges, plan, layer0, layer1), r.steps(new PhaseCommand(Phase.WRITE), 5));
+    // Construction itself starts over as with checkpoints.
+    assertEquals(List.of(rejoin, read, route), r.steps(edges, 5));
+  }
+
+  @Test
+  void withoutCheckpointsAPartitionedGraphIsLoadedAgain() {
+    LayerResume r = recomputing(false);
+    PhaseCommand rejoin = LayerResume.rejoin(LayerResume.BEFORE_CONSTRUCTION, 2);
+    PhaseCommand load = new PhaseCommand(Phase.LOAD_PARTITION);
+    assertEquals(List.of(rejoin, load, new PhaseCommand(Phase.PLAN), new PhaseCommand(Phase.LAYER, 0, null)),
+        r.steps(new PhaseCommand(Phase.LAYER, 1, null), 2));
+    assertEquals(List.of(rejoin, load), r.steps(new PhaseCommand(Phase.PLAN), 2));
   }
 
   @Test

@@ -26,14 +26,21 @@ class RecoveryOptionsTest {
   }
 
   @Test
-  void layersAreCheckpointedOnYarnAndNotLocallyByDefault() {
+  void byDefaultNothingIsCheckpointedAndLossesAreRecomputedOnYarn() {
     RecoveryOptions local = parse("--local").recovery();
     assertFalse(local.checkpointLayers());
     assertEquals(3, local.maxWorkerFailures());
-    assertTrue(RecoveryOptions.defaults(false).checkpointLayers());
-    assertEquals(3, RecoveryOptions.defaults(false).maxWorkerFailures());
-    assertNull(RecoveryOptions.defaults(false).dir());
-    assertFalse(RecoveryOptions.defaults(false).replacesWorkers(), "nowhere to checkpoint yet");
+    RecoveryOptions yarn = parse().recovery();
+    assertFalse(yarn.checkpointLayers(), "a fault-free job on YARN writes no checkpoints");
+    assertEquals(3, yarn.maxWorkerFailures());
+    assertNull(yarn.dir());
+    assertFalse(yarn.replacesWorkers(), "not in a container yet");
+    RecoveryOptions staged = yarn.inStaging(new Path("/s"));
+    assertTrue(staged.replacesWorkers(), "a container job replaces lost workers without checkpoints");
+    assertFalse(staged.writesCheckpoints());
+    assertTrue(parse("--checkpoint", "layers").recovery().inStaging(new Path("/s")).writesCheckpoints());
+    assertFalse(parse("--local", "--checkpoint", "layers").recovery().writesCheckpoints(),
+        "threads are not replaced: nothing to checkpoint for");
   }
 
   @Test
@@ -71,6 +78,8 @@ class RecoveryOptionsTest {
     assertEquals("hdfs://nn/user/u/.yarn-gnn/staging/app_1/_checkpoints", staged.recovery().dir());
     assertTrue(staged.recovery().replacesWorkers());
     assertFalse(InferenceJobDriver.inStaging(parse("--max-worker-failures", "0"), new Path("/s")).recovery()
-        .replacesWorkers(), "no losses allowed: nothing to replace, nothing checkpointed");
+        .replacesWorkers(), "no losses allowed: nothing to replace");
+    assertFalse(InferenceJobDriver.inStaging(parse("--checkpoint", "layers", "--max-worker-failures", "0"),
+        new Path("/s")).recovery().writesCheckpoints(), "no losses allowed: nothing checkpointed");
   }
 }
