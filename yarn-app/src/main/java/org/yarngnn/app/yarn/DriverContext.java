@@ -185,6 +185,7 @@ public final class DriverContext {
       @Override
       public void epoch(java.util.Map<String, Object> epochFigures) {
         figures.epoch(epochFigures);
+        status.epoch(epochFigures); // the client prints each epoch's line as it ends
       }
 
       @Override

@@ -1,8 +1,11 @@
 package org.yarngnn.app.yarn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -12,7 +15,7 @@ import org.yarngnn.app.runtime.DriverSession;
 
 /**
  * What a driver reports through its context reaches the ResourceManager's progress, the client's status file and
- * the job page: progress never going back.
+ * the job page: progress never going back, the epochs' figures for the client.
  */
 class DriverContextTest {
   @TempDir
@@ -42,5 +45,25 @@ class DriverContextTest {
     ctx.close();
     assertEquals(new StatusFile.Status(0.5f, "waiting for 2 workers"),
         StatusFile.read(fs, new Path(tmp.toUri())).orElseThrow(), "the client's status file: the new text");
+  }
+
+  @Test
+  void theEpochsReachTheStatusFileNewestLastAndWithoutNaN() throws Exception {
+    FileSystem fs = FileSystem.getLocal(new Configuration());
+    DriverContext ctx = context(fs, new JobPage("application_1_0001"));
+    int epochs = StatusFile.MAX_EPOCHS + 5;
+    for (int e = 1; e <= epochs; e++) {
+      Map<String, Object> figures = new LinkedHashMap<>();
+      figures.put("epoch", (long) e);
+      figures.put("loss", e == epochs ? Double.NaN : 1.0 / e); // a diverged last epoch: JSON has no NaN
+      ctx.reporter().epoch(figures);
+    }
+    ctx.close();
+    List<Map<String, Object>> kept = StatusFile.read(fs, new Path(tmp.toUri())).orElseThrow().epochs();
+    assertEquals(StatusFile.MAX_EPOCHS, kept.size(), "the newest epochs are kept");
+    assertEquals(6L, kept.get(0).get("epoch"));
+    assertEquals(1.0 / (epochs - 1), (double) kept.get(kept.size() - 2).get("loss"), 1e-12);
+    assertEquals((long) epochs, kept.get(kept.size() - 1).get("epoch"));
+    assertNull(kept.get(kept.size() - 1).get("loss"));
   }
 }
