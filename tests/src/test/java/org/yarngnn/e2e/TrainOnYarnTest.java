@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -14,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.app.yarn.YarnJobClient;
 import org.yarngnn.compute.model.Json;
 import org.yarngnn.e2e.cluster.MiniClusters;
 
@@ -134,6 +137,30 @@ class TrainOnYarnTest {
     assertTrue(bad.err().contains("'job_1_2' is not an application id"), bad.err());
   }
 
+  /**
+   * The client printed every epoch's line once and in order, the first before it saw the application finish: it
+   * streams them while the application runs (before, it printed them all from metrics.json afterwards).
+   */
+  static void assertEpochLinesWhileRunning(String out, int epochs) {
+    List<String> lines = out.lines().toList();
+    int finished = -1;
+    List<Integer> at = new ArrayList<>();
+    for (int i = 0; i < lines.size(); i++) {
+      String l = lines.get(i);
+      if (finished < 0 && l.matches("yarn-gnn: application_\\d+_\\d+ FINISHED .*")) {
+        finished = i;
+      }
+      if (l.startsWith("yarn-gnn train: epoch ")) {
+        at.add(i);
+        assertTrue(l.startsWith("yarn-gnn train: epoch " + at.size() + " loss "), "epoch " + at.size()
+            + " expected, in order and once each: " + out);
+      }
+    }
+    assertEquals(epochs, at.size(), "one line per epoch: " + out);
+    assertTrue(finished >= 0, out);
+    assertTrue(at.get(0) < finished, "the first epoch's line came only after the application finished: " + out);
+  }
+
   @Test
   void threeWorkerContainersGiveTheSingleJvmLosses() throws Exception {
     int epochs = 8;
@@ -147,15 +174,14 @@ class TrainOnYarnTest {
       run = cli("train", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz",
           "--model-spec", spec.toUri().toString(), "--output", "/out/train3", "--workers", "3", "--worker-memory",
           "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1", "--metrics",
-          "/summaries/train3.json");
+          "/summaries/train3.json", "-D", YarnJobClient.POLL_KEY + "=200");
       page = watcher.stop();
     }
     assertEquals(0, run.status(), run.toString());
     assertJobPage(page, 3);
     assertTrue(run.out().contains("tracking URL " + cluster.webAppAddress() + "/proxy/application_"), run.out());
     assertStatusSummary(run, 3, epochs);
-    assertTrue(run.out().contains("application_") && run.out().contains("yarn-gnn train: epoch 8 loss "),
-        run.out());
+    assertEpochLinesWhileRunning(run.out(), epochs);
     assertTrue(fs.exists(new Path("/out/train3/_SUCCESS")));
     assertTrue(fs.exists(new Path("/out/train3/weights.safetensors")));
     Map<?, ?> m = metrics("/out/train3");

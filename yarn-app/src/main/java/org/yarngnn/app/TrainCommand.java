@@ -212,24 +212,32 @@ public final class TrainCommand implements Command {
     try {
       TrainOptions job = job(conf, o.toBuilder().graph(qualified.output(commit.outputDir().toString()).build())
           .build(), commit.workDir(), 2);
+      // A resumed run prints the epochs after its checkpoint's, as --local does.
+      int resumedEpoch = 0;
       if (job.resume() != null) {
         // Refused here, before a container starts (the ApplicationMaster checks again, and the graph's size).
         ModelSpec spec = ModelFormat.parse(job.specJson(), job.modelSpec());
-        checkpoints.checkOptions(checkpoints.read(spec), job, spec);
+        Checkpoint.State resumed = checkpoints.read(spec);
+        checkpoints.checkOptions(resumed, job, spec);
+        resumedEpoch = resumed.epoch();
       }
       JobSubmission submission = JobSubmission.builder().appName(job.graph().name()).queue(job.graph().queue())
           .jar(InferCommand.shippedJar(conf)).amMemoryMb(512).jobConf(job.toConfiguration())
           .accesses(InferCommand.accessedPaths(job.graph())).accesses(checkpoints.dir().toString(), job.resume())
           .driver(TrainJobDriver.class.getName(), List.of()).build();
-      JobResult r = new YarnJobClient(conf, out).run(submission);
+      EpochLines epochLines = new EpochLines(out, resumedEpoch);
+      JobResult r = new YarnJobClient(conf, out).onEpochs(epochLines::print).run(submission);
       if (r.succeeded()) {
         Path metrics = new Path(commit.outputDir(), ModelOutput.METRICS);
-        out.printf("yarn-gnn train: application %s SUCCEEDED: wrote %s%n", r.applicationId(), commit.outputDir());
+        java.util.Map<?, ?> m;
         try (java.io.InputStream in = metrics.getFileSystem(conf).open(metrics)) {
-          Object m = org.yarngnn.compute.model.Json.parse(new String(in.readAllBytes(),
+          m = (java.util.Map<?, ?>) org.yarngnn.compute.model.Json.parse(new String(in.readAllBytes(),
               java.nio.charset.StandardCharsets.UTF_8));
-          printEpochs(out, (java.util.Map<?, ?>) m);
         }
+        // The last epochs may end after the client's last read of the ApplicationMaster's status.
+        epochLines.print((List<?>) m.get("epochs"));
+        out.printf("yarn-gnn train: application %s SUCCEEDED: wrote %s%n", r.applicationId(), commit.outputDir());
+        printBest(out, m);
         return Main.OK;
       }
       commit.abort();
@@ -240,14 +248,36 @@ public final class TrainCommand implements Command {
     }
   }
 
-  /** The per-epoch lines of a YARN run (the AM printed them in its log), from its metrics.json. */
-  private static void printEpochs(PrintStream out, java.util.Map<?, ?> m) {
-    for (Object o : (List<?>) m.get("epochs")) {
-      java.util.Map<?, ?> e = (java.util.Map<?, ?>) o;
-      out.printf(java.util.Locale.ROOT, "yarn-gnn train: epoch %d loss %.4f train %.2f val %.2f test %.2f %.2f s%n",
-          ((Number) e.get("epoch")).intValue(), num(e, "loss"), num(e, "train_accuracy"), num(e, "val_accuracy"),
-          num(e, "test_accuracy"), num(e, "seconds"));
+  /**
+   * The epoch lines of a YARN run, each printed once and in order: those the ApplicationMaster's status file
+   * carries while the job runs ({@link YarnJobClient#onEpochs}), then what metrics.json adds at the end. An epoch
+   * run again (the workers started anew from a checkpoint, or from epoch 1) is not printed again: the run's
+   * epochs after a restart are those of a run never stopped.
+   */
+  static final class EpochLines {
+    private final PrintStream out;
+    private int printed;
+
+    /** Prints the epochs after {@code printed} (0, or the epoch of the checkpoint a run resumes from). */
+    EpochLines(PrintStream out, int printed) {
+      this.out = out;
+      this.printed = printed;
     }
+
+    /** Prints those of {@code epochs} (figures as metrics.json has them) after the last one printed. */
+    synchronized void print(List<?> epochs) {
+      for (Object o : epochs) {
+        TrainingDriver.Epoch e = TrainingDriver.Epoch.fromFigures((java.util.Map<?, ?>) o);
+        if (e.epoch() > printed) {
+          out.println("yarn-gnn train: " + e.line());
+          printed = e.epoch();
+        }
+      }
+    }
+  }
+
+  /** The best epoch's line of a YARN run, from its metrics.json. */
+  private static void printBest(PrintStream out, java.util.Map<?, ?> m) {
     java.util.Map<?, ?> best = (java.util.Map<?, ?>) m.get("best");
     out.printf(java.util.Locale.ROOT, "yarn-gnn train: best epoch %d: val %.4f test %.4f%n",
         ((Number) m.get("best_epoch")).intValue(), num(best, "val_accuracy"), num(best, "test_accuracy"));

@@ -62,6 +62,32 @@ public final class TrainingDriver {
       return new Epoch(epoch, loss, fraction(a.trainCorrect(), a.trainCount()), fraction(a.valCorrect(),
           a.valCount()), fraction(a.testCorrect(), a.testCount()), seconds, rowStaleness, weightStaleness);
     }
+
+    /**
+     * An epoch from its figures as metrics.json and the ApplicationMaster's status file carry them
+     * ({@link TrainingDriver#epochFigures}): a number that is missing or null (a diverged loss: JSON has no NaN)
+     * is NaN, a missing staleness 0 (a checkpoint's epochs have none).
+     */
+    public static Epoch fromFigures(Map<?, ?> f) {
+      return new Epoch((int) figure(f, "epoch"), figure(f, "loss"), figure(f, "train_accuracy"),
+          figure(f, "val_accuracy"), figure(f, "test_accuracy"), figure(f, "seconds"),
+          (int) staleness(f, "row_staleness"), (int) staleness(f, "weight_staleness"));
+    }
+
+    private static double figure(Map<?, ?> f, String key) {
+      return f.get(key) instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+
+    private static long staleness(Map<?, ?> f, String key) {
+      return f.get(key) instanceof Number n ? n.longValue() : 0;
+    }
+
+    /** The epoch's line, as the driver's log and the client print it after {@code "yarn-gnn train: "}. */
+    public String line() {
+      return String.format(Locale.ROOT, "epoch %d loss %.4f train %.2f val %.2f test %.2f %.2f s%s", epoch, loss,
+          trainAccuracy, valAccuracy, testAccuracy, seconds, rowStaleness + weightStaleness == 0 ? ""
+              : String.format(Locale.ROOT, " (staleness: rows %d, weights %d)", rowStaleness, weightStaleness));
+    }
   }
 
   /**
@@ -107,10 +133,7 @@ public final class TrainingDriver {
     /** Adds epoch {@code ep}, whose step gave {@code weights}; true when patience says stop. */
     boolean record(Epoch ep, float[] weights) {
       epochs.add(ep);
-      log.printf(Locale.ROOT, "yarn-gnn train: epoch %d loss %.4f train %.2f val %.2f test %.2f %.2f s%s%n",
-          ep.epoch(), ep.loss(), ep.trainAccuracy(), ep.valAccuracy(), ep.testAccuracy(), ep.seconds(),
-          ep.rowStaleness() + ep.weightStaleness() == 0 ? "" : String.format(Locale.ROOT,
-              " (staleness: rows %d, weights %d)", ep.rowStaleness(), ep.weightStaleness()));
+      log.println("yarn-gnn train: " + ep.line());
       if (onEpoch != null) {
         onEpoch.accept(ep);
       }
@@ -384,7 +407,7 @@ public final class TrainingDriver {
   }
 
   /** One epoch's entry of metrics.json; the job page shows the same. */
-  static Map<String, Object> epochFigures(Epoch e) {
+  public static Map<String, Object> epochFigures(Epoch e) {
     Map<String, Object> x = Checkpoint.epochFigures(e);
     x.put("max_staleness", (long) Math.max(e.rowStaleness(), e.weightStaleness()));
     x.put("row_staleness", (long) e.rowStaleness());

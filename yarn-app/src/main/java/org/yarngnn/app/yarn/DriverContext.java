@@ -147,9 +147,11 @@ public final class DriverContext {
 
   /**
    * Publishes progress (0..1, sent to the ResourceManager on the next heartbeat) and a short status text (shown by
-   * the client's progress line, through {@link StatusFile}, written in the background: returns at once).
+   * the client's progress line, through {@link StatusFile}, written in the background: returns at once). The
+   * progress never goes back: a lower fraction (a round run again after a lost worker, a new set of workers
+   * starting from a checkpoint) keeps the highest so far and only changes the text.
    */
-  public void setProgress(float progress, String status) {
+  public synchronized void setProgress(float progress, String status) {
     String haltAt = conf.get(HALT_AM_KEY);
     if (haltAt != null && status != null && status.startsWith(haltAt) && attempt() == 1
         && System.getenv("CONTAINER_ID") != null) {
@@ -157,7 +159,7 @@ public final class DriverContext {
       log.flush();
       Runtime.getRuntime().halt(137); // as a crash or SIGKILL: nothing cleaned, nothing unregistered
     }
-    this.progress = Math.max(0f, Math.min(1f, progress));
+    this.progress = Math.max(this.progress, Math.min(1f, progress));
     this.status.publish(this.progress, status);
     page.status(this.progress, status);
   }
@@ -183,6 +185,7 @@ public final class DriverContext {
       @Override
       public void epoch(java.util.Map<String, Object> epochFigures) {
         figures.epoch(epochFigures);
+        status.epoch(epochFigures); // the client prints each epoch's line as it ends
       }
 
       @Override

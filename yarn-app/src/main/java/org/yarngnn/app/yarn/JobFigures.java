@@ -180,7 +180,7 @@ final class JobFigures implements DriverSession.Progress {
   }
 
   /** The figures with NaN and infinite values as null: JSON has no such numbers (a diverged loss is NaN). */
-  private static Map<String, Object> finite(Map<String, Object> figures) {
+  static Map<String, Object> finite(Map<String, Object> figures) {
     Map<String, Object> m = new LinkedHashMap<>();
     figures.forEach((k, v) -> m.put(k, v instanceof Double d && !Double.isFinite(d)
         || v instanceof Float f && !Float.isFinite(f) ? null : v));

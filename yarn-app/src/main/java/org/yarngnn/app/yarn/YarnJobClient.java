@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -30,8 +31,9 @@ import org.apache.hadoop.yarn.exceptions.YarnException;
 /**
  * Submits a {@link JobSubmission} to the ResourceManager and follows it to the end: stages the jar, files and
  * configuration under {@link StagingDir}, prints the application id and tracking URL, prints a progress line
- * whenever the progress or the AM's status text ({@link StatusFile}) changes, kills the application on Ctrl-C,
- * and deletes the staging directory however the run ends. Poll interval: {@value #POLL_KEY} (ms, default 1000).
+ * whenever the progress or the AM's status text ({@link StatusFile}) changes, hands the epochs the status file
+ * carries to the {@link #onEpochs} listener, kills the application on Ctrl-C, and deletes the staging directory
+ * however the run ends. Poll interval: {@value #POLL_KEY} (ms, default 1000).
  */
 public final class YarnJobClient {
   /** ApplicationMaster attempts of a job (default 2): {@code -D yarngnn.am.max-attempts=N}. */
@@ -41,10 +43,20 @@ public final class YarnJobClient {
 
   private final Configuration conf;
   private final PrintStream out;
+  private Consumer<List<Map<String, Object>>> epochs = e -> {};
 
   public YarnJobClient(Configuration conf, PrintStream out) {
     this.conf = new YarnConfiguration(conf);
     this.out = out;
+  }
+
+  /**
+   * While the application runs, {@code listener} gets the newest epochs' figures ({@link StatusFile.Status#epochs})
+   * at every poll that read some: the same epochs again until newer ones come, so it prints each once.
+   */
+  public YarnJobClient onEpochs(Consumer<List<Map<String, Object>>> listener) {
+    this.epochs = listener;
+    return this;
   }
 
   /**
@@ -193,6 +205,9 @@ public final class YarnJobClient {
         Optional<StatusFile.Status> read = StatusFile.read(fs, staging);
         if (read.isPresent()) {
           status = read;
+          if (!read.get().epochs().isEmpty()) {
+            epochs.accept(read.get().epochs());
+          }
         }
       }
       String line = progressLine(state, r.getProgress(), status);

@@ -134,4 +134,85 @@ class JobPageTest {
         () -> JobHistory.read(fs, JobHistory.forApplication(conf, fs, "application_1_0004")));
     assertTrue(e.getMessage().contains("not a job summary"), e.getMessage());
   }
+
+  /** The texts of the chart's {@code <text class='CLASS'>} elements, and their attribute {@code attr}. */
+  private static Map<String, Double> ticks(String svg, String cls, String attr) {
+    Map<String, Double> at = new LinkedHashMap<>();
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("<text class='" + cls + "' ([^>]*)>([^<]*)</text>")
+        .matcher(svg);
+    while (m.find()) {
+      java.util.regex.Matcher a = java.util.regex.Pattern.compile(attr + "='([-0-9.]+)'").matcher(m.group(1));
+      assertTrue(a.find(), m.group());
+      at.put(m.group(2), Double.parseDouble(a.group(1)));
+    }
+    return at;
+  }
+
+  /** A line of the chart: its dash pattern ("" for solid) and its points. */
+  private record Line(String dash, List<double[]> points) {}
+
+  private static Line line(String svg, String key) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("<polyline class='series " + key + "'([^>]*)/>")
+        .matcher(svg);
+    assertTrue(m.find(), "no line of " + key + ": " + svg);
+    java.util.regex.Matcher dash = java.util.regex.Pattern.compile("stroke-dasharray='([^']*)'").matcher(m.group(1));
+    java.util.regex.Matcher points = java.util.regex.Pattern.compile("points='([^']*)'").matcher(m.group(1));
+    assertTrue(points.find(), m.group());
+    List<double[]> xy = new java.util.ArrayList<>();
+    for (String p : points.group(1).split(" ")) {
+      String[] c = p.split(",");
+      xy.add(new double[] {Double.parseDouble(c[0]), Double.parseDouble(c[1])});
+    }
+    return new Line(dash.find() ? dash.group(1) : "", xy);
+  }
+
+  /**
+   * Epochs 1 to 4 with val and test accuracy equal: each axis is titled and ticked in its unit, a point sits at
+   * its value's tick, and the two accuracy lines, drawn on the same points, differ in dash pattern and marker and
+   * are named in the legend.
+   */
+  @Test
+  void theTrainingChartHasLabelledAxesAndTellsCoincidingLinesApart() {
+    double[] loss = {2.0, 1.5, 1.0, 0.5};
+    double[] accuracy = {0.25, 0.5, 0.75, 0.75};
+    List<Map<String, Object>> epochs = new java.util.ArrayList<>();
+    for (int e = 0; e < loss.length; e++) {
+      Map<String, Object> f = new LinkedHashMap<>();
+      f.put("epoch", (long) e + 1);
+      f.put("loss", loss[e]);
+      f.put("val_accuracy", accuracy[e]);
+      f.put("test_accuracy", accuracy[e]);
+      epochs.add(f);
+    }
+    String svg = JobPageHtml.chart(epochs);
+    assertTrue(svg.contains(">epoch</text>") && svg.contains(">loss</text>") && svg.contains(">accuracy (%)</text>"),
+        svg);
+    Map<String, Double> epochX = ticks(svg, "epoch-tick", "x");
+    Map<String, Double> lossY = ticks(svg, "loss-tick", "y");
+    Map<String, Double> accuracyY = ticks(svg, "accuracy-tick", "y");
+    assertEquals(List.of("1", "2", "3", "4"), List.copyOf(epochX.keySet()), svg);
+    assertEquals(List.of("0", "0.5", "1", "1.5", "2"), List.copyOf(lossY.keySet()), svg);
+    assertEquals(List.of("0", "25", "50", "75", "100"), List.copyOf(accuracyY.keySet()), svg);
+
+    Line lossLine = line(svg, "loss");
+    Line val = line(svg, "val_accuracy");
+    Line test = line(svg, "test_accuracy");
+    assertEquals(epochX.get("3"), lossLine.points().get(2)[0], 0.11, "epoch 3 on its tick");
+    assertEquals(lossY.get("1"), lossLine.points().get(2)[1], 0.11, "loss 1.0 on its tick");
+    assertEquals(epochX.get("2"), val.points().get(1)[0], 0.11, "epoch 2 on its tick");
+    assertEquals(accuracyY.get("50"), val.points().get(1)[1], 0.11, "accuracy 0.5 at 50 %");
+    assertEquals(accuracyY.get("75"), test.points().get(3)[1], 0.11, "accuracy 0.75 at 75 %");
+    for (int e = 0; e < loss.length; e++) {
+      assertTrue(java.util.Arrays.equals(val.points().get(e), test.points().get(e)), "the lines coincide");
+    }
+    assertEquals("", lossLine.dash());
+    assertFalse(val.dash().isEmpty() || test.dash().isEmpty() || val.dash().equals(test.dash()),
+        "val and test accuracy need distinct dash patterns: " + val.dash() + " / " + test.dash());
+    // One marker per epoch and one in the legend: circles for val, squares for test.
+    assertEquals(loss.length + 1, svg.split("<circle ", -1).length - 1, svg);
+    assertEquals(loss.length + 1, svg.split("<rect x='[-0-9.]+' y='[-0-9.]+' width='9'", -1).length - 1, svg);
+    assertEquals(3, svg.split("<g class='legend'>", -1).length - 1, svg);
+    assertTrue(svg.contains(">loss (left)</text>") && svg.contains(">val accuracy (%, right)</text>")
+        && svg.contains(">test accuracy (%, right)</text>"), svg);
+  }
 }
