@@ -47,6 +47,8 @@ public final class GraphWorker implements WorkerSession.Role {
   private final int attempt;
   /** Where finished layers are checkpointed, in a job that replaces lost workers; else null. */
   private final LayerCheckpoints checkpoints;
+  /** The model being read ahead when this JVM does not hold it yet (a container); else null. */
+  private java.util.concurrent.FutureTask<Model> modelRead;
   private List<Endpoint> endpoints;
   /** The mesh generation this worker last connected at ({@link Phase#REJOIN}). */
   private int generation;
@@ -95,7 +97,18 @@ public final class GraphWorker implements WorkerSession.Role {
     this.workers = spec.workers();
     this.mesh = new WorkerMesh(index, workers, transport.options(InferenceCodec.CODEC, Participants.worker(index)));
     String container = System.getenv("CONTAINER_ID");
+    if (model == null) {
+      // A container's cold JVM reads the model (its first HDFS client, Jackson, safetensors: about a second of
+      // class loading and reading) while it registers and waits for the job round, not after.
+      modelRead = new java.util.concurrent.FutureTask<>(() -> ModelFiles.read(conf, new Path(spec.model())));
+      Thread t = new Thread(modelRead, "model-read");
+      t.setDaemon(true);
+      t.start();
+    }
     if (container != null) {
+      // How long the container's JVM took from its start to this worker (class loading, JIT): part of what a job
+      // on YARN pays before its first phase, beside the container's allocation and localization.
+      figures.phase("start", java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1e3);
       // Which ApplicationMaster attempt started this container, in its report: an adopted one keeps its first.
       try {
         figures.put("containerAttempt",
@@ -249,7 +262,11 @@ public final class GraphWorker implements WorkerSession.Role {
   /** The model, the layers and the construction phases, once (a rejoining worker may have them already). */
   private void prepare() throws Exception {
     if (model == null) {
-      model = ModelFiles.read(conf, new Path(spec.model()));
+      try {
+        model = modelRead.get();
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw e.getCause() instanceof Exception x ? x : e;
+      }
     }
     if (engine == null) {
       engine = new LayerwiseInference(model, spec.seed());

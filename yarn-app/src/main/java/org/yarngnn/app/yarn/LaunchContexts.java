@@ -92,9 +92,18 @@ public final class LaunchContexts {
    * follow the container's vcores, not the node's cores.
    */
   public static String computeJavaOpts(int memoryMb, int vcores) {
+    String extra = new Configuration().getTrimmed(WORKER_JAVA_OPTS_KEY, "");
     return defaultJavaOpts(memoryMb) + (memoryMb >= HUGE_PAGES_MIN_MB ? " " + HUGE_PAGES : "") + " " + KERNEL_JIT
-        + " -Djava.util.concurrent.ForkJoinPool.common.parallelism=" + Math.max(1, vcores);
+        + " -Djava.util.concurrent.ForkJoinPool.common.parallelism=" + Math.max(1, vcores)
+        + (extra.isEmpty() ? "" : " " + extra);
   }
+
+  /**
+   * JVM options appended to every graph and tensor worker's (as {@code mapreduce.map.java.opts} is to a map
+   * task's): a GC log, a profiler agent, JFR ({@code -XX:StartFlightRecording=filename=...}), set with
+   * {@code -D} on the client, which ships its configuration to the ApplicationMaster.
+   */
+  public static final String WORKER_JAVA_OPTS_KEY = "yarngnn.worker.java-opts";
 
   static Path localIfUnqualified(Path p) {
     return p.toUri().getScheme() == null ? new Path("file", null, new java.io.File(p.toString()).getAbsolutePath()) : p;
@@ -189,7 +198,7 @@ public final class LaunchContexts {
 
   /**
    * Every entry of the staging directory whose name does not start with {@code _} (the runtime's own files), as
-   * application-private resources under the same names.
+   * application-private resources under the same names, and the cached jar it points at ({@link JarCache}).
    */
   public static Map<String, LocalResource> localResources(FileSystem fs, Path stagingDir) throws IOException {
     Map<String, LocalResource> resources = new LinkedHashMap<>();
@@ -200,6 +209,13 @@ public final class LaunchContexts {
       }
       resources.put(name, LocalResource.newInstance(URL.fromPath(fs.makeQualified(st.getPath())),
           LocalResourceType.FILE, LocalResourceVisibility.APPLICATION, st.getLen(), st.getModificationTime()));
+    }
+    Path jar = JarCache.pointedFrom(fs, stagingDir);
+    if (jar != null) {
+      // Private: the NodeManager keeps it for the user's later jobs (see JarCache).
+      FileStatus st = fs.getFileStatus(jar);
+      resources.put(JAR_NAME, LocalResource.newInstance(URL.fromPath(fs.makeQualified(st.getPath())),
+          LocalResourceType.FILE, LocalResourceVisibility.PRIVATE, st.getLen(), st.getModificationTime()));
     }
     return resources;
   }

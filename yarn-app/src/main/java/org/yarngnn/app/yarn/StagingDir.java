@@ -31,7 +31,11 @@ public final class StagingDir {
   /** Creates the directory (owner-only) and copies the jar, the configuration and the files into it. */
   public static void populate(Configuration conf, FileSystem fs, Path dir, JobSubmission s) throws IOException {
     fs.mkdirs(dir, new FsPermission((short) 0700));
-    copy(conf, s.jar(), fs, new Path(dir, LaunchContexts.JAR_NAME));
+    if (JarCache.enabled(conf)) {
+      JarCache.point(fs, dir, JarCache.ship(conf, s.jar(), fs));
+    } else {
+      copy(conf, s.jar(), fs, new Path(dir, LaunchContexts.JAR_NAME));
+    }
     for (Path f : s.files()) {
       copy(conf, f, fs, new Path(dir, f.getName()));
     }

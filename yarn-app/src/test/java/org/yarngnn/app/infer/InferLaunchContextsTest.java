@@ -40,6 +40,7 @@ class InferLaunchContextsTest {
 
     Configuration conf = new Configuration();
     conf.set("fs.defaultFS", "file:///");
+    conf.set(org.yarngnn.app.yarn.JarCache.DIR_KEY, tmp.resolve("lib").toUri().toString());
     FileSystem fs = FileSystem.getLocal(conf);
     Path staging = new Path(tmp.resolve("staging").toUri());
     StagingDir.populate(conf, fs, staging, s);

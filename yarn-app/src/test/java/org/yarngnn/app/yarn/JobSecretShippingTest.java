@@ -40,6 +40,7 @@ class JobSecretShippingTest {
   void theSecretIsInTheCredentialsAndNowhereElse() throws Exception {
     Configuration conf = new Configuration();
     conf.set("fs.defaultFS", "file:///");
+    conf.set(org.yarngnn.app.yarn.JarCache.DIR_KEY, tmp.resolve("lib").toUri().toString());
     FileSystem fs = FileSystem.getLocal(conf);
     java.nio.file.Path jar = Files.writeString(tmp.resolve("app.jar"), "jar bytes");
     JobSubmission s = JobSubmission.builder().jar(new Path(jar.toString())).jobConf(new Configuration(false))

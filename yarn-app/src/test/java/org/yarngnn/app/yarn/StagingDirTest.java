@@ -29,6 +29,7 @@ class StagingDirTest {
     Configuration conf = new Configuration();
     conf.set("fs.defaultFS", "file:///");
     conf.set(StagingDir.ROOT_KEY, tmp.resolve("staging").toUri().toString());
+    conf.set(JarCache.DIR_KEY, tmp.resolve("lib").toUri().toString());
     return conf;
   }
 
