@@ -68,6 +68,12 @@ public final class Main {
         out.print(command.options().usage());
         return OK;
       }
+      java.util.List<String> hooks = org.yarngnn.app.runtime.TestHooks.refusedKeys(conf,
+          org.yarngnn.app.infer.InferOptions.HALT_AT_KEY);
+      if (!hooks.isEmpty()) {
+        throw new UsageException("-D " + hooks.get(0) + " is a test hook, not an option: hooks act only in JVMs "
+            + "the test harness starts with them on");
+      }
       CommandLine cl = CommandLine.parse(command.options(), command.asOptions(rest), conf);
       // Before anything touches the cluster: every FileSystem and YARN client created later is this user's.
       KerberosLogin.loginIfAsked(cl, err);

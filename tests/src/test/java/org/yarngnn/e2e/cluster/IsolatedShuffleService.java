@@ -22,9 +22,9 @@ import org.apache.hadoop.yarn.server.api.ContainerTerminationContext;
  */
 public final class IsolatedShuffleService extends AuxiliaryService {
   /** The framework's jars, path-separated. */
-  static final String CLASSPATH_KEY = "yarngnn.test.shuffle.classpath";
+  static final String CLASSPATH_KEY = "yarngnn.harness.shuffle.classpath";
   /** Classes taken from the NodeManager rather than the jars (ApplicationClassLoader syntax). */
-  static final String SYSTEM_CLASSES_KEY = "yarngnn.test.shuffle.system-classes";
+  static final String SYSTEM_CLASSES_KEY = "yarngnn.harness.shuffle.system-classes";
   static final String SERVICE = "mapreduce_shuffle";
 
   private ClassLoader loader;

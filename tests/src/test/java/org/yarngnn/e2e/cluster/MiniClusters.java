@@ -101,6 +101,10 @@ public final class MiniClusters implements AutoCloseable {
     yconf.set("yarn.scheduler.capacity.root.default.maximum-capacity", "100");
     yconf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
     yconf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
+    // The harness's containers run with fault injection on (TestHooks): an administrator's setting, which no
+    // job's configuration can reach.
+    yconf.set(YarnConfiguration.NM_ADMIN_USER_ENV,
+        YarnConfiguration.DEFAULT_NM_ADMIN_USER_ENV + "," + org.yarngnn.app.runtime.TestHooks.ENV + "=1");
     yconf.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 99f);
     yconf.setInt(YarnConfiguration.NM_PMEM_MB, 4096);
     // Fast stop: without these a stop waits out log retention and kill delays (~34 s).

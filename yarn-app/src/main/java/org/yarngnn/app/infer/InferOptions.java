@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.app.runtime.TestHooks;
 import org.yarngnn.app.JobOptions;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
@@ -254,7 +255,7 @@ public final class InferOptions {
    */
   public static InferOptions fromCommandLine(CommandLine cl) {
     boolean local = JobOptions.runLocally(cl);
-    return parse(cl).local(local).haltAt(cl.conf().get(HALT_KEY)).recovery(RecoveryOptions.parse(cl)).build();
+    return parse(cl).local(local).haltAt(TestHooks.get(cl.conf(), HALT_KEY)).recovery(RecoveryOptions.parse(cl)).build();
   }
 
   /** Every option as typed values; range and consistency checks are {@link Builder#build()}'s. */
@@ -415,7 +416,7 @@ public final class InferOptions {
   public static InferOptions fromConfiguration(Configuration conf) {
     CommandLine cl = CommandLine.parse(optionSpec(), new String[0], conf);
     Builder b = parse(cl).local(cl.flag("local")).workDir(conf.getTrimmed(WORK_DIR_KEY))
-        .haltAt(conf.getTrimmed(HALT_AT_KEY)).recovery(RecoveryOptions.parse(cl));
+        .haltAt(TestHooks.get(conf, HALT_AT_KEY)).recovery(RecoveryOptions.parse(cl));
     String layers = conf.getTrimmed(LAYERS_KEY);
     if (layers != null) {
       try {

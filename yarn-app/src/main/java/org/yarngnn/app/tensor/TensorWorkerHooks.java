@@ -1,6 +1,7 @@
 package org.yarngnn.app.tensor;
 
 import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.app.runtime.TestHooks;
 
 /**
  * Test hooks of tensor workers, from the job's configuration: {@value #HALT_AFTER_KEY} = N makes tensor worker 0
@@ -15,8 +16,8 @@ public record TensorWorkerHooks(long haltAfter, long slowTasks, long slowMillis)
 
   /** The hooks of tensor worker {@code id} in the job {@code conf}. */
   public static TensorWorkerHooks of(Configuration conf, int id) {
-    long halt = id == 0 ? conf.getLong(HALT_AFTER_KEY, -1) : -1;
-    String slow = conf.getTrimmed(SLOW_TASKS_KEY, "");
+    long halt = id == 0 ? TestHooks.getLong(conf, HALT_AFTER_KEY, -1) : -1;
+    String slow = java.util.Objects.requireNonNullElse(TestHooks.get(conf, SLOW_TASKS_KEY), "");
     long n = 0;
     long ms = 0;
     if (!slow.isEmpty()) {

@@ -3,6 +3,7 @@ package org.yarngnn.app.train;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.app.runtime.TestHooks;
 import org.yarngnn.app.infer.Background;
 import org.yarngnn.app.infer.CoLocatedEdgeScan;
 import org.yarngnn.app.infer.FeatureLoader;
@@ -496,7 +497,7 @@ public final class TrainWorker implements WorkerSession.Role {
    * so the others run ahead as far as the staleness bound lets them (tests see the bound reached, not just kept).
    */
   private long slowEpochMillis() {
-    String v = conf.get(SLOW_WORKER_KEY);
+    String v = TestHooks.get(conf, SLOW_WORKER_KEY);
     if (v == null) {
       return 0;
     }

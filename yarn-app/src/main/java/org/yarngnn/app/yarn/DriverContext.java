@@ -152,7 +152,7 @@ public final class DriverContext {
    * starting from a checkpoint) keeps the highest so far and only changes the text.
    */
   public synchronized void setProgress(float progress, String status) {
-    String haltAt = conf.get(HALT_AM_KEY);
+    String haltAt = org.yarngnn.app.runtime.TestHooks.get(conf, HALT_AM_KEY);
     if (haltAt != null && status != null && status.startsWith(haltAt) && attempt() == 1
         && System.getenv("CONTAINER_ID") != null) {
       log.println("yarn-gnn: halting the ApplicationMaster at '" + status + "' (test hook " + HALT_AM_KEY + ")");
