@@ -8,7 +8,7 @@ import org.yarngnn.compute.kernel.RowRanges;
 /**
  * Exact top-K by dot product for a fixed set of queries over candidates that arrive in blocks: for each query, the
  * K candidates of highest score {@code q . c}, ties broken by the smaller candidate id, never the query's own id,
- * never a pair in {@link ExcludedPairs}.
+ * never a pair in {@link QueryPairs}.
  *
  * <p>Each {@link #offer} packs the candidate block once (the transpose, as the GEMM's B operand) and multiplies
  * every block of {@value #QUERY_BLOCK} queries by it with {@link Gemm} into a per-thread score tile of
@@ -54,7 +54,7 @@ public final class ExactTopK {
   private final int count;
   private final int width;
   private final int k;
-  private final ExcludedPairs excluded;
+  private final QueryPairs excluded;
   private final int candidateBlock;
   /** Query i's heap: {@code heapScore/heapId[i*k .. i*k+size[i])}, the worst entry at the root. */
   private final float[] heapScore;
@@ -70,7 +70,7 @@ public final class ExactTopK {
    * Top {@code k} for {@code count} queries, row {@code i} of the row-major {@code queries} (width {@code width})
    * being query {@code queryIds[i]}; blocks offered later hold at most {@code candidateBlock} candidates.
    */
-  public ExactTopK(float[] queries, long[] queryIds, int count, int width, int k, ExcludedPairs excluded,
+  public ExactTopK(float[] queries, long[] queryIds, int count, int width, int k, QueryPairs excluded,
       int candidateBlock) {
     if (count < 0 || width < 1 || k < 1 || candidateBlock < 1 || queryIds.length < count
         || queries.length < (long) count * width) {
@@ -87,7 +87,7 @@ public final class ExactTopK {
     this.count = count;
     this.width = width;
     this.k = k;
-    this.excluded = excluded == null ? ExcludedPairs.NONE : excluded;
+    this.excluded = excluded == null ? QueryPairs.NONE : excluded;
     this.candidateBlock = candidateBlock;
     this.heapScore = new float[(int) heapSlots];
     this.heapId = new long[(int) heapSlots];

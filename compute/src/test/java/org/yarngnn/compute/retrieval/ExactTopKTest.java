@@ -68,7 +68,7 @@ class ExactTopKTest {
 
   /** Runs the kernel over the candidates in blocks of {@code block}; returns each query's list. */
   static List<long[]> run(float[] q, long[] qIds, int nq, float[] c, long[] cIds, int nc, int width, int k,
-      ExcludedPairs ex, int block, List<float[]> scoresOut) {
+      QueryPairs ex, int block, List<float[]> scoresOut) {
     ExactTopK topk = new ExactTopK(q, qIds, nq, width, k, ex, block);
     for (int from = 0; from < nc; from += block) {
       int n = Math.min(block, nc - from);
@@ -199,7 +199,7 @@ class ExactTopKTest {
         excluded.add(qIds[i] + ":" + id);
       }
     }
-    ExcludedPairs ex = ExcludedPairs.of(nq, pq, pc, pairs);
+    QueryPairs ex = QueryPairs.of(nq, pq, pc, pairs);
     assertEquals(excluded.size(), ex.size(), "duplicate pairs are kept once");
     for (int k : new int[] {1, 10, 120}) {
       List<long[]> expected = bruteForce(q, qIds, nq, e, allIds, n, width, k, excluded);

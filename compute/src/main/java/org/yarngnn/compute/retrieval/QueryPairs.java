@@ -3,18 +3,19 @@ package org.yarngnn.compute.retrieval;
 import java.util.Arrays;
 
 /**
- * The candidate ids each query must never be given (its training edges, what a user already bought), as one
- * sorted id run per query: a lookup is a binary search in the query's run. {@link ExactTopK} looks only at the
- * few scores that would enter a query's top K, so the search is off the hot loop.
+ * (query, candidate) pairs as one sorted run of distinct candidate ids per query: the pairs a query must never be
+ * given (its training edges, what a user already bought) or its held-out true pairs. A lookup is a binary search
+ * in the query's run; {@link ExactTopK} looks up only the few scores that would enter a query's top K, so the
+ * search is off the hot loop.
  */
-public final class ExcludedPairs {
+public final class QueryPairs {
   /** No exclusions. */
-  public static final ExcludedPairs NONE = new ExcludedPairs(new int[1], new long[0]);
+  public static final QueryPairs NONE = new QueryPairs(new int[1], new long[0]);
 
   private final int[] start;
   private final long[] ids;
 
-  private ExcludedPairs(int[] start, long[] ids) {
+  private QueryPairs(int[] start, long[] ids) {
     this.start = start;
     this.ids = ids;
   }
@@ -23,7 +24,7 @@ public final class ExcludedPairs {
    * From {@code count} pairs (query index {@code queries[i]} in {@code [0, queryCount)}, candidate id
    * {@code candidates[i]}); duplicates are kept once.
    */
-  public static ExcludedPairs of(int queryCount, int[] queries, long[] candidates, int count) {
+  public static QueryPairs of(int queryCount, int[] queries, long[] candidates, int count) {
     if (count < 0 || count > queries.length || count > candidates.length) {
       throw new IllegalArgumentException(count + " pairs in arrays of " + queries.length + " and "
           + candidates.length);
@@ -59,7 +60,7 @@ public final class ExcludedPairs {
       }
     }
     kept[queryCount] = out;
-    return new ExcludedPairs(kept, out == ids.length ? ids : Arrays.copyOf(ids, out));
+    return new QueryPairs(kept, out == ids.length ? ids : Arrays.copyOf(ids, out));
   }
 
   /** Whether query {@code query} must not be given candidate {@code candidateId}. */
@@ -70,6 +71,19 @@ public final class ExcludedPairs {
     int from = start[query];
     int to = start[query + 1];
     return from < to && Arrays.binarySearch(ids, from, to, candidateId) >= 0;
+  }
+
+  /** All runs, query after query: query q's is {@code ids()[from(q) .. to(q))}. */
+  public long[] ids() {
+    return ids;
+  }
+
+  public int from(int query) {
+    return query + 1 >= start.length ? 0 : start[query];
+  }
+
+  public int to(int query) {
+    return query + 1 >= start.length ? 0 : start[query + 1];
   }
 
   /** Distinct pairs held. */
