@@ -39,11 +39,11 @@ class TopkLocalTest {
   java.nio.file.Path dir;
 
   private final Random rnd = new Random(48);
-  private final long[] ids = new long[NODES];
+  final long[] ids = new long[NODES];
   private final float[][] rows = new float[NODES][WIDTH];
   private final Map<Long, Integer> rowOf = new HashMap<>();
 
-  private String embeddings() throws IOException {
+  String embeddings() throws IOException {
     for (int i = 0; i < NODES; i++) {
       ids[i] = 1_000L + 7L * i * (i % 2 == 0 ? 1 : -1); // sparse, some negative
       rowOf.put(ids[i], i);
@@ -84,7 +84,7 @@ class TopkLocalTest {
   }
 
   /** query -> candidates best first, by brute force in double (exact on these integers). */
-  private Map<Long, List<Long>> bruteForce(Set<Long> queries, Set<Long> candidates, Set<String> excluded, int k) {
+  Map<Long, List<Long>> bruteForce(Set<Long> queries, Set<Long> candidates, Set<String> excluded, int k) {
     Map<Long, List<Long>> out = new TreeMap<>();
     for (long q : queries) {
       List<long[]> scored = new ArrayList<>();
@@ -109,7 +109,7 @@ class TopkLocalTest {
   }
 
   /** The output read with parquet-mr's example reader: query -> candidates by rank; checks ranks and scores. */
-  private Map<Long, List<Long>> readOutput(java.nio.file.Path out) throws IOException {
+  Map<Long, List<Long>> readOutput(java.nio.file.Path out) throws IOException {
     assertTrue(Files.exists(out.resolve("_SUCCESS")), "committed");
     Map<Long, TreeMap<Integer, Long>> byQuery = new TreeMap<>();
     try (var files = Files.list(out)) {
@@ -140,7 +140,7 @@ class TopkLocalTest {
     return lists;
   }
 
-  private static Set<Long> all(long[] ids) {
+  static Set<Long> all(long[] ids) {
     Set<Long> s = new HashSet<>();
     for (long id : ids) {
       s.add(id);
