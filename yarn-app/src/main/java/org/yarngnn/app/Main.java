@@ -34,6 +34,7 @@ public final class Main {
     m.put("partition", new PartitionCommand());
     m.put("import", new ImportCommand());
     m.put("generate", new GenerateCommand());
+    m.put("topk", new TopkCommand());
     m.put("status", new StatusCommand());
     return m;
   }

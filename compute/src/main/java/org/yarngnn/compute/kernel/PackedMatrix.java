@@ -39,16 +39,63 @@ public final class PackedMatrix {
   static PackedMatrix pack(DenseMatrix b, int[] widths) {
     int k = b.rows();
     int n = b.cols();
+    for (int q = 0, c = 0; q < widths.length; c += widths[q], q++) {
+      if (widths[q] < 1 || c >= n) {
+        throw new IllegalArgumentException("panel " + q + " of width " + widths[q] + " starts at column " + c
+            + " of " + n);
+      }
+    }
+    PackedMatrix p = layout(k, n, widths);
+    float[] src = b.data();
+    for (int q = 0; q < widths.length; q++) {
+      int w = widths[q];
+      int valid = Math.min(w, n - p.panelCol[q]);
+      for (int r = 0; r < k; r++) {
+        System.arraycopy(src, r * n + p.panelCol[q], p.data, p.panelOffset[q] + r * w, valid);
+      }
+    }
+    return p;
+  }
+
+  /**
+   * Packs B = the transpose of {@code n} row-major rows of width {@code k} at {@code offset} of {@code rows} (so
+   * B is k x n and C = A * B holds the dot products of A's rows with those rows), in the layout of the kernel in
+   * use. Retrieval multiplies every query block by each candidate block this way; {@code reuse} (null, or an
+   * earlier result) gives its array back when the shape is the same, so streaming equal blocks packs into one
+   * buffer instead of allocating one per block.
+   */
+  public static PackedMatrix packTransposed(float[] rows, int offset, int n, int k, PackedMatrix reuse) {
+    if (n < 0 || k < 0 || offset < 0 || offset + (long) n * k > rows.length) {
+      throw new IllegalArgumentException(n + " rows of width " + k + " at " + offset + " of " + rows.length);
+    }
+    int[] widths = Gemm.kernel().panelWidths(n);
+    PackedMatrix p = reuse != null && reuse.rows == k && reuse.cols == n
+        && java.util.Arrays.equals(reuse.panelWidth, widths) ? reuse : layout(k, n, widths);
+    float[] packed = p.data;
+    for (int q = 0; q < widths.length; q++) {
+      int w = widths[q];
+      int col0 = p.panelCol[q];
+      int valid = Math.min(w, n - col0);
+      int base = p.panelOffset[q];
+      for (int j = 0; j < valid; j++) {
+        int src = offset + (col0 + j) * k;
+        for (int r = 0; r < k; r++) {
+          packed[base + r * w + j] = rows[src + r];
+        }
+      }
+      // Padding columns stay zero from allocation: only valid columns are ever written.
+    }
+    return p;
+  }
+
+  /** An all-zero packed matrix of k x n in panels of {@code widths}. */
+  private static PackedMatrix layout(int k, int n, int[] widths) {
     int panels = widths.length;
     int[] col = new int[panels];
     int[] offset = new int[panels];
     long size = 0;
     int c = 0;
     for (int q = 0; q < panels; q++) {
-      if (widths[q] < 1 || c >= n) {
-        throw new IllegalArgumentException("panel " + q + " of width " + widths[q] + " starts at column " + c
-            + " of " + n);
-      }
       col[q] = c;
       offset[q] = (int) Math.min(size, Integer.MAX_VALUE);
       c += widths[q];
@@ -57,16 +104,7 @@ public final class PackedMatrix {
     if (c < n || size > Integer.MAX_VALUE - 16) {
       throw new IllegalArgumentException("panels cover " + c + " of " + n + " columns, " + size + " values");
     }
-    float[] packed = new float[(int) size];
-    float[] src = b.data();
-    for (int q = 0; q < panels; q++) {
-      int w = widths[q];
-      int valid = Math.min(w, n - col[q]);
-      for (int p = 0; p < k; p++) {
-        System.arraycopy(src, p * n + col[q], packed, offset[q] + p * w, valid);
-      }
-    }
-    return new PackedMatrix(k, n, col, widths.clone(), offset, packed);
+    return new PackedMatrix(k, n, col, widths.clone(), offset, new float[(int) size]);
   }
 
   public int rows() {

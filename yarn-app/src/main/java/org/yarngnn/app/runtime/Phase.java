@@ -3,7 +3,7 @@ package org.yarngnn.app.runtime;
 /**
  * The steps a driver runs on its graph workers, each as one barrier round ({@link PhaseCommand} out,
  * {@link PhaseDone} or {@link WorkerFailure} back). Inference uses them in this order; training's roles add their
- * own steps here, so that a worker can tell a step it does not serve from a corrupt frame.
+ * own steps here (appended, so earlier codes keep their meaning), so that a worker can tell a step it does not serve from a corrupt frame.
  */
 public enum Phase {
   /** Read the model and connect to every peer. */
@@ -45,7 +45,12 @@ public enum Phase {
    * command's generation (its {@code epoch} field) and gets ready to resume at the point its {@code layer} field
    * names (inference's points: {@code infer.LayerResume}).
    */
-  REJOIN;
+  REJOIN,
+  /**
+   * Retrieval ({@code topk}): score this worker's queries against every candidate, write its part file and
+   * report its figures (answers {@link PhaseResult.WorkerReport}).
+   */
+  RETRIEVE;
 
   private static final Phase[] VALUES = values();
 
