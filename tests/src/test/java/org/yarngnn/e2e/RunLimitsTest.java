@@ -20,6 +20,11 @@ class RunLimitsTest {
   @TempDir Path dir;
 
   private Path[] tables() throws Exception {
+    return tinyJob(dir);
+  }
+
+  /** A four-node graph's edges and nodes as TSV and a one-layer gcn under {@code dir}: edges, nodes, model. */
+  static Path[] tinyJob(Path dir) throws Exception {
     Path nodes = dir.resolve("nodes.tsv");
     Path edges = dir.resolve("edges.tsv");
     Files.writeString(nodes, "10\t1,2,3\n20\t0,0,1\n30\t0.5,0.5,0.5\n40\t1,0,0\n");

@@ -13,11 +13,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yarngnn.app.runtime.TestHooks;
-import org.yarngnn.compute.kernel.Activation;
-import org.yarngnn.compute.model.LayerSpec;
-import org.yarngnn.compute.model.ModelDirectory;
-import org.yarngnn.compute.model.ModelSpec;
-import org.yarngnn.compute.model.RandomModels;
 
 /**
  * Fault injection is the harness's, never a user's: in a JVM started without hooks on (as every user's is) a
@@ -33,15 +28,9 @@ class TestHooksGateTest {
   }
 
   private List<String> infer(String... extra) throws Exception {
-    Path nodes = dir.resolve("nodes.tsv");
-    Path edges = dir.resolve("edges.tsv");
-    Files.writeString(nodes, "10\t1,2,3\n20\t0,0,1\n30\t0.5,0.5,0.5\n40\t1,0,0\n");
-    Files.writeString(edges, "10\t20\n20\t30\n30\t40\n40\t10\n");
-    Path model = dir.resolve("model");
-    ModelDirectory.write(RandomModels.random(new ModelSpec("none",
-        List.of(LayerSpec.gcn(3, 2, Activation.RELU, true)), "none", false), 1), model);
+    Path[] t = RunLimitsTest.tinyJob(dir);
     List<String> args = new java.util.ArrayList<>(List.of("infer", "--local", "--workers", "2", "--edges",
-        edges.toString(), "--nodes", nodes.toString(), "--model", model.toString(), "--output",
+        t[0].toString(), "--nodes", t[1].toString(), "--model", t[2].toString(), "--output",
         dir.resolve("out").toString()));
     args.addAll(List.of(extra));
     return args;
