@@ -75,7 +75,8 @@ def main():
         print()
         print("YARN / local (medians):")
         for key in sorted(k for k in groups if k[0] == job and k[2].startswith("yarn")):
-            peer = (key[0], key[1], "local" + key[2][len("yarn"):])
+            # yarn-w1 and yarn-w1-layers both against local-w1
+            peer = (key[0], key[1], "local-" + key[2].split("-")[1])
             if peer not in med:
                 continue
             ratios = []
@@ -83,7 +84,7 @@ def main():
                 a, b = med[key].get(c), med[peer].get(c)
                 if a is not None and b:
                     ratios.append("%s %.2fx" % (c, a / b))
-            print("  %s %s: %s" % (key[1], key[2][len("yarn-"):], ", ".join(ratios)))
+            print("  %s %s: %s" % (key[1], key[2], ", ".join(ratios)))
     chart(med, sys.argv[2])
 
 
