@@ -55,6 +55,13 @@ public final class TrainCommand implements Command {
         g.graph(), "--model-spec", o.modelSpec());
     RunMetrics.check(cl.conf(), g.metrics(), g.output(), "--edges", g.edges(), "--nodes", g.nodes(), "--graph",
         g.graph(), "--model-spec", o.modelSpec());
+    if (o.link() != null) {
+      // The options, the spec and the tables are checked (bad input is exit 2 as for any run); the runtime that
+      // scores pairs across graph workers is the part still missing (docs/link-prediction.md).
+      validate(cl.conf(), o);
+      throw new UsageException("train --task link: not available yet: the inputs and options are valid, but the "
+          + "distributed link-prediction trainer is not built (docs/link-prediction.md); nothing was run or written");
+    }
     if (cl.flag("dry-run")) {
       TrainOptions checked = validate(cl.conf(), o);
       DryRun.print(cl.conf(), "train", g, ModelFormat.parse(checked.specJson(), o.modelSpec()), out,
@@ -80,7 +87,7 @@ public final class TrainCommand implements Command {
     }
     String json = ModelFiles.readSpecText(conf, file);
     ModelSpec spec = ModelFormat.parse(json, file.toString());
-    if (!spec.predict()) {
+    if (!spec.predict() && o.link() == null) {
       throw new InputException(file + ": output.predict is false: train needs a classifier, \"output\": "
           + "{\"predict\": true}, whose last layer's width is the number of classes");
     }

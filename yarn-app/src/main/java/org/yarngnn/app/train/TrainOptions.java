@@ -62,6 +62,8 @@ public final class TrainOptions {
   private final long growAfterMs;
   private final long idleMs;
   private final int stopAfterEpoch;
+  /** {@code --task link}: the link-prediction options; null for node classification. */
+  private final LinkOptions link;
 
   private TrainOptions(Builder b) {
     this.graph = b.graph;
@@ -88,6 +90,7 @@ public final class TrainOptions {
     this.growAfterMs = b.growAfterMs;
     this.idleMs = b.idleMs;
     this.stopAfterEpoch = (int) b.stopAfterEpoch;
+    this.link = b.link;
   }
 
   public static Builder builder() {
@@ -120,13 +123,14 @@ public final class TrainOptions {
     b.growAfterMs = growAfterMs;
     b.idleMs = idleMs;
     b.stopAfterEpoch = stopAfterEpoch;
+    b.link = link;
     return b;
   }
 
   // ---- the command line --------------------------------------------------------------------------------------
 
   public static OptionSpec optionSpec() {
-    return InferOptions.graphOptions(new OptionSpec("train",
+    return LinkOptions.declare(InferOptions.graphOptions(new OptionSpec("train",
         "(--edges PATH --nodes PATH | --graph DIR) --model-spec model.json --output MODEL_DIR [--local] [--workers N]"))
         .value("model-spec", "FILE", "the model to train: a model.json without weights (output.predict true), or a "
             + "directory holding only one")
@@ -158,7 +162,7 @@ public final class TrainOptions {
         .value("staleness", "S", "bounded asynchrony: epochs may overlap by S, neighbour rows up to S epochs old "
             + "(0: synchronous)")
         .value("intervals", "I", "vertex intervals each partition's rows are cut into, the tensor tasks of the "
-            + "remote backend (default 4; more when an interval would exceed 8 MB)");
+            + "remote backend (default 4; more when an interval would exceed 8 MB)"));
   }
 
   public static TrainOptions fromCommandLine(CommandLine cl) {
@@ -206,6 +210,11 @@ public final class TrainOptions {
             cl.getDouble("price-parameter-server-hour", 0.17))
         .staleness(cl.getLong("staleness", 0))
         .intervals(cl.getLong("intervals", 4));
+    String task = cl.get("task", "classify");
+    if (!task.equals("classify") && !task.equals("link")) {
+      throw new UsageException("--task must be classify or link, not '" + task + "'");
+    }
+    b.link(LinkOptions.parse(cl, task.equals("link")));
     String backend = cl.get("tensor-backend", "local");
     switch (backend) {
       case "local":
@@ -258,6 +267,9 @@ public final class TrainOptions {
     c.setLong(IDLE_KEY, idleMs);
     if (stopAfterEpoch > 0) {
       c.set(STOP_AFTER_EPOCH_KEY, Integer.toString(stopAfterEpoch));
+    }
+    if (link != null) {
+      link.writeTo(c);
     }
     return c;
   }
@@ -373,6 +385,11 @@ public final class TrainOptions {
     return prices.clone();
   }
 
+  /** The link-prediction options of {@code --task link}; null for node classification (the default task). */
+  public LinkOptions link() {
+    return link;
+  }
+
   public String output() {
     return graph.output();
   }
@@ -392,7 +409,7 @@ public final class TrainOptions {
   private List<Object> fields() {
     return Arrays.asList(graph, modelSpec, specJson, epochs, lr, weightDecay, dropout, patience, checkpointEvery, maxWorkerFailures,
         resume, tensorBackend, tensorWorkers, staleness, intervals, tensorWorkersMin, tensorWorkersMax,
-        tensorWorkerMemoryMb, tensorWorkerVcores, parameterServers, Arrays.toString(prices), growAfterMs, idleMs, stopAfterEpoch);
+        tensorWorkerMemoryMb, tensorWorkerVcores, parameterServers, Arrays.toString(prices), growAfterMs, idleMs, stopAfterEpoch, link);
   }
 
   @Override
@@ -439,6 +456,7 @@ public final class TrainOptions {
     private long growAfterMs = 500;
     private long idleMs = 30_000;
     private long stopAfterEpoch;
+    private LinkOptions link;
 
     private Builder() {}
 
@@ -568,6 +586,12 @@ public final class TrainOptions {
       return this;
     }
 
+    /** {@code --task link} with these options; null: node classification. */
+    public Builder link(LinkOptions v) {
+      link = v;
+      return this;
+    }
+
     public Builder stopAfterEpoch(long v) {
       stopAfterEpoch = v;
       return this;
@@ -629,6 +653,9 @@ public final class TrainOptions {
         throw new UsageException("--staleness " + staleness + " with " + (resume != null ? "--resume"
             : checkpointEvery > 0 ? "--checkpoint-every" : "-D " + STOP_AFTER_EPOCH_KEY) + ": checkpoints are "
             + "synchronous only (an asynchronous run's epochs overlap, so no epoch ends with all state in one place)");
+      }
+      if (link != null) {
+        link.check();
       }
       return new TrainOptions(this);
     }
