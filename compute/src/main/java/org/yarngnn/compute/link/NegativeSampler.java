@@ -115,21 +115,41 @@ public final class NegativeSampler {
    * @throws IllegalArgumentException when {@code src} is adjacent to every other candidate
    */
   public long evaluationNegative(long seed, long src, long dst, int j, EdgeTest edges) {
-    long key = LinkKeys.key(LinkKeys.EVAL_NEGATIVE, seed, j, src, dst);
-    int i = 0;
-    for (int attempt = 0; attempt < 64; attempt++) {
-      i = (int) Math.min(ids.length - 1, (long) (LinkKeys.unit(LinkKeys.draw(key, attempt)) * ids.length));
-      if (ids[i] != src && !edges.isEdge(src, ids[i])) {
-        return ids[i];
-      }
-    }
-    for (int step = 1; step <= ids.length; step++) {
-      long c = ids[(i + step) % ids.length];
+    long steps = evaluationSteps();
+    for (long step = 0; step < steps; step++) {
+      long c = evaluationCandidate(seed, src, dst, j, step);
       if (c != src && !edges.isEdge(src, c)) {
         return c;
       }
     }
     throw new IllegalArgumentException("node " + src + " is adjacent to every node: it has no negative to "
         + "evaluate its held-out edge to " + dst + " against");
+  }
+
+  /** Rejection draws of {@link #evaluationNegative} before its cyclic scan. */
+  public static final int EVALUATION_DRAWS = 64;
+
+  /** Candidates {@link #evaluationNegative} tries at most: its draws, then one cyclic pass over every candidate. */
+  public long evaluationSteps() {
+    return EVALUATION_DRAWS + (long) ids.length;
+  }
+
+  /**
+   * The candidate {@link #evaluationNegative} tries at {@code step} ({@code 0 <= step < evaluationSteps()}): draw
+   * {@code step} for the first {@value #EVALUATION_DRAWS}, then the candidates after the last draw's, cyclically.
+   * The answer is the first acceptable candidate in step order, so a caller that tries several steps at once (a
+   * distributed test of "is an edge", asked of the candidates' owners) takes the same one.
+   */
+  public long evaluationCandidate(long seed, long src, long dst, int j, long step) {
+    long key = LinkKeys.key(LinkKeys.EVAL_NEGATIVE, seed, j, src, dst);
+    if (step < EVALUATION_DRAWS) {
+      return ids[drawIndex(key, step)];
+    }
+    int last = drawIndex(key, EVALUATION_DRAWS - 1);
+    return ids[(int) ((last + (step - EVALUATION_DRAWS + 1)) % ids.length)];
+  }
+
+  private int drawIndex(long key, long attempt) {
+    return (int) Math.min(ids.length - 1, (long) (LinkKeys.unit(LinkKeys.draw(key, attempt)) * ids.length));
   }
 }
