@@ -45,7 +45,16 @@ public enum Phase {
    * command's generation (its {@code epoch} field) and gets ready to resume at the point its {@code layer} field
    * names (inference's points: {@code infer.LayerResume}).
    */
-  REJOIN;
+  REJOIN,
+  /** Link prediction, after PLAN: every worker learns every node id (the negatives' candidates; with the degree
+   * sampler their in-degrees) and fixes its held-out edges' evaluation negatives. */
+  LINK_PLAN,
+  /** Link prediction, after the last layer's training forward: the loss of this worker's positives and their
+   * negatives, output rows fetched from and gradients sent back to their owners. */
+  LINK_LOSS,
+  /** Link prediction, after the last layer's evaluation forward: the held-out edges' scores (answers {@link
+   * PhaseResult.LinkScores}). */
+  LINK_EVALUATE;
 
   private static final Phase[] VALUES = values();
 

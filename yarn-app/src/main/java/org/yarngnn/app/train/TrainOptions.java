@@ -11,6 +11,7 @@ import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.infer.InferOptions;
+import org.yarngnn.partition.MissingFeatures;
 
 /**
  * Immutable options of a {@code train} job (CONTRACT.md "Training"): the graph side (tables or partitioned graph,
@@ -656,6 +657,16 @@ public final class TrainOptions {
       }
       if (link != null) {
         link.check();
+        String unsupported = staleness > 0 ? "--staleness " + staleness
+            : tensorBackend == TensorBackend.REMOTE ? "--tensor-backend remote"
+            : checkpointEvery > 0 ? "--checkpoint-every" : resume != null ? "--resume"
+            : probe.graph() != null ? "--graph" : probe.missingFeatures() == MissingFeatures.ZERO
+                ? "--missing-features zero" : null;
+        if (unsupported != null) {
+          // Not built yet for link prediction (docs/link-prediction.md): refused rather than run wrongly.
+          throw new UsageException("train --task link does not support " + unsupported + " yet (it reads --edges "
+              + "and --nodes tables, synchronously, with the local tensor backend, without checkpoints)");
+        }
       }
       return new TrainOptions(this);
     }
