@@ -80,7 +80,7 @@ public final class TrainCommand implements Command {
     }
     String json = ModelFiles.readSpecText(conf, file);
     ModelSpec spec = ModelFormat.parse(json, file.toString());
-    if (!spec.predict()) {
+    if (!spec.predict() && o.link() == null) {
       throw new InputException(file + ": output.predict is false: train needs a classifier, \"output\": "
           + "{\"predict\": true}, whose last layer's width is the number of classes");
     }
@@ -166,7 +166,8 @@ public final class TrainCommand implements Command {
       TrainingDriver.Result r;
       JobTransport transport = JobTransport.local(conf);
       // The local workers read a raw edge table once for all of them (CoLocatedEdgeScan), as inference's do.
-      CoLocatedEdgeScan scan = job.workers() > 1 ? new CoLocatedEdgeScan(job.workers()) : null;
+      // Link prediction's workers each read every row themselves (its held-out filter must see them all).
+      CoLocatedEdgeScan scan = job.workers() > 1 && job.link() == null ? new CoLocatedEdgeScan(job.workers()) : null;
       try (ThreadWorkers launcher = new ThreadWorkers((i, host, port) -> TrainWorker.serve(conf, job, spec, i, host,
           port, transport, scan))) {
         ThreadTensorWorkers tensors = job.tensorBackend() == TrainOptions.TensorBackend.REMOTE
@@ -181,7 +182,15 @@ public final class TrainCommand implements Command {
       }
       InferCommand.printStats(out, "train", r.workers());
       discard(checkpoints, out);
-      summary(out, r.bestEpoch(), r.bestValAccuracy(), r.bestTestAccuracy(), r.epochs().size(), commit.outputDir());
+      if (r.link()) {
+        out.printf(java.util.Locale.ROOT, "yarn-gnn train: best epoch %d of %d: val auc %.4f, test auc %.4f ap %.4f "
+            + "mrr %.4f hits@10 %.4f; wrote %s%n", r.bestEpoch(), r.epochs().size(), r.bestLinkVal().auc(),
+            r.bestLinkTest().auc(), r.bestLinkTest().ap(), r.bestLinkTest().mrr(), r.bestLinkTest().hits10(),
+            commit.outputDir());
+      } else {
+        summary(out, r.bestEpoch(), r.bestValAccuracy(), r.bestTestAccuracy(), r.epochs().size(),
+            commit.outputDir());
+      }
       return Main.OK;
     } catch (Exception | Error e) {
       commit.abort();
@@ -279,6 +288,11 @@ public final class TrainCommand implements Command {
   /** The best epoch's line of a YARN run, from its metrics.json. */
   private static void printBest(PrintStream out, java.util.Map<?, ?> m) {
     java.util.Map<?, ?> best = (java.util.Map<?, ?>) m.get("best");
+    if (best.containsKey("test_auc")) {
+      out.printf(java.util.Locale.ROOT, "yarn-gnn train: best epoch %d: val auc %s, test auc %s ap %s%n",
+          ((Number) m.get("best_epoch")).intValue(), best.get("val_auc"), best.get("test_auc"), best.get("test_ap"));
+      return;
+    }
     out.printf(java.util.Locale.ROOT, "yarn-gnn train: best epoch %d: val %.4f test %.4f%n",
         ((Number) m.get("best_epoch")).intValue(), num(best, "val_accuracy"), num(best, "test_accuracy"));
   }

@@ -37,6 +37,11 @@ public final class ConstructionPhases {
     construction.onSlotsKnown(r);
   }
 
+  /** See {@link WorkerConstruction#filterEdges}. */
+  public void filterEdges(ReadEdgeFilter f) {
+    construction.filterEdges(f);
+  }
+
   /** See {@link WorkerConstruction#onSharedMessages}. */
   public void onSharedMessages(java.util.function.LongConsumer r) {
     construction.onSharedMessages(r);

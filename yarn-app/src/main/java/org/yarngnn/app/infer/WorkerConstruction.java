@@ -19,6 +19,7 @@ import org.yarngnn.app.transport.ProtocolException;
 import org.yarngnn.app.transport.Message;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.model.Model;
+import org.yarngnn.io.table.EdgeSink;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.app.transport.TransportException;
@@ -79,6 +80,8 @@ public final class WorkerConstruction {
   /** Whether the block is taken in range columns, for a message matrix shared with the co-located peers. */
   private boolean sharedMessages;
   private LongConsumer sharedMessagesKnown = nodes -> { };
+  /** Link prediction's held-out edges taken out of the rows read (null: every row carries messages). */
+  private ReadEdgeFilter edgeFilter;
 
   /**
    * {@code coLocated} (or null): the scan through which the workers of this JVM read a raw edge table together
@@ -108,6 +111,15 @@ public final class WorkerConstruction {
   /** The worker of {@code workers} that reads file {@code file} of {@code files}. */
   static int share(int file, int files, int workers) {
     return (int) ((long) file * workers / files);
+  }
+
+  /**
+   * Passes every edge row read through {@code f} before ownership filtering. The worker then reads the whole table
+   * itself ({@link EdgeReading#ALL}, never the co-located scan or routing): {@code f} sees every row, so it can keep
+   * the filtered-out rows this worker owns however the table's files are laid out.
+   */
+  public void filterEdges(ReadEdgeFilter f) {
+    edgeFilter = f;
   }
 
   /** Sends every read node row to its owner; receives and assembles the rows this worker owns. */
@@ -279,7 +291,10 @@ public final class WorkerConstruction {
       slotsKnown = slots -> { };
     }
     long t0 = System.nanoTime();
-    if (!zero && (workers == 1 || spec.edgeReadingKind(workers) == EdgeReading.ALL)) {
+    if (edgeFilter != null && zero) {
+      throw new IllegalStateException("held-out edges with --missing-features zero");
+    }
+    if (!zero && (workers == 1 || edgeFilter != null || spec.edgeReadingKind(workers) == EdgeReading.ALL)) {
       int threads = readWholeTable(routed);
       return finishEdges(routed, gather, threads, t0);
     }
@@ -370,9 +385,9 @@ public final class WorkerConstruction {
       assembler.expectEdges(edgeShare(edges.countHint()));
     }
     int threads;
-    if (filter != null && coLocated != null && coLocated.join(index, direct, filter, spec.undirected(), maxThreads,
-        () -> edgeSplits(edges, workers * maxThreads, true), abandoned::get, sharable, edges.weighted(),
-        edges.countHint())) {
+    if (filter != null && coLocated != null && edgeFilter == null && coLocated.join(index, direct, filter,
+        spec.undirected(), maxThreads, () -> edgeSplits(edges, workers * maxThreads, true), abandoned::get, sharable,
+        edges.weighted(), edges.countHint())) {
       sharedRows = coLocated.shared();
       sharedMessages = coLocated.sharedMessages();
       if (sharedMessages) {
@@ -385,7 +400,7 @@ public final class WorkerConstruction {
       if (sharable) {
         assembler.expectEdges(edgeShare(edges.countHint()));
       }
-      threads = readApart(edges, direct, filter, maxThreads);
+      threads = readApart(edges, direct, filter, maxThreads, routed.ownership());
     }
     direct.close();
     InputError first = firstFinding(routed.assembler().error(), new InputError[workers], new boolean[workers]);
@@ -396,19 +411,23 @@ public final class WorkerConstruction {
   }
 
   /** Every edge row decoded by this worker's own threads, which keep its share (all of it alone). */
-  private int readApart(EdgeTable edges, PartitionAssembler.DirectEdges direct, Ownership filter, int maxThreads)
-      throws Exception {
+  private int readApart(EdgeTable edges, PartitionAssembler.DirectEdges direct, Ownership filter, int maxThreads,
+      Ownership ownership) throws Exception {
     List<EdgeTable.Split> splits = edgeSplits(edges, maxThreads, true);
     AtomicInteger next = new AtomicInteger();
     ReaderThreads readers = new ReaderThreads("read-edges-" + index, Math.max(1, Math.min(maxThreads,
         splits.size())), () -> {
       PartitionAssembler.DirectEdges.Writer writer = direct.writer();
       OwnEdgeFilter own = filter == null ? null : new OwnEdgeFilter(filter, spec.undirected(), index, writer);
+      EdgeSink sink = own == null ? writer : own;
+      if (edgeFilter != null) {
+        sink = edgeFilter.wrap(sink, ownership);
+      }
       for (int i = next.getAndIncrement(); i < splits.size(); i = next.getAndIncrement()) {
         checkNotAbandoned();
         EdgeTable.Split split = splits.get(i);
         writer.file(split.file());
-        edges.readSplit(split, own == null ? writer : own);
+        edges.readSplit(split, sink);
       }
       writer.flush();
     }, () -> { });

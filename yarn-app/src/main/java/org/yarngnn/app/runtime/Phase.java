@@ -50,7 +50,16 @@ public enum Phase {
    * Retrieval ({@code topk}): score this worker's queries against every candidate, write its part file and
    * report its figures (answers {@link PhaseResult.WorkerReport}).
    */
-  RETRIEVE;
+  RETRIEVE,
+  /** Link prediction, after PLAN: every worker learns every node id (the negatives' candidates; with the degree
+   * sampler their in-degrees) and fixes its held-out edges' evaluation negatives. */
+  LINK_PLAN,
+  /** Link prediction, after the last layer's training forward: the loss of this worker's positives and their
+   * negatives, output rows fetched from and gradients sent back to their owners. */
+  LINK_LOSS,
+  /** Link prediction, after the last layer's evaluation forward: the held-out edges' scores (answers {@link
+   * PhaseResult.LinkScores}). */
+  LINK_EVALUATE;
 
   private static final Phase[] VALUES = values();
 

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.yarngnn.app.transport.FrameReader;
 import org.yarngnn.app.transport.FrameWriter;
 import org.yarngnn.app.transport.MalformedFrameException;
+import org.yarngnn.compute.link.LinkMetrics;
 
 /** What a worker reports when it finished a phase: one record per kind of answer, each with its wire form. */
 public sealed interface PhaseResult {
@@ -50,12 +51,30 @@ public sealed interface PhaseResult {
     }
   }
 
+  /**
+   * {@link Phase#LINK_EVALUATE}: this worker's held-out edges scored (link prediction): per set (validation,
+   * test), each edge's score and its first evaluation negative's (AUC and AP are not sums: the driver concatenates
+   * them in worker order) and the rank sums of MRR and hits@K against all its evaluation negatives.
+   */
+  record LinkScores(float[] valPositive, float[] valNegative, LinkMetrics.RankSums valRanks, float[] testPositive,
+      float[] testNegative, LinkMetrics.RankSums testRanks) implements PhaseResult {
+    public LinkScores {
+      if (valPositive.length != valNegative.length || testPositive.length != testNegative.length) {
+        throw new IllegalArgumentException("link scores of " + valPositive.length + "/" + valNegative.length + " and "
+            + testPositive.length + "/" + testNegative.length + " edges");
+      }
+    }
+  }
+
   PhaseResult EMPTY = new Empty();
 
   /** A size hint for the frame of {@code r}. */
   static int sizeHint(PhaseResult r) {
     if (r instanceof WorkerReport w) {
       return 16 + 40 * w.figures().size();
+    }
+    if (r instanceof LinkScores l) {
+      return 128 + 8 * (l.valPositive().length + l.testPositive().length);
     }
     return r instanceof TrainStep t ? 24 + t.gradients().bodySizeHint() : 64;
   }
@@ -89,10 +108,53 @@ public sealed interface PhaseResult {
           a.testCount()}) {
         out.writeVLong(v);
       }
+    } else if (r instanceof LinkScores l) {
+      out.writeByte(7);
+      out.writeFloatArray(l.valPositive());
+      out.writeFloatArray(l.valNegative());
+      writeRanks(l.valRanks(), out);
+      out.writeFloatArray(l.testPositive());
+      out.writeFloatArray(l.testNegative());
+      writeRanks(l.testRanks(), out);
     } else {
       out.writeByte(3);
       writeFigures(((WorkerReport) r).figures(), out);
     }
+  }
+
+  private static void writeRanks(LinkMetrics.RankSums r, FrameWriter out) {
+    out.writeVLong(r.count());
+    out.writeLong(Double.doubleToRawLongBits(r.reciprocalRanks()));
+    out.writeVLong(r.hits10());
+    out.writeVLong(r.hits50());
+    out.writeVLong(r.hits100());
+  }
+
+  private static LinkMetrics.RankSums readRanks(FrameReader in) {
+    long count = in.readVLong();
+    double reciprocal = Double.longBitsToDouble(in.readLong());
+    long h10 = in.readVLong();
+    long h50 = in.readVLong();
+    long h100 = in.readVLong();
+    if (count < 0 || h10 < 0 || h10 > h50 || h50 > h100 || h100 > count || !(reciprocal >= 0 && reciprocal <= count)) {
+      throw new MalformedFrameException("rank sums " + count + " " + reciprocal + " " + h10 + " " + h50 + " " + h100);
+    }
+    return new LinkMetrics.RankSums(count, reciprocal, h10, h50, h100);
+  }
+
+  private static LinkScores readLinkScores(FrameReader in) {
+    float[] valPos = in.readFloatArray();
+    float[] valNeg = in.readFloatArray();
+    LinkMetrics.RankSums valRanks = readRanks(in);
+    float[] testPos = in.readFloatArray();
+    float[] testNeg = in.readFloatArray();
+    LinkMetrics.RankSums testRanks = readRanks(in);
+    if (valPos.length != valNeg.length || testPos.length != testNeg.length || valRanks.count() != valPos.length
+        || testRanks.count() != testPos.length) {
+      throw new MalformedFrameException("link scores of " + valPos.length + "/" + valNeg.length + " and "
+          + testPos.length + "/" + testNeg.length + " edges");
+    }
+    return new LinkScores(valPos, valNeg, valRanks, testPos, testNeg, testRanks);
   }
 
   /** Named figures: their count, then each name and value (the raw bits of the double). */
@@ -170,6 +232,8 @@ public sealed interface PhaseResult {
           throw new MalformedFrameException(e.getMessage());
         }
       }
+      case 7:
+        return readLinkScores(in);
       default:
         throw new MalformedFrameException("unknown phase result kind " + kind);
     }

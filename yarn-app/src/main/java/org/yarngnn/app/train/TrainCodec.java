@@ -12,7 +12,8 @@ final class TrainCodec {
   static final MessageCodec CODEC = AsyncMessages.register(PoolMessages.register(InferenceCodec.builder()
       .register(Weights.TYPE, Weights::read)
       .register(WeightGradients.TYPE, WeightGradients::read)
-      .register(TrainRows.TYPE, TrainRows::read)))
+      .register(TrainRows.TYPE, TrainRows::read)
+      .register(LinkMessage.TYPE, LinkMessage::read)))
       .build();
 
   private TrainCodec() {}

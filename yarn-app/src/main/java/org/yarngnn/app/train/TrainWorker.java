@@ -108,6 +108,9 @@ public final class TrainWorker implements WorkerSession.Role {
   private int forwardDone;
   private int backwardNext;
   private long epoch;
+  /** {@code --task link}: the held-out edges taken out in construction, then the link-prediction work; else null. */
+  private HeldOutEdges heldOut;
+  private LinkWorker link;
 
   TrainWorker(Configuration conf, TrainOptions opts, ModelSpec spec, int index, JobTransport transport,
       CoLocatedEdgeScan coLocated) throws Exception {
@@ -199,6 +202,9 @@ public final class TrainWorker implements WorkerSession.Role {
     }
     if (m instanceof TrainRows t) {
       globalTrain = t.count();
+      if (link != null) {
+        link.globalPositives(t.count());
+      }
       return true;
     }
     return false;
@@ -227,6 +233,11 @@ public final class TrainWorker implements WorkerSession.Role {
       case JOB:
         construction = new ConstructionPhases(conf, graphSpec, new Parameters(spec).toModel(),
             new FeatureLoader(new Parameters(spec).toModel(), null, false, true), index, mesh, figures, coLocated);
+        if (opts.link() != null) {
+          heldOut = new HeldOutEdges(opts.seed(), opts.link().valFraction(), opts.link().testFraction(),
+              graphSpec.undirected(), index);
+          construction.filterEdges(heldOut);
+        }
         if (endpoints == null) {
           throw new IllegalStateException("job before the peer table");
         }
@@ -234,7 +245,15 @@ public final class TrainWorker implements WorkerSession.Role {
         break;
       case LABELS:
         partition = construction.take(c);
-        result = labels(partition);
+        if (heldOut != null) {
+          link = new LinkWorker(opts.link(), opts.seed(), index, workers, partition.graph(), partition.index(),
+              partition.ownership(), heldOut.take(), new LinkExchange(mesh, index, staleWaitMillis()),
+              "l2".equals(spec.outputNormalize()), spec.outputWidth(), graphSpec.edges());
+          heldOut = null;
+          result = link.counts();
+        } else {
+          result = labels(partition);
+        }
         break;
       case PLAN:
         plan(require(partition, c));
@@ -259,6 +278,18 @@ public final class TrainWorker implements WorkerSession.Role {
         break;
       case TRAIN_ASYNC:
         runEpochs(c.epoch());
+        break;
+      case LINK_PLAN:
+        require(link, c).plan();
+        break;
+      case LINK_LOSS:
+        if (backwardNext != steps.length - 1 || epoch != c.epoch()) {
+          throw new IllegalStateException("link loss of epoch " + c.epoch() + " before its forward");
+        }
+        require(link, c).loss(c.epoch(), steps[steps.length - 1].output(), dLogits);
+        break;
+      case LINK_EVALUATE:
+        result = require(link, c).evaluate(steps[steps.length - 1].output());
         break;
       case EXIT:
         if (tensorClient != null) {
@@ -426,6 +457,9 @@ public final class TrainWorker implements WorkerSession.Role {
       backwardNext = k;
       return PhaseResult.EMPTY;
     }
+    if (link != null) {
+      return PhaseResult.EMPTY; // the held-out edges are scored by LINK_EVALUATE
+    }
     DenseMatrix out = s.output();
     int n = g.numNodes();
     long[] correct = new long[3];
@@ -585,7 +619,8 @@ public final class TrainWorker implements WorkerSession.Role {
         throw new IllegalStateException("backward before the driver gave the training row count");
       }
       java.util.Arrays.fill(grads, 0f);
-      lossSum = remote != null
+      lossSum = link != null ? link.lossSum(epoch) // dLogits: LINK_LOSS's gradient of the output rows
+          : remote != null
           ? remote.loss(s.output(), labels, masks[0], 1f / globalTrain, dLogits, k, version)
           : SoftmaxCrossEntropy.lossAndGradient(s.output(), labels, masks[0], 0, n, 1f / globalTrain, dLogits);
       dOut = dLogits;

@@ -20,6 +20,8 @@ import org.yarngnn.app.tensor.PoolMessages;
 import org.yarngnn.app.tensor.PoolOptions;
 import org.yarngnn.app.tensor.TensorLauncher;
 import org.yarngnn.app.tensor.TensorPool;
+import org.yarngnn.compute.link.LinkMetrics;
+import org.yarngnn.compute.link.LinkTrainer;
 import org.yarngnn.compute.model.Model;
 import org.yarngnn.compute.model.ModelSpec;
 import org.yarngnn.compute.train.Parameters;
@@ -50,7 +52,23 @@ public final class TrainingDriver {
    * and the oldest weights (versions behind the synchronous {@code epoch - 1}); both at most S, both 0 at S = 0.
    */
   public record Epoch(int epoch, double loss, double trainAccuracy, double valAccuracy, double testAccuracy,
-      double seconds, int rowStaleness, int weightStaleness) {
+      double seconds, int rowStaleness, int weightStaleness, LinkTrainer.Figures link) {
+    /** An epoch of node classification. */
+    public Epoch(int epoch, double loss, double trainAccuracy, double valAccuracy, double testAccuracy,
+        double seconds, int rowStaleness, int weightStaleness) {
+      this(epoch, loss, trainAccuracy, valAccuracy, testAccuracy, seconds, rowStaleness, weightStaleness, null);
+    }
+
+    /** A synchronous epoch of link prediction: the validation figures {@code val} of the weights after it. */
+    static Epoch ofLink(int epoch, double loss, LinkTrainer.Figures val, double seconds) {
+      return new Epoch(epoch, loss, 0, 0, 0, seconds, 0, 0, val);
+    }
+
+    /** What the best epoch is chosen by: validation accuracy, or for link prediction validation AUC. */
+    double selection() {
+      return link != null ? link.auc() : valAccuracy;
+    }
+
     /** A synchronous epoch. */
     public Epoch(int epoch, double loss, double trainAccuracy, double valAccuracy, double testAccuracy,
         double seconds) {
@@ -69,9 +87,20 @@ public final class TrainingDriver {
      * is NaN, a missing staleness 0 (a checkpoint's epochs have none).
      */
     public static Epoch fromFigures(Map<?, ?> f) {
+      if (f.containsKey("val_auc")) {
+        return new Epoch((int) figure(f, "epoch"), figure(f, "loss"), 0, 0, 0, figure(f, "seconds"),
+            (int) staleness(f, "row_staleness"), (int) staleness(f, "weight_staleness"), linkFigures(f, "val_"));
+      }
       return new Epoch((int) figure(f, "epoch"), figure(f, "loss"), figure(f, "train_accuracy"),
           figure(f, "val_accuracy"), figure(f, "test_accuracy"), figure(f, "seconds"),
           (int) staleness(f, "row_staleness"), (int) staleness(f, "weight_staleness"));
+    }
+
+    /** The link figures named {@code prefix}auc, ... in {@code f} (as {@link #linkFigures(String, Map,
+     * LinkTrainer.Figures)} writes them). */
+    static LinkTrainer.Figures linkFigures(Map<?, ?> f, String prefix) {
+      return new LinkTrainer.Figures(figure(f, prefix + "auc"), figure(f, prefix + "ap"), figure(f, prefix + "mrr"),
+          figure(f, prefix + "hits@10"), figure(f, prefix + "hits@50"), figure(f, prefix + "hits@100"));
     }
 
     private static double figure(Map<?, ?> f, String key) {
@@ -84,6 +113,10 @@ public final class TrainingDriver {
 
     /** The epoch's line, as the driver's log and the client print it after {@code "yarn-gnn train: "}. */
     public String line() {
+      if (link != null) {
+        return String.format(Locale.ROOT, "epoch %d loss %.4f val auc %.4f ap %.4f mrr %.4f %.2f s", epoch, loss,
+            link.auc(), link.ap(), link.mrr(), seconds);
+      }
       return String.format(Locale.ROOT, "epoch %d loss %.4f train %.2f val %.2f test %.2f %.2f s%s", epoch, loss,
           trainAccuracy, valAccuracy, testAccuracy, seconds, rowStaleness + weightStaleness == 0 ? ""
               : String.format(Locale.ROOT, " (staleness: rows %d, weights %d)", rowStaleness, weightStaleness));
@@ -102,6 +135,9 @@ public final class TrainingDriver {
     int bestEpoch;
     double bestVal = -1;
     double bestTest;
+    /** Link prediction: the best epoch's validation figures, and its test figures (taken only at a new best). */
+    LinkTrainer.Figures bestLinkVal;
+    LinkTrainer.Figures bestLinkTest;
 
     /** Called with every epoch recorded (the job page's chart); may be null. */
     private final java.util.function.Consumer<Epoch> onEpoch;
@@ -132,19 +168,34 @@ public final class TrainingDriver {
 
     /** Adds epoch {@code ep}, whose step gave {@code weights}; true when patience says stop. */
     boolean record(Epoch ep, float[] weights) {
+      return record(ep, weights, null);
+    }
+
+    /**
+     * As above; for link prediction {@code test} gives the epoch's test figures, asked only when the epoch is a
+     * new best (so no test figure is computed for, or can influence, the choice). Without validation edges
+     * (selection NaN) every epoch is the newest best and patience never stops the run.
+     */
+    boolean record(Epoch ep, float[] weights, java.util.function.Supplier<LinkTrainer.Figures> test) {
       epochs.add(ep);
       log.println("yarn-gnn train: " + ep.line());
       if (onEpoch != null) {
         onEpoch.accept(ep);
       }
-      if (ep.valAccuracy() > bestVal) {
-        bestVal = ep.valAccuracy();
+      double selection = ep.selection();
+      if (selection > bestVal || Double.isNaN(selection)) {
+        bestVal = selection;
         bestTest = ep.testAccuracy();
         bestEpoch = ep.epoch();
         best = weights;
+        if (ep.link() != null) {
+          bestLinkVal = ep.link();
+          bestLinkTest = test.get();
+          bestTest = bestLinkTest.auc();
+        }
       } else if (patience > 0 && ep.epoch() - bestEpoch >= patience) {
-        log.printf(Locale.ROOT, "yarn-gnn train: no better validation accuracy for %d epochs: stopping%n",
-            patience);
+        log.printf(Locale.ROOT, "yarn-gnn train: no better validation %s for %d epochs: stopping%n",
+            ep.link() != null ? "AUC" : "accuracy", patience);
         return true;
       }
       return false;
@@ -153,7 +204,13 @@ public final class TrainingDriver {
 
   /** The run: the best epoch's model, every epoch, per-worker figures, and the workers' seconds. */
   public record Result(Model model, int bestEpoch, double bestValAccuracy, double bestTestAccuracy,
-      List<Epoch> epochs, List<Map<String, Double>> workers, double seconds, Pool pool) {}
+      List<Epoch> epochs, List<Map<String, Double>> workers, double seconds, Pool pool, LinkTrainer.Figures bestLinkVal,
+      LinkTrainer.Figures bestLinkTest) {
+    /** Whether the run trained link prediction (its best figures are {@link #bestLinkVal}, {@link #bestLinkTest}). */
+    public boolean link() {
+      return bestLinkVal != null;
+    }
+  }
 
   /**
    * The remote tensor backend's figures (null with the local backend): the pool size over time, the tensor
@@ -244,12 +301,18 @@ public final class TrainingDriver {
         counts[2] += c.test();
       }
       String nodes = opts.graph().nodes() != null ? opts.graph().nodes() : opts.graph().graph();
+      boolean link = opts.link() != null;
+      if (link && counts[0] == 0) {
+        throw new InputException(opts.graph().edges() + ": no training edge is left: every edge is held out ("
+            + counts[1] + " val, " + counts[2] + " test; --link-split " + opts.link().valFraction() + ","
+            + opts.link().testFraction() + "): nothing to train on");
+      }
       if (counts[0] == 0) {
         throw new InputException(nodes + ": no labelled row has split 'train': nothing to train on (the nodes "
             + "table needs the label and split columns)");
       }
-      log.printf(Locale.ROOT, "yarn-gnn train: %,d train, %,d val, %,d test rows%n", counts[0], counts[1],
-          counts[2]);
+      log.printf(Locale.ROOT, "yarn-gnn train: %,d train, %,d val, %,d test %s%n", counts[0], counts[1],
+          counts[2], link ? "edges" : "rows");
       Checkpoint.GraphSize graphSize = new Checkpoint.GraphSize(summary.nodes(), summary.edges(), counts[0],
           counts[1], counts[2]);
       if (resumed != null) {
@@ -257,6 +320,9 @@ public final class TrainingDriver {
       }
       s.broadcast(new TrainRows(counts[0]));
       round(new PhaseCommand(Phase.PLAN), 0.08f);
+      if (link) {
+        round(new PhaseCommand(Phase.LINK_PLAN), 0.08f);
+      }
       TensorPool tensorPool = pool;
       EpochLog run = new EpochLog(opts.patience(), log, progress == null ? null : ep -> {
         progress.epoch(epochFigures(ep)); // the job page's chart and pool size
@@ -297,6 +363,9 @@ public final class TrainingDriver {
         for (int k = 0; k < layers; k++) {
           round(new PhaseCommand(Phase.FORWARD, k, e, null), at);
         }
+        if (link) {
+          round(new PhaseCommand(Phase.LINK_LOSS, 0, e, null), at);
+        }
         for (int k = layers - 1; k >= 0; k--) {
           round(new PhaseCommand(Phase.BACKWARD, k, e, null), at);
         }
@@ -310,9 +379,17 @@ public final class TrainingDriver {
         Weights next = ps.step(grads);
         ps.release(used);
         s.broadcast(next);
-        PhaseResult.Accuracy acc = evaluate(layers, e, at);
-        boolean stop = run.record(Epoch.of(e, lossSum / counts[0], acc, (System.nanoTime() - te) / 1e9, 0, 0),
-            next.values());
+        boolean stop;
+        if (link) {
+          evaluate(layers, e, at);
+          LinkScores scores = LinkScores.of(round(new PhaseCommand(Phase.LINK_EVALUATE, 0, e, null), at));
+          stop = run.record(Epoch.ofLink(e, lossSum / counts[0], scores.val(), (System.nanoTime() - te) / 1e9),
+              next.values(), scores::test);
+        } else {
+          PhaseResult.Accuracy acc = evaluate(layers, e, at);
+          stop = run.record(Epoch.of(e, lossSum / counts[0], acc, (System.nanoTime() - te) / 1e9, 0, 0),
+              next.values());
+        }
         if (opts.checkpointEvery() > 0 && e % opts.checkpointEvery() == 0 && !stop && e < opts.epochs()) {
           ParameterService.OptimizerState st = ps.state();
           checkpoints.write(new Checkpoint.State(Checkpoint.RunOptions.of(opts), graphSize, e, st.step(),
@@ -343,7 +420,7 @@ public final class TrainingDriver {
       }
       return new Result(Parameters.toModel(spec, run.best), run.bestEpoch, run.bestVal, run.bestTest,
           List.copyOf(run.epochs), stats,
-          secondsBefore + (System.nanoTime() - t0) / 1e9, figures);
+          secondsBefore + (System.nanoTime() - t0) / 1e9, figures, run.bestLinkVal, run.bestLinkTest);
     } finally {
       if (pool != null) {
         pool.close();
@@ -373,7 +450,60 @@ public final class TrainingDriver {
     for (int k = 0; k < layers; k++) {
       rs = round(new PhaseCommand(Phase.EVALUATE, k, e, null), at);
     }
-    return sum(rs);
+    return opts.link() != null ? null : sum(rs);
+  }
+
+  /**
+   * The workers' held-out scores of one evaluation, concatenated in worker order (AUC and AP are not sums), their
+   * rank sums added; validation figures at once, test figures on demand.
+   */
+  record LinkScores(LinkTrainer.Figures val, float[] testPositive, float[] testNegative,
+      LinkMetrics.RankSums testRanks) {
+    static LinkScores of(List<PhaseResult> rs) {
+      List<PhaseResult.LinkScores> ls = new ArrayList<>();
+      for (PhaseResult r : rs) {
+        ls.add((PhaseResult.LinkScores) r);
+      }
+      float[] vp = concat(ls, PhaseResult.LinkScores::valPositive);
+      float[] vn = concat(ls, PhaseResult.LinkScores::valNegative);
+      LinkMetrics.RankSums vr = LinkMetrics.RankSums.EMPTY;
+      LinkMetrics.RankSums tr = LinkMetrics.RankSums.EMPTY;
+      for (PhaseResult.LinkScores l : ls) {
+        vr = vr.plus(l.valRanks());
+        tr = tr.plus(l.testRanks());
+      }
+      return new LinkScores(figures(vp, vn, vr), concat(ls, PhaseResult.LinkScores::testPositive),
+          concat(ls, PhaseResult.LinkScores::testNegative), tr);
+    }
+
+    LinkTrainer.Figures test() {
+      return figures(testPositive, testNegative, testRanks);
+    }
+
+    /** The figures of one set; NaN throughout for an empty set (written as null: JSON has no NaN). */
+    static LinkTrainer.Figures figures(float[] pos, float[] neg, LinkMetrics.RankSums ranks) {
+      if (pos.length == 0) {
+        return new LinkTrainer.Figures(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+      }
+      return new LinkTrainer.Figures(LinkMetrics.auc(pos, neg), LinkMetrics.averagePrecision(pos, neg),
+          ranks.mrr(), ranks.hits(10), ranks.hits(50), ranks.hits(100));
+    }
+
+    private static float[] concat(List<PhaseResult.LinkScores> ls,
+        java.util.function.Function<PhaseResult.LinkScores, float[]> part) {
+      int n = 0;
+      for (PhaseResult.LinkScores l : ls) {
+        n += part.apply(l).length;
+      }
+      float[] out = new float[n];
+      int at = 0;
+      for (PhaseResult.LinkScores l : ls) {
+        float[] p = part.apply(l);
+        System.arraycopy(p, 0, out, at, p.length);
+        at += p.length;
+      }
+      return out;
+    }
   }
 
   private static PhaseResult.Accuracy sum(List<PhaseResult> rs) {
@@ -402,17 +532,37 @@ public final class TrainingDriver {
       case LABELS: return r instanceof PhaseResult.LabelCounts;
       case GRADIENTS: return r instanceof PhaseResult.TrainStep;
       case EVALUATE: return r instanceof PhaseResult.Accuracy || r instanceof PhaseResult.Empty;
+      case LINK_EVALUATE: return r instanceof PhaseResult.LinkScores;
       default: return InferenceDriver.expected(c, r);
     }
   }
 
   /** One epoch's entry of metrics.json; the job page shows the same. */
   public static Map<String, Object> epochFigures(Epoch e) {
-    Map<String, Object> x = Checkpoint.epochFigures(e);
+    Map<String, Object> x;
+    if (e.link() != null) {
+      x = new LinkedHashMap<>();
+      x.put("epoch", (long) e.epoch());
+      x.put("loss", e.loss());
+      linkFigures("val_", e.link(), x);
+      x.put("seconds", e.seconds());
+    } else {
+      x = Checkpoint.epochFigures(e);
+    }
     x.put("max_staleness", (long) Math.max(e.rowStaleness(), e.weightStaleness()));
     x.put("row_staleness", (long) e.rowStaleness());
     x.put("weight_staleness", (long) e.weightStaleness());
     return x;
+  }
+
+  /** CONTRACT.md's link figures of one set, named {@code prefix}auc, ap, mrr, hits@10, hits@50, hits@100. */
+  static void linkFigures(String prefix, LinkTrainer.Figures f, Map<String, Object> into) {
+    double[] v = {f.auc(), f.ap(), f.mrr(), f.hits10(), f.hits50(), f.hits100()};
+    String[] names = {"auc", "ap", "mrr", "hits@10", "hits@50", "hits@100"};
+    for (int i = 0; i < v.length; i++) {
+      // An empty set (--link-split 0,0 has no validation edges) has no figures: null, as JSON has no NaN.
+      into.put(prefix + names[i], Double.isFinite(v[i]) ? v[i] : null);
+    }
   }
 
   /**
@@ -427,8 +577,13 @@ public final class TrainingDriver {
     m.put("format", 1L);
     m.put("best_epoch", (long) r.bestEpoch());
     Map<String, Object> best = new LinkedHashMap<>();
-    best.put("val_accuracy", r.bestValAccuracy());
-    best.put("test_accuracy", r.bestTestAccuracy());
+    if (r.link()) {
+      linkFigures("val_", r.bestLinkVal(), best);
+      linkFigures("test_", r.bestLinkTest(), best);
+    } else {
+      best.put("val_accuracy", r.bestValAccuracy());
+      best.put("test_accuracy", r.bestTestAccuracy());
+    }
     m.put("best", best);
     List<Object> epochs = new ArrayList<>();
     for (Epoch e : r.epochs()) {
