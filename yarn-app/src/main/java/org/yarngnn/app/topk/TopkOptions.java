@@ -29,7 +29,7 @@ public record TopkOptions(String embeddings, int k, String output, String querie
   static final int DEFAULT_ROUND_TIMEOUT_SECONDS = 24 * 3600;
 
   public static OptionSpec optionSpec() {
-    return JobOptions.common(new OptionSpec("topk", "topk --embeddings DIR --k K --output DIR [--queries TABLE] "
+    return JobOptions.common(new OptionSpec("topk", "--embeddings DIR --k K --output DIR [--queries TABLE] "
         + "[--candidates TABLE] [--exclude EDGES] [--truth EDGES]"))
         .value("embeddings", "DIR", "an infer output: columns id, embedding")
         .value("k", "K", "candidates per query (1.." + MAX_K + ")")

@@ -60,7 +60,7 @@ public final class LaunchContexts {
    * while each concurrent cycle, started again and again by those allocations as the heap grows, adds three
    * safepoints, and a safepoint that comes while a thread zeroes a large new array stops every other thread until
    * the zeroing ends (0.5-0.8 s for the first layer's messages on a VM). Measured on the 1M-node bench graph, 4
-   * interleaved pairs per model and worker count, every pair faster (README, Benchmarks). A heap that does fill
+   * interleaved pairs per model and worker count, every pair faster (docs/benchmarks.md). A heap that does fill
    * still gets G1's full collection. Nor does the JVM stop them every second for its periodic "Cleanup" safepoint
    * ({@code GuaranteedSafepointInterval=0}, a diagnostic flag): that one waited on the same zeroing, 0.3-0.6 s,
    * and what it cleans up waits for the next collection's safepoint instead.
@@ -74,7 +74,7 @@ public final class LaunchContexts {
    * operation, tens of times slower), and a one-shot job pays for every row that runs so: the kernel warm-up's
    * rows, which share the cores with the reading phases, and a first layer that comes before C2 (on a loaded JIT
    * queue the aggregation kernel reached C2 only 7.6 s into a 10 s job). Measured on the 1M-node bench graph
-   * (README, Benchmarks): sage on one worker 9.58 -> 9.02 s median wall and 17.2 -> 16.1 CPU seconds, gcn on two
+   * (docs/benchmarks.md): sage on one worker 9.58 -> 9.02 s median wall and 17.2 -> 16.1 CPU seconds, gcn on two
    * workers 10.87 -> 9.51 s and 19.7 -> 17.5. {@code quiet}: the JVM would otherwise print the command on stdout.
    * The NodeManager's shell sees the word unquoted, and leaves its {@code *} alone: no file is so named.
    */
