@@ -23,23 +23,18 @@ public final class ConstructionPhases {
   private WorkerPartition partition;
 
   public ConstructionPhases(Configuration conf, InferOptions spec, Model model, FeatureLoader features, int index,
-      WorkerMesh mesh, WorkerFigures figures, CoLocatedEdgeScan coLocated) {
+      WorkerMesh mesh, WorkerFigures figures) {
     this.conf = conf;
     this.spec = spec;
     this.model = model;
     this.features = features;
     this.figures = figures;
-    this.construction = new WorkerConstruction(conf, spec, index, spec.workers(), mesh, figures, coLocated);
+    this.construction = new WorkerConstruction(conf, spec, index, spec.workers(), mesh, figures);
   }
 
   /** Tells {@code r} this worker's row slot count (nodes and halo) once known, while its partition is built. */
   public void onSlotsKnown(java.util.function.LongConsumer r) {
     construction.onSlotsKnown(r);
-  }
-
-  /** See {@link WorkerConstruction#onSharedMessages}. */
-  public void onSharedMessages(java.util.function.LongConsumer r) {
-    construction.onSharedMessages(r);
   }
 
   /** Runs {@code c} if it is a construction phase and returns its result; null when it is not one. */

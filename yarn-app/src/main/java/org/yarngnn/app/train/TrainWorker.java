@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.yarngnn.app.infer.Background;
-import org.yarngnn.app.infer.CoLocatedEdgeScan;
 import org.yarngnn.app.infer.FeatureLoader;
 import org.yarngnn.app.infer.GraphWorker;
 import org.yarngnn.app.infer.HaloExchange;
@@ -80,8 +79,6 @@ public final class TrainWorker implements WorkerSession.Role {
   private RemoteTensorSteps remote;
 
   private ConstructionPhases construction;
-  /** The edge scan shared with the other workers of this JVM ({@code --local}), or null. */
-  private final CoLocatedEdgeScan coLocated;
   private WorkerPartition partition;
   private HaloPlan plan;
   private DenseMatrix x;
@@ -108,9 +105,8 @@ public final class TrainWorker implements WorkerSession.Role {
   private int backwardNext;
   private long epoch;
 
-  TrainWorker(Configuration conf, TrainOptions opts, ModelSpec spec, int index, JobTransport transport,
-      CoLocatedEdgeScan coLocated) throws Exception {
-    this.coLocated = coLocated;
+  TrainWorker(Configuration conf, TrainOptions opts, ModelSpec spec, int index, JobTransport transport)
+      throws Exception {
     this.conf = conf;
     this.opts = opts;
     this.graphSpec = opts.graph();
@@ -125,15 +121,9 @@ public final class TrainWorker implements WorkerSession.Role {
   /** Runs a training worker's session with the driver; returns the process exit status. */
   public static int serve(Configuration conf, TrainOptions opts, ModelSpec spec, int index, String driverHost,
       int driverPort, JobTransport transport) {
-    return serve(conf, opts, spec, index, driverHost, driverPort, transport, null);
-  }
-
-  /** As above; {@code coLocated} (or null) is the edge scan shared by the workers of this JVM ({@code --local}). */
-  public static int serve(Configuration conf, TrainOptions opts, ModelSpec spec, int index, String driverHost,
-      int driverPort, JobTransport transport, CoLocatedEdgeScan coLocated) {
     return new WorkerSession(index, driverHost, driverPort, transport, TrainCodec.CODEC,
         conf.getBoolean("yarngnn.verbose", false))
-        .run(() -> new TrainWorker(conf, opts, spec, index, transport, coLocated));
+        .run(() -> new TrainWorker(conf, opts, spec, index, transport));
   }
 
   @Override
@@ -225,7 +215,7 @@ public final class TrainWorker implements WorkerSession.Role {
     switch (c.phase()) {
       case JOB:
         construction = new ConstructionPhases(conf, graphSpec, new Parameters(spec).toModel(),
-            new FeatureLoader(new Parameters(spec).toModel(), null, false, true), index, mesh, figures, coLocated);
+            new FeatureLoader(new Parameters(spec).toModel(), null, false, true), index, mesh, figures);
         if (endpoints == null) {
           throw new IllegalStateException("job before the peer table");
         }
