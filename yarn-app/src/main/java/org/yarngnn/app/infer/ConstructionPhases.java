@@ -94,7 +94,7 @@ public final class ConstructionPhases {
     GraphBlock g = partition.graph();
     figures.put("nodes", g.numNodes());
     figures.put("edges", g.inEdges().numEdges());
-    figures.put("halo", g.peerSources());
-    return new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.peerSources());
+    figures.put("halo", g.haloIds().length);
+    return new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.haloIds().length);
   }
 }

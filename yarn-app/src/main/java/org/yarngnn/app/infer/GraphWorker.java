@@ -297,7 +297,7 @@ public final class GraphWorker implements WorkerSession.Role {
       rowsBefore = null;
       layersDone = k;
       org.yarngnn.compute.graph.GraphBlock g = partition.graph();
-      result = new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.peerSources());
+      result = new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.haloIds().length);
     } else if (layersDone == k + 1 && rowsBefore != null) {
       rows = rowsBefore;
       rowsBefore = null;
@@ -309,7 +309,7 @@ public final class GraphWorker implements WorkerSession.Role {
       // A worker that kept its partition answers its sizes too: a driver taking it over from an earlier
       // ApplicationMaster attempt prints them as construction would.
       org.yarngnn.compute.graph.GraphBlock g = partition.graph();
-      result = new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.peerSources());
+      result = new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.haloIds().length);
       figures.put("keptPartition", 1);
     }
     plan = buildPlan(partition);
