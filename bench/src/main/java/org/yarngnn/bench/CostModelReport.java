@@ -573,11 +573,8 @@ public final class CostModelReport {
           .nodeCrossing(generatedCrossing(nodes, workers())).haloSkew(train() ? 1 : rmatHaloSkew)
           // The jobs run with --edge-reading auto: every worker reads every edge file up to 4 workers (EdgeReading).
           .readAllEdges(workers() <= READ_ALL_EDGES_WORKERS)
-          // --local: the workers share one JVM and read a whole edge table once between them; inference's
-          // --pipelining auto is off there, so its halo rows are copied between them, not sent.
-          .coLocated(workers()).pipelined(train())
-          // Dense ids, range ownership, directed: the co-located workers share one edge store and CSR build.
-          .sharedEdges(workers() > 1 && workers() <= READ_ALL_EDGES_WORKERS);
+          // --local: inference's --pipelining auto is off between local workers.
+          .pipelined(train());
       return rates == null ? b.build() : b.rates(rates).build();
     }
   }

@@ -4,9 +4,9 @@ import org.yarngnn.io.table.EdgeSink;
 
 /**
  * One writing thread's batch of edges over dense ids, held as {@code int} destinations and sources (and weights),
- * copied into shared arrays a batch at a time by {@link #flush}. {@link #keepRows} is the branch-free block path
- * both the assembler's writers and {@link SharedEdges}' use: a row is written and counted only when its
- * destination falls in the kept range, so no branch depends on the (random) destination.
+ * copied into shared arrays a batch at a time by {@link #flush}. {@link #keepRows} is the assembler's writers'
+ * branch-free block path: a row is written and counted only when its destination falls in the kept range, so no
+ * branch depends on the (random) destination.
  */
 abstract class IntEdgeBatch {
   static final int BATCH = 8192;

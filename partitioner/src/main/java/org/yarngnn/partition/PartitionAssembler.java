@@ -1,7 +1,6 @@
 package org.yarngnn.partition;
 
 import java.util.Arrays;
-import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.tensor.DenseMatrix;
 import org.yarngnn.io.table.EdgeSink;
@@ -662,38 +661,6 @@ public final class PartitionAssembler {
 
   /** The assembled partition; call only when {@link #error()} is null. */
   public GraphPartition finish() {
-    return finish(null);
-  }
-
-  /**
-   * Whether this partition's edges may be kept in a {@link SharedEdges} of the whole table instead of its own
-   * arrays: its sources held as ints over the dense ids and its nodes exactly its range's run of them (after the
-   * node phase). Its block is then sliced from the shared CSR by {@link #finish(Csr)}.
-   */
-  public boolean rangeOfDenseIds() {
-    endNodes();
-    long lo = ownership.isRange() ? ownership.rangeStart(partition) : -1;
-    return narrow && lo >= 0 && edges == 0 && index.isRun(lo, ownership.rangeStart(partition + 1) - lo);
-  }
-
-  /**
-   * The assembled partition, its block taken from {@code all} (the in-edge CSR of every node of a table of dense
-   * ids, {@link SharedEdges#build}) when not null: then this assembler must hold no edges of its own
-   * ({@link #rangeOfDenseIds}). Call only when {@link #error()} is null.
-   */
-  public GraphPartition finish(Csr all) {
-    return finish(all, false);
-  }
-
-  /**
-   * As {@link #finish(Csr)}; with {@code rangeColumns} the block taken from {@code all} is in range columns
-   * ({@link PartitionBlockBuilder#rowsInRangeColumns}), for workers that share one message matrix.
-   */
-  public GraphPartition finish(Csr all, boolean rangeColumns) {
-    if (all != null && (!rangeOfDenseIds() || all.numRows() != denseNodes)) {
-      throw new IllegalStateException("partition " + partition + " cannot take its rows from a shared CSR of "
-          + all.numRows() + " nodes");
-    }
     endNodes();
     if (zeroMissing) {
       long[] unresolved = provisional == null ? new long[0] : provisional.keysInOrder();
@@ -718,15 +685,9 @@ public final class PartitionAssembler {
       // A lone partition has no halo: its slots are its nodes.
       slotsKnown.accept(n);
     }
-    GraphBlock block;
-    if (all != null) {
-      block = rangeColumns ? PartitionBlockBuilder.rowsInRangeColumns(all, finalIds)
-          : PartitionBlockBuilder.sliceRows(all, finalIds, slotsKnown);
-    } else if (narrow) {
-      block = PartitionBlockBuilder.buildConsuming(finalIds, index, dst, src32, weighted ? w : null, edges, slotsKnown);
-    } else {
-      block = PartitionBlockBuilder.build(finalIds, index, dst, src, weighted ? w : null, edges);
-    }
+    GraphBlock block = narrow
+        ? PartitionBlockBuilder.buildConsuming(finalIds, index, dst, src32, weighted ? w : null, edges, slotsKnown)
+        : PartitionBlockBuilder.build(finalIds, index, dst, src, weighted ? w : null, edges);
     slotsKnown = slots -> { };
     dst = null;
     src = null;

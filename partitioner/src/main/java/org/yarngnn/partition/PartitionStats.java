@@ -15,7 +15,7 @@ public record PartitionStats(int partition, long nodes, long edges, long haloNod
     for (int r = 0; r < block.numNodes(); r++) {
       maxDeg = Math.max(maxDeg, block.inEdges().degree(r));
     }
-    return new PartitionStats(partition, block.numNodes(), block.inEdges().numEdges(), block.peerSources(),
+    return new PartitionStats(partition, block.numNodes(), block.inEdges().numEdges(), block.haloIds().length,
         maxDeg, block.inEdges().sizeInBytes());
   }
 

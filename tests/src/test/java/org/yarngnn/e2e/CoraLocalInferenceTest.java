@@ -104,21 +104,16 @@ class CoraLocalInferenceTest {
     assertTrue(printed.contains("edge balance max/mean"), run.toString());
     int workers = args.contains("--workers") ? Integer.parseInt(args.get(args.indexOf("--workers") + 1)) : 1;
     assertTrue(printed.contains("partition " + (workers - 1) + ": "), run.toString());
-    // Local workers copy their halo rows from each other's matrices unless pipelined (then through loopback, as
-    // between containers); range owners of the dense ids that each read the whole edge table share one message
-    // matrix instead, reading their peers' rows in place.
-    boolean inMemory = workers > 1 && args.get(args.indexOf("--pipelining") + 1).equals("off");
-    boolean shared = inMemory && args.get(args.indexOf("--ownership") + 1).equals("range")
-        && args.get(args.indexOf("--edge-reading") + 1).equals("all");
-    assertEquals(inMemory && !shared ? workers : 0, printed.split("haloRowsCopied=", -1).length - 1, printed);
-    assertEquals(shared ? workers : 0, printed.split("messagesShared=1", -1).length - 1, printed);
+    // Local workers exchange their halo rows over loopback sockets, as containers do: every worker received some.
+    if (workers > 1) {
+      assertEquals(workers, printed.split("bytesReceived=[1-9]", -1).length - 1, printed);
+    }
     compare(ModelDirectory.read(model), seed, out);
   }
 
   /**
-   * More local workers than nodes: the first workers own empty runs of the one id and the last owns it all. They
-   * still share one message matrix and meet at every layer (a block owning every node is in range columns too;
-   * inferred from its sizes it once took the halo path while its peers waited at the shared matrix's steps).
+   * More local workers than nodes: the first workers own empty runs of the one id and the last owns it all; the
+   * empty ones still take part in every layer's exchange.
    */
   @Test
   void moreLocalWorkersThanNodes() throws Exception {
@@ -135,8 +130,6 @@ class CoraLocalInferenceTest {
           work.resolve("one-node-out-" + workers).toString());
       assertEquals(0, run.status(), run.toString());
       assertTrue(run.out().contains("wrote 1 embeddings"), run.toString());
-      String printed = run.out() + run.err();
-      assertEquals(Integer.parseInt(workers), printed.split("messagesShared=1", -1).length - 1, printed);
     }
   }
 
@@ -153,8 +146,8 @@ class CoraLocalInferenceTest {
         "--output", out.toString(), "--seed", "3", "--local");
     assertEquals(0, run.status(), run.toString());
     compare(ModelDirectory.read(model), 3, out);
-    // Two local workers that each keep their share of every edge row: one scan of the Parquet table for both
-    // (its blocks through each worker's range filter), the same embeddings.
+    // Two local workers that each read the whole Parquet edge table and keep their share of it: the same
+    // embeddings.
     Path out2 = work.resolve("out-parquet-w2");
     CliRun two = CliRun.of("infer", "--edges", tables.resolve("edges").toString(),
         "--nodes", tables.resolve("nodes").toString(), "--model", model.toString(),
@@ -162,11 +155,6 @@ class CoraLocalInferenceTest {
     assertEquals(0, two.status(), two.toString());
     String printed = two.out() + two.err();
     assertTrue(printed.contains("worker 0 stats:") && printed.contains("worker 1 stats:"), two.toString());
-    assertEquals(2, printed.split("edgesScanWorkers=2", -1).length - 1, "both workers read through one scan: "
-        + printed);
-    // Range owners of the dense ids: one CSR built for both, and one message matrix whose rows each reads in place.
-    assertEquals(2, printed.split("edgesShared=1", -1).length - 1, "one shared CSR: " + printed);
-    assertEquals(2, printed.split("messagesShared=1", -1).length - 1, "one shared message matrix: " + printed);
     compare(ModelDirectory.read(model), 3, out2);
   }
 

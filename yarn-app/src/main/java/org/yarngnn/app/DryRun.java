@@ -110,11 +110,7 @@ final class DryRun {
         .layers(spec.layers().stream().map(CostLayer::of).toList()).workers(workers).coresPerWorker(cores)
         .weighted(weighted).fused(g.fusion() && epochs == 0).epochs(epochs)
         .nodeCrossing("hash".equals(g.ownership()) ? Double.NaN : crossing)
-        .readAllEdges(g.edgeReadingKind(workers) == EdgeReading.ALL).coLocated(g.local() ? workers : 1)
-        .sharedEdges(g.local() && workers > 1 && g.edgeReadingKind(workers) == EdgeReading.ALL
-            && !"hash".equals(g.ownership()) && !Double.isNaN(crossing) && !g.undirected()
-            && g.missingFeatures() != org.yarngnn.partition.MissingFeatures.ZERO)
-        .pipelined(epochs > 0 || g.pipelining()).build();
+        .readAllEdges(g.edgeReadingKind(workers) == EdgeReading.ALL).pipelined(epochs > 0 || g.pipelining()).build();
     CostEstimate e = CostModel.estimate(in);
     out.printf(Locale.ROOT, "%s  time    about %.0f s (%s; the reference machine's rates, "
         + "scripts/bench/cost-model)%n", p, e.seconds(), e.phaseSeconds().entrySet().stream()

@@ -11,7 +11,6 @@ import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.infer.InferenceJobDriver;
-import org.yarngnn.app.infer.CoLocatedEdgeScan;
 import org.yarngnn.app.infer.ThreadWorkers;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.RunMetrics;
@@ -165,11 +164,8 @@ public final class TrainCommand implements Command {
       TrainOptions job = job(conf, o, commit.workDir(), 1);
       TrainingDriver.Result r;
       JobTransport transport = JobTransport.local(conf);
-      // The local workers read a raw edge table once for all of them (CoLocatedEdgeScan), as inference's do.
-      // Link prediction's workers each read every row themselves (its held-out filter must see them all).
-      CoLocatedEdgeScan scan = job.workers() > 1 && job.link() == null ? new CoLocatedEdgeScan(job.workers()) : null;
       try (ThreadWorkers launcher = new ThreadWorkers((i, host, port) -> TrainWorker.serve(conf, job, spec, i, host,
-          port, transport, scan))) {
+          port, transport))) {
         ThreadTensorWorkers tensors = job.tensorBackend() == TrainOptions.TensorBackend.REMOTE
             ? new ThreadTensorWorkers(spec, job.tensorWorkerVcores(), transport, conf)
             : null;

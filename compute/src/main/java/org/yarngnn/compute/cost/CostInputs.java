@@ -18,28 +18,20 @@ import java.util.List;
  *     fewer (R-MAT: about 0.5 at 2 workers); measured on a graph of the same kind ({@code scripts/bench/cost-model})
  * @param readAllEdges every worker reads the whole edge table and keeps its share, nothing routed
  *     ({@code --edge-reading all}, the default up to 4 workers), rather than a share of it routed to the owners
- * @param coLocated graph workers sharing one JVM, which then read a whole edge table once between them (each row
- *     decoded once, on all their threads) and, in an unpipelined inference, copy each other's halo rows instead of
- *     sending them: all of them with {@code --local}, 1 in YARN containers
- * @param sharedEdges the co-located workers keep a whole table's edges once and build one CSR of every node on all
- *     their cores, each then taking its rows ({@code --local}, range ownership of dense ids, directed: {@code
- *     CoLocatedEdgeScan}), rather than each filtering every row and building its own
  * @param pipelined halo rows are aggregated as they arrive, which keeps the halo users through the layers
  *     ({@code infer --pipelining}: on between containers, off between {@code --local} workers; train: always)
  */
 public record CostInputs(long nodes, long edges, int featureWidth, List<CostLayer> layers, int workers,
     double coresPerWorker, boolean weighted, boolean fused, int epochs, double edgeBalance, double nodeCrossing,
-    double haloSkew, boolean readAllEdges, int coLocated, boolean sharedEdges, boolean pipelined, CostRates rates) {
+    double haloSkew, boolean readAllEdges, boolean pipelined, CostRates rates) {
 
   public CostInputs {
     if (nodes < 1 || edges < 0 || featureWidth < 1 || workers < 1 || !(coresPerWorker > 0) || epochs < 0
         || !(edgeBalance >= 1) || !(Double.isNaN(nodeCrossing) || (nodeCrossing >= 0 && nodeCrossing <= 1))
-        || !(haloSkew > 0 && haloSkew <= 1) || coLocated < 1 || coLocated > workers
-        || (sharedEdges && (!readAllEdges || coLocated != workers))) {
+        || !(haloSkew > 0 && haloSkew <= 1)) {
       throw new IllegalArgumentException("cost inputs out of range: nodes " + nodes + ", edges " + edges
           + ", width " + featureWidth + ", workers " + workers + ", cores " + coresPerWorker + ", epochs " + epochs
-          + ", balance " + edgeBalance + ", node crossing " + nodeCrossing + ", halo skew " + haloSkew
-          + ", co-located " + coLocated + (sharedEdges ? ", shared edges" : ""));
+          + ", balance " + edgeBalance + ", node crossing " + nodeCrossing + ", halo skew " + haloSkew);
     }
     if (layers.isEmpty()) {
       throw new IllegalArgumentException("a model has at least one layer");
@@ -54,8 +46,7 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
   public Builder toBuilder() {
     return new Builder().nodes(nodes).edges(edges).featureWidth(featureWidth).layers(layers).workers(workers)
         .coresPerWorker(coresPerWorker).weighted(weighted).fused(fused).epochs(epochs).edgeBalance(edgeBalance)
-        .nodeCrossing(nodeCrossing).haloSkew(haloSkew).readAllEdges(readAllEdges).coLocated(coLocated)
-        .sharedEdges(sharedEdges).pipelined(pipelined).rates(rates);
+        .nodeCrossing(nodeCrossing).haloSkew(haloSkew).readAllEdges(readAllEdges).pipelined(pipelined).rates(rates);
   }
 
   /**
@@ -140,8 +131,6 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
     private double nodeCrossing = Double.NaN;
     private double haloSkew = 1;
     private boolean readAllEdges;
-    private int coLocated = 1;
-    private boolean sharedEdges;
     private boolean pipelined = true;
     private CostRates rates = CostRates.REFERENCE;
 
@@ -211,16 +200,6 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
       return this;
     }
 
-    public Builder coLocated(int v) {
-      coLocated = v;
-      return this;
-    }
-
-    public Builder sharedEdges(boolean v) {
-      sharedEdges = v;
-      return this;
-    }
-
     public Builder pipelined(boolean v) {
       pipelined = v;
       return this;
@@ -233,7 +212,7 @@ public record CostInputs(long nodes, long edges, int featureWidth, List<CostLaye
 
     public CostInputs build() {
       return new CostInputs(nodes, edges, featureWidth, layers, workers, coresPerWorker, weighted, fused, epochs,
-          edgeBalance, nodeCrossing, haloSkew, readAllEdges, coLocated, sharedEdges, pipelined, rates);
+          edgeBalance, nodeCrossing, haloSkew, readAllEdges, pipelined, rates);
     }
   }
 }

@@ -17,12 +17,9 @@ import java.util.Map;
  *   read-nodes  n_w (8 + 4f) / (readBytes min(1,c))                  [+ fused: 2 n_w f lin / (gemmFlops c)]
  *   route-nodes n_w (16 + 4r) / (routeBytes min(1,c)) + peer(x n_w (16 + 4r))
  *   edges       E_w / (buildEdges c) + peer(12 q E_w)
- *               reading all edges: (a E / v + (1 - a) E_w) / (buildEdges c), nothing sent
- *               shared by v = p co-located workers: E / (v buildEdges c), the whole JVM's cores on a lone worker's job
+ *               reading all edges: (a E + (1 - a) E_w) / (buildEdges c), nothing sent
  *   plan        E_w / (planEdges min(1,c)) + sum_k 16 h_k / (peerBytes c')   (8-byte ids asked and answered)
- *   layer k     2 n_w in_k lin_k / (gemmFlops c) + S_k msg_k / (spmmEdgeFloats c) + peer((1 - y) 4 h_k msg_k)
- *               + y 4 h_k msg_k / (localCopyBytes min(1,c))
- *               shared edges (inference): no exchange term and no requests in the plan (rows read in place)
+ *   layer k     2 n_w in_k lin_k / (gemmFlops c) + S_k msg_k / (spmmEdgeFloats c) + peer(4 h_k msg_k)
  *   write       n_w (8 + 4 out) / (writeBytes min(parts, c))
  *   train       epochs (trainEpochFactor * (sum of the layers' compute) + 3 sum_k peer'(4 h_k msg_k)), as "epochs"
  *               (instead of the layers and write: forward, backward and evaluation each exchange every layer;
@@ -32,8 +29,7 @@ import java.util.Map;
  * {@link #PEERS} fixed seconds; for "epochs" once per job,
  * the first epoch's warm-up; a training job's phase {@code x} takes "train:x" where the rates have one).
  * {@code a} ({@link #EDGE_READING_SHARE}) is the share of a lone worker's edge phase spent reading the rows (the rest
- * builds the CSR of the ones it keeps), which every worker pays for the whole table when each reads it all (v
- * co-located workers, {@link CostInputs#coLocated}, a v-th each: they read it once between them).
+ * builds the CSR of the ones it keeps), which every worker pays for the whole table when each reads it all.
  * {@code x} is the share of node rows read by a non-owner: q for rows in no order, less for a table written in id
  * order (0 when each worker's run of files is its range of ids; {@link CostInputs#contiguousCrossing}).
  * {@code r} is the routed row width (the first layer's linear width when fused and narrower, else f), {@code lin}
@@ -41,10 +37,8 @@ import java.util.Map;
  * exchanged (gat adds a score per head; gat aggregates twice: scores and rows), {@code S_k} the sampled in-edges
  * ({@code n_w f_k (1 - exp(-d / f_k))} for a fanout f_k, d = E/n), {@code h_k} the halo rows a worker receives:
  * with sources spread over the graph, the distinct remote sources of {@code q S_k} edges among {@code n - n_w}
- * nodes, {@code (n - n_w)(1 - exp(-q S_k / (n - n_w)))}, times the graph's {@link CostInputs#haloSkew}.
- * {@code y} is the share of the halo copied from co-located peers' matrices: {@code (v - 1)/(p - 1)} for an
- * unpipelined inference ({@code --local}: all of it), else 0 ({@link #LOCAL_COPY_BYTES}). Bytes exchanged at layer
- * k: {@code 4 p (1 - y) h_k msg_k}.
+ * nodes, {@code (n - n_w)(1 - exp(-q S_k / (n - n_w)))}, times the graph's {@link CostInputs#haloSkew}. Bytes
+ * exchanged at layer k: {@code 4 p h_k msg_k}.
  * Memory: {@link #heapBytesPerWorker}.
  */
 public final class CostModel {
@@ -59,11 +53,6 @@ public final class CostModel {
   public static final double HEAP_HEADROOM = 1.25;
   /** Resident memory beyond the heap: metaspace, code cache, thread stacks, Netty's direct buffers. */
   public static final long NATIVE_BYTES = 256L << 20;
-  /**
-   * Bytes per second one thread copies halo rows of 128 floats from a co-located peer's matrix into its own (at
-   * random rows; 4.5-6.9 GB/s measured here, 224,000 rows from a 500,000-row matrix): {@code CoLocatedHalo}.
-   */
-  public static final double LOCAL_COPY_BYTES = 4e9;
   /** The issue's memory target per edge and feature rows per node (issue 13, point 3). */
   public static final long TARGET_BYTES_PER_EDGE = 100;
   public static final int TARGET_FEATURE_ROWS_PER_NODE = 3;
@@ -106,11 +95,7 @@ public final class CostModel {
     t.put("route-nodes", rowBytes / (r.routeBytes() * one) + peer(rowsSent, r, peerCores));
     sent.put("route-nodes", p * rowsSent);
     double edgesSent = in.readAllEdges() ? 0 : 12 * q * ew;
-    // Read whole, every row is decoded once per JVM: co-located workers split the decoding between their threads.
-    // Shared (one store, one CSR build, every worker's rows sliced from it): a lone worker's phase on all of the
-    // JVM's cores, without the skew of the largest partition.
-    double edgesRead = in.sharedEdges() ? in.edges() / (double) in.coLocated()
-        : in.readAllEdges() ? EDGE_READING_SHARE * in.edges() / in.coLocated() + (1 - EDGE_READING_SHARE) * ew : ew;
+    double edgesRead = in.readAllEdges() ? EDGE_READING_SHARE * in.edges() + (1 - EDGE_READING_SHARE) * ew : ew;
     t.put("edges", edgesRead / (r.buildEdges() * c) + peer(edgesSent, r, peerCores));
     sent.put("edges", p * edgesSent);
     t.put("plan", 0.0); // set below, from the layers' halo; in phase order here
@@ -120,30 +105,23 @@ public final class CostModel {
     double trainExchanges = 0;
     double firstHalo = 0;
     double requests = 0;
-    // Inference's co-located workers that share the edges (and so one message matrix) read the peers' rows in
-    // place: nothing is asked, copied or sent.
-    boolean inPlace = in.sharedEdges() && in.epochs() == 0 && !in.pipelined();
     for (int k = 0; k < in.layers().size(); k++) {
       CostLayer l = in.layers().get(k);
       double sampled = sampledEdges(in, l);
       double halo = haloRows(in, sampled);
       firstHalo = k == 0 ? halo : firstHalo;
-      requests += inPlace ? 0 : 8 * halo;
+      requests += 8 * halo;
       boolean fusedHere = k == 0 && rw != f;
       double gemm = fusedHere ? 0 : 2 * nw * l.in() * l.linearWidth() / (r.gemmFlops() * c);
       double passes = l.type() == org.yarngnn.compute.model.LayerType.GAT ? 2 : 1;
       double agg = passes * sampled * l.messageWidth() / (r.spmmEdgeFloats() * c);
       double haloBytes = 4 * halo * l.messageWidth();
-      // Inference's unpipelined halo rows from peers in the same JVM are copied from their matrices, not sent.
-      double copied = in.epochs() > 0 || in.pipelined() || p == 1 ? 0 : (in.coLocated() - 1.0) / (p - 1);
-      double exchange = inPlace ? 0
-          : peer((1 - copied) * haloBytes, r, peerCores) + copied * haloBytes / (LOCAL_COPY_BYTES * one);
-      double movedBytes = inPlace ? 0 : (1 - copied) * haloBytes;
+      double exchange = peer(haloBytes, r, peerCores);
       t.put("layer" + k, gemm + agg + exchange);
-      sent.put("layer" + k, p * movedBytes);
+      sent.put("layer" + k, p * haloBytes);
       layers += gemm + agg; // compute only: training scales it and adds its own exchanges
       trainExchanges += peer(haloBytes, r.trainPeerBytes(), r, peerCores);
-      bytes.add(Math.round(p * movedBytes));
+      bytes.add(Math.round(p * haloBytes));
     }
     // The plan asks each owner for its halo rows by id, once per layer (HaloRequest: 8 bytes an id).
     t.put("plan", ew / (r.planEdges() * one) + 2 * requests / (r.peerBytes() * peerCores));

@@ -104,25 +104,13 @@ public final class LayerwiseInference {
    */
   public DenseMatrix layer(int k, GraphBlock g, GraphBlock edges, DenseMatrix h, boolean fused,
       HaloExchangeHook exchange, boolean reuseInput) throws Exception {
-    return layer(k, g, edges, h, fused, exchange, reuseInput, null);
-  }
-
-  /**
-   * {@link #layer(int, GraphBlock, GraphBlock, DenseMatrix, boolean, HaloExchangeHook, boolean)} whose message rows
-   * go to {@code sharedMessages} when not null: a view ({@link DenseMatrix#rowsFrom}) of the one matrix that
-   * co-located workers of a block in range columns ({@link GraphBlock#inRangeColumns}) share; {@code exchange}
-   * then only waits for the peers' rows and aggregates.
-   */
-  public DenseMatrix layer(int k, GraphBlock g, GraphBlock edges, DenseMatrix h, boolean fused,
-      HaloExchangeHook exchange, boolean reuseInput, DenseMatrix sharedMessages) throws Exception {
     Layer layer = layers.get(k);
     int n = g.numNodes();
     boolean reuse = reuseInput && h.rows() == n && h.cols() == layer.outWidth()
         && h.data().length == (long) n * layer.outWidth();
     // The self rows over the input's rows, which become the output's: no self matrix at all.
     boolean selfOverInput = reuse && !fused && layer.selfWidth() > 0 && layer.selfOverInput();
-    DenseMatrix msg = sharedMessages != null ? sharedMessages
-        : reuseInput ? spareMsg.take(g.numSlots(), layer.messageWidth())
+    DenseMatrix msg = reuseInput ? spareMsg.take(g.numSlots(), layer.messageWidth())
         : new DenseMatrix(g.numSlots(), layer.messageWidth());
     DenseMatrix self = layer.selfWidth() <= 0 ? null : selfOverInput ? h
         : reuseInput ? spareSelf.take(n, layer.selfWidth()) : new DenseMatrix(n, layer.selfWidth());
@@ -148,7 +136,7 @@ public final class LayerwiseInference {
       }
     });
     if (reuseInput) {
-      spareMsg.keep(sharedMessages != null ? null : msg);
+      spareMsg.keep(msg);
       // Not the output's array: the next layer's input, which it may write over itself.
       spareSelf.keep(selfOverInput ? null : self);
     }

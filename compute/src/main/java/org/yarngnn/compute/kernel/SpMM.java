@@ -41,7 +41,7 @@ public final class SpMM {
       int end = rowPtr[i + 1];
       int o = out.offset(i);
       Arrays.fill(od, o, o + n, 0f);
-      SparseRows.gather(col, start, end, w, 0, null, SparseRows.NO_SKIP, x.data(), x.offset(0), n, od, o, n);
+      SparseRows.gather(col, start, end, w, 0, null, SparseRows.NO_SKIP, x.data(), 0, n, od, o, n);
       if (r == Reduce.MEAN && end > start + 1) {
         SparseRows.scale(1f / (end - start), od, o, n);
       }
@@ -72,7 +72,7 @@ public final class SpMM {
       int o = out.offset(i);
       Arrays.fill(od, o, o + n, 0f);
       SparseRows.gather(a.colIdx(), rowPtr[i], rowPtr[i + 1], a.weights(), 0, colScale, SparseRows.NO_SKIP,
-          x.data(), x.offset(0), n, od, o, n);
+          x.data(), 0, n, od, o, n);
       if (rowScale != null) {
         SparseRows.scale(rowScale[i], od, o, n);
       }

@@ -10,10 +10,7 @@ public final class SparseRows {
   private static final String VECTOR_MODULE = "jdk.incubator.vector";
   private static final SparseRowKernel KERNEL = selectKernel();
 
-  /**
-   * The {@code skipCol} that skips no column. Not -1: a column may be negative (a peer's row before row 0 of a
-   * shared message matrix, {@link org.yarngnn.compute.tensor.DenseMatrix#rowsFrom}), but never this.
-   */
+  /** The {@code skipCol} that skips no column: a value no column takes. */
   public static final int NO_SKIP = Integer.MIN_VALUE;
 
   private SparseRows() {}

@@ -101,8 +101,6 @@ public final class GatLayer extends BaseLayer {
     int[] rowPtr = c.rowPtr();
     int[] col = c.colIdx();
     float[] md = msg.data();
-    // Row 0's offset: a column may be a peer's row before it (negative) in a shared matrix (DenseMatrix#rowsFrom).
-    int m0 = msg.offset(0);
     int ldm = msg.cols();
     int scoreCol = heads * width;
     float slope = spec.negativeSlope();
@@ -121,8 +119,7 @@ public final class GatLayer extends BaseLayer {
         int base = h * (deg + 1);
         for (int k = 0; k < deg; k++) {
           int j = col[start + k];
-          s[base + k] = j == i ? Float.NEGATIVE_INFINITY : Sddmm.leakyRelu(md[m0 + j * ldm + scoreCol + h] + dst,
-              slope);
+          s[base + k] = j == i ? Float.NEGATIVE_INFINITY : Sddmm.leakyRelu(md[j * ldm + scoreCol + h] + dst, slope);
         }
         s[base + deg] = Sddmm.leakyRelu(md[mi + scoreCol + h] + dst, slope);
         EdgeSoftmax.softmax(s, base, deg + 1, 1);
@@ -135,7 +132,7 @@ public final class GatLayer extends BaseLayer {
       for (int h = 0; h < heads; h++) {
         int base = h * (deg + 1);
         int oh = concat ? o + h * width : o;
-        SparseRows.gather(col, start, start + deg, s, base - start, null, i, md, m0 + h * width, ldm, od, oh, width);
+        SparseRows.gather(col, start, start + deg, s, base - start, null, i, md, h * width, ldm, od, oh, width);
         SparseRows.axpy(s[base + deg], md, mi + h * width, od, oh, width);
       }
       finishOutput(od, o, outW);

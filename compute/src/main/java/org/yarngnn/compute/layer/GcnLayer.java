@@ -102,13 +102,12 @@ public final class GcnLayer extends BaseLayer {
     int[] rowPtr = c.rowPtr();
     int n = spec.out();
     float[] md = msg.data();
-    int m0 = msg.offset(0);
     float[] od = out.data();
     for (int i = from; i < to; i++) {
       int o = out.offset(i);
       Arrays.fill(od, o, o + n, 0f);
       // skipCol = i drops input self-loops; the node's own message is then added once with weight 1.
-      SparseRows.gather(c.colIdx(), rowPtr[i], rowPtr[i + 1], c.weights(), 0, null, i, md, m0, msg.cols(), od, o, n);
+      SparseRows.gather(c.colIdx(), rowPtr[i], rowPtr[i + 1], c.weights(), 0, null, i, md, 0, msg.cols(), od, o, n);
       SparseRows.axpy(1f, md, msg.offset(i), od, o, n);
       SparseRows.scale(invSqrtDegree(g, i), od, o, n);
       finishOutput(od, o, n);

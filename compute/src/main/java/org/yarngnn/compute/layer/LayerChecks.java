@@ -22,10 +22,9 @@ final class LayerChecks {
   }
 
   static void aggregate(Layer l, GraphBlock g, DenseMatrix msg, DenseMatrix self, int to, DenseMatrix out) {
-    if (msg.cols() < l.messageWidth() || msg.rows() < g.numSlots()
-        || msg.offset(0) < (long) g.slotsBelow() * msg.cols()) {
-      throw new IllegalArgumentException("message matrix " + msg + " for " + g.numSlots() + " slots (and "
-          + g.slotsBelow() + " below row 0) of width " + l.messageWidth());
+    if (msg.cols() < l.messageWidth() || msg.rows() < g.numSlots()) {
+      throw new IllegalArgumentException("message matrix " + msg + " for " + g.numSlots() + " slots of width "
+          + l.messageWidth());
     }
     if (l.selfWidth() > 0 && (self == null || self.cols() < l.selfWidth() || self.rows() < to)) {
       throw new IllegalArgumentException("self matrix " + self + " for rows up to " + to + " of width "

@@ -184,7 +184,7 @@ public final class SageLayer extends BaseLayer {
       Arrays.fill(dest, o, o + n, 0f);
       int start = rowPtr[i];
       int end = rowPtr[i + 1];
-      SparseRows.gather(c.colIdx(), start, end, null, 0, null, SparseRows.NO_SKIP, msg.data(), msg.offset(0),
+      SparseRows.gather(c.colIdx(), start, end, null, 0, null, SparseRows.NO_SKIP, msg.data(), 0,
           msg.cols(), dest, o, n);
       if (end - start > 1) {
         SparseRows.scale(1f / (end - start), dest, o, n);

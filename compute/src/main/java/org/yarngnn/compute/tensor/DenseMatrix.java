@@ -10,8 +10,6 @@ public final class DenseMatrix {
   private final int rows;
   private final int cols;
   private final float[] data;
-  /** Index in {@link #data} of row 0's first value: 0 but in a {@link #rowsFrom} view. */
-  private final int origin;
 
   public DenseMatrix(int rows, int cols) {
     this(rows, cols, new float[checkedSize(rows, cols)]);
@@ -25,28 +23,6 @@ public final class DenseMatrix {
     this.rows = rows;
     this.cols = cols;
     this.data = data;
-    this.origin = 0;
-  }
-
-  private DenseMatrix(float[] data, int origin, int rows, int cols) {
-    this.rows = rows;
-    this.cols = cols;
-    this.data = data;
-    this.origin = origin;
-  }
-
-  /**
-   * A view of rows {@code first..first+rows-1} of the row-major {@code data} (rows of width {@code cols}) as rows
-   * {@code 0..rows-1}, whose rows below {@code first} stay reachable as negative rows ({@link #offset} of
-   * {@code -first} is 0): the message rows of co-located workers that share one matrix, each writing its own run
-   * of rows and reading its peers' in place, by columns that are node ids less its first node's id.
-   */
-  public static DenseMatrix rowsFrom(float[] data, int first, int rows, int cols) {
-    if (first < 0 || rows < 0 || cols < 0 || (long) (first + (long) rows) * cols > data.length) {
-      throw new IllegalArgumentException("rows " + first + ".." + ((long) first + rows) + " of width " + cols
-          + " in " + data.length + " values");
-    }
-    return new DenseMatrix(data, first * cols, rows, cols);
   }
 
   private static int checkedSize(int rows, int cols) {
@@ -68,35 +44,35 @@ public final class DenseMatrix {
     return cols;
   }
 
-  /** The row-major backing array; element (r, c) is at {@code offset(r) + c}. */
+  /** The row-major backing array; element (r, c) is at {@code r * cols() + c}. */
   public float[] data() {
     return data;
   }
 
   public float get(int r, int c) {
-    return data[offset(r) + c];
+    return data[r * cols + c];
   }
 
   public void set(int r, int c, float v) {
-    data[offset(r) + c] = v;
+    data[r * cols + c] = v;
   }
 
   /** Offset of row {@code r} in {@link #data()}. */
   public int offset(int r) {
-    return origin + r * cols;
+    return r * cols;
   }
 
   /** A copy of row {@code r}. */
   public float[] row(int r) {
-    return Arrays.copyOfRange(data, offset(r), offset(r) + cols);
+    return Arrays.copyOfRange(data, r * cols, r * cols + cols);
   }
 
   public void zero() {
-    Arrays.fill(data, origin, origin + rows * cols, 0f);
+    Arrays.fill(data, 0, rows * cols, 0f);
   }
 
   public DenseMatrix copy() {
-    return new DenseMatrix(rows, cols, Arrays.copyOfRange(data, origin, origin + rows * cols));
+    return new DenseMatrix(rows, cols, Arrays.copyOf(data, rows * cols));
   }
 
   public static DenseMatrix of(float[][] values) {

@@ -23,13 +23,13 @@ public final class ConstructionPhases {
   private WorkerPartition partition;
 
   public ConstructionPhases(Configuration conf, InferOptions spec, Model model, FeatureLoader features, int index,
-      WorkerMesh mesh, WorkerFigures figures, CoLocatedEdgeScan coLocated) {
+      WorkerMesh mesh, WorkerFigures figures) {
     this.conf = conf;
     this.spec = spec;
     this.model = model;
     this.features = features;
     this.figures = figures;
-    this.construction = new WorkerConstruction(conf, spec, index, spec.workers(), mesh, figures, coLocated);
+    this.construction = new WorkerConstruction(conf, spec, index, spec.workers(), mesh, figures);
   }
 
   /** Tells {@code r} this worker's row slot count (nodes and halo) once known, while its partition is built. */
@@ -40,11 +40,6 @@ public final class ConstructionPhases {
   /** See {@link WorkerConstruction#filterEdges}. */
   public void filterEdges(ReadEdgeFilter f) {
     construction.filterEdges(f);
-  }
-
-  /** See {@link WorkerConstruction#onSharedMessages}. */
-  public void onSharedMessages(java.util.function.LongConsumer r) {
-    construction.onSharedMessages(r);
   }
 
   /** Runs {@code c} if it is a construction phase and returns its result; null when it is not one. */
@@ -104,7 +99,7 @@ public final class ConstructionPhases {
     GraphBlock g = partition.graph();
     figures.put("nodes", g.numNodes());
     figures.put("edges", g.inEdges().numEdges());
-    figures.put("halo", g.peerSources());
-    return new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.peerSources());
+    figures.put("halo", g.haloIds().length);
+    return new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.haloIds().length);
   }
 }

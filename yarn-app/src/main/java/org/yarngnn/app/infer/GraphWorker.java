@@ -63,12 +63,6 @@ public final class GraphWorker implements WorkerSession.Role {
   private Model model;
   private LayerwiseInference engine;
   private ConstructionPhases construction;
-  /** The edge scan shared with the other workers of this JVM ({@code --local}), or null. */
-  private final CoLocatedEdgeScan coLocated;
-  /** The halo rows copied between the workers of this JVM ({@code --local}, not pipelined), or null. */
-  private final CoLocatedHalo coLocatedHalo;
-  /** Set when the session ends: a worker waiting for co-located peers stops waiting. */
-  private volatile boolean closed;
   private WorkerPartition partition;
   private HaloPlan plan;
   /** With {@code --targets}: the targets' receptive field (the layers compute only its rows); else null. */
@@ -80,13 +74,10 @@ public final class GraphWorker implements WorkerSession.Role {
   /**
    * Start {@code attempt} of worker {@code index} (a replacement's is above 0) of the job {@code spec};
    * {@code model} is the job's model when this JVM already holds it ({@code --local}), else null and the worker
-   * reads it once, in the job phase; {@code coLocated} and {@code coLocatedHalo} (or null) the edge scan and the
-   * halo rows shared by the workers of this JVM.
+   * reads it once, in the job phase.
    */
-  GraphWorker(Configuration conf, InferOptions spec, Model model, int index, int attempt, JobTransport transport,
-      CoLocatedEdgeScan coLocated, CoLocatedHalo coLocatedHalo) throws Exception {
-    this.coLocated = coLocated;
-    this.coLocatedHalo = coLocatedHalo;
+  GraphWorker(Configuration conf, InferOptions spec, Model model, int index, int attempt, JobTransport transport)
+      throws Exception {
     this.attempt = attempt;
     this.checkpoints = spec.recovery().writesCheckpoints()
         ? new LayerCheckpoints(conf, new Path(spec.recovery().dir())) : null;
@@ -138,24 +129,13 @@ public final class GraphWorker implements WorkerSession.Role {
    */
   public static int serve(Configuration conf, InferOptions spec, Model model, int index, int attempt,
       String driverHost, int driverPort, JobTransport transport, WorkerSession.Reconnect reconnect) {
-    return serve(conf, spec, model, index, attempt, driverHost, driverPort, transport, reconnect, null, null);
-  }
-
-  /**
-   * As above; {@code coLocated} and {@code coLocatedHalo} (or null) are the edge scan and the halo rows shared by the
-   * workers of this JVM ({@code --local}).
-   */
-  static int serve(Configuration conf, InferOptions spec, Model model, int index, int attempt,
-      String driverHost, int driverPort, JobTransport transport, WorkerSession.Reconnect reconnect,
-      CoLocatedEdgeScan coLocated, CoLocatedHalo coLocatedHalo) {
     // --verbose reaches the workers as an option (job.xml on YARN), not as a key of the container's own conf.
     WorkerSession session = new WorkerSession(index, driverHost, driverPort, transport, InferenceCodec.CODEC,
         spec.verbose() || conf.getBoolean("yarngnn.verbose", false));
     if (reconnect != null) {
       session.reconnecting(reconnect);
     }
-    return session.run(() -> new GraphWorker(conf, spec, model, index, attempt, transport, coLocated,
-        coLocatedHalo));
+    return session.run(() -> new GraphWorker(conf, spec, model, index, attempt, transport));
   }
 
   @Override
@@ -274,7 +254,7 @@ public final class GraphWorker implements WorkerSession.Role {
     }
     if (construction == null) {
       construction = new ConstructionPhases(conf, spec, model,
-          new FeatureLoader(model, engine.layers().get(0), spec.fusion()), index, mesh, figures, coLocated);
+          new FeatureLoader(model, engine.layers().get(0), spec.fusion()), index, mesh, figures);
       if (spec.targets() == null && checkpoints == null) {
         // A worker's message slots (its nodes and its halo) are known early in its partition's build: its first
         // layer's message matrix is allocated (zeroed and faulted in on a thread of its own) while the build
@@ -282,14 +262,6 @@ public final class GraphWorker implements WorkerSession.Role {
         // host serves a VM's faults one at a time) while the other waits. Only the reusing layer run takes it
         // (no targets, no recovery).
         construction.onSlotsKnown(engine::reserveFirstMessages);
-      }
-      if (coLocatedHalo != null) {
-        int width = 0;
-        for (org.yarngnn.compute.layer.Layer l : engine.layers()) {
-          width = Math.max(width, l.messageWidth());
-        }
-        int widest = width;
-        construction.onSharedMessages(nodes -> coLocatedHalo.reserveShared(nodes, widest));
       }
     }
     if (endpoints == null) {
@@ -355,7 +327,7 @@ public final class GraphWorker implements WorkerSession.Role {
       rowsBefore = null;
       layersDone = k;
       org.yarngnn.compute.graph.GraphBlock g = partition.graph();
-      result = new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.peerSources());
+      result = new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.haloIds().length);
     } else if (layersDone == k + 1 && rowsBefore != null) {
       rows = rowsBefore;
       rowsBefore = null;
@@ -367,7 +339,7 @@ public final class GraphWorker implements WorkerSession.Role {
       // A worker that kept its partition answers its sizes too: a driver taking it over from an earlier
       // ApplicationMaster attempt prints them as construction would.
       org.yarngnn.compute.graph.GraphBlock g = partition.graph();
-      result = new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.peerSources());
+      result = new PhaseResult.PartitionSizes(g.numNodes(), g.inEdges().numEdges(), g.haloIds().length);
       figures.put("keptPartition", 1);
     }
     plan = buildPlan(partition);
@@ -442,14 +414,8 @@ public final class GraphWorker implements WorkerSession.Role {
     boolean reuse = checkpoints == null;
     rowsBefore = reuse ? null : rows;
     try {
-      boolean fused = k == 0 && partition.fused();
-      org.yarngnn.compute.graph.GraphBlock g = partition.graph();
-      rows = g.rangeColumns() ? sharedLayer(k, g, plan, fused, reuse, t0) : haloLayer(k, plan, fused, reuse, t0);
+      rows = haloLayer(k, plan, k == 0 && partition.fused(), reuse, t0);
     } catch (Exception | Error e) {
-      if (coLocatedHalo != null) {
-        // The co-located peers would otherwise wait for this worker's rows until their timeout.
-        coLocatedHalo.fail(e);
-      }
       if (e instanceof Error err) {
         throw err;
       }
@@ -463,28 +429,16 @@ public final class GraphWorker implements WorkerSession.Role {
     if (layersDone == plan.layers()) {
       engine.releaseScratch();
       plan.releaseUsers();
-      if (coLocatedHalo != null) {
-        coLocatedHalo.releaseShared();
-      }
     }
   }
 
   /**
-   * Layer {@code k} with a halo: its rows copied from the co-located peers' matrices ({@link CoLocatedHalo}), or
-   * sent and received through the mesh (pipelined or not).
+   * Layer {@code k} with a halo: its rows sent and received through the mesh (pipelined or not).
    */
   private DenseMatrix haloLayer(int k, HaloPlan plan, boolean fused, boolean reuse, long t0) throws Exception {
     HaloExchangeHook hook = (layer, edges, msg, aggregation) -> {
       figures.add("transformSeconds", (System.nanoTime() - t0) / 1e9);
       long t1 = System.nanoTime();
-      if (coLocatedHalo != null && !spec.pipelining()) {
-        // Peers in this JVM: their rows are copied from their matrices, not sent through loopback.
-        figures.add("haloRowsCopied",
-            coLocatedHalo.exchange(index, k, msg, plan.sendRows(k), plan.recvSlots(k), () -> closed));
-        aggregation.range(0, edges.numNodes());
-        figures.add("exchangeAggregateSeconds", (System.nanoTime() - t1) / 1e9);
-        return;
-      }
       HaloExchange ex = new HaloExchange(k, edges, msg, plan.sendRows(k), plan.recvSlots(k),
           spec.chunkRows());
       WorkerMesh m = mesh;
@@ -505,27 +459,6 @@ public final class GraphWorker implements WorkerSession.Role {
     return targeted == null ? engine.layer(k, partition.graph(), plan.edges(k), rows, fused, hook, reuse)
         : engine.layerRows(k, partition.graph(), plan.edges(k), rows, fused, targeted.inRows(k),
             targeted.outRows(k), hook);
-  }
-
-  /**
-   * Layer {@code k} over a block in range columns: the message rows go to the matrix this worker shares with its
-   * co-located peers ({@link CoLocatedHalo#sharedRows}); once every worker has transformed, each aggregates reading
-   * the peers' rows in place, and once every worker has aggregated, the next layer may write the matrix over.
-   */
-  private DenseMatrix sharedLayer(int k, org.yarngnn.compute.graph.GraphBlock g, HaloPlan plan, boolean fused,
-      boolean reuse, long t0) throws Exception {
-    DenseMatrix shared = coLocatedHalo.sharedRows(index, (long) g.slotsBelow() + g.numSlots(), g.slotsBelow(),
-        g.numNodes(), engine.layers().get(k).messageWidth());
-    HaloExchangeHook hook = (layer, edges, msg, aggregation) -> {
-      figures.add("transformSeconds", (System.nanoTime() - t0) / 1e9);
-      long t1 = System.nanoTime();
-      coLocatedHalo.step(index, "the other workers' layer " + (k + 1) + " rows", () -> closed);
-      aggregation.range(0, edges.numNodes());
-      coLocatedHalo.step(index, "the other workers to aggregate layer " + (k + 1), () -> closed);
-      figures.add("exchangeAggregateSeconds", (System.nanoTime() - t1) / 1e9);
-    };
-    figures.put("messagesShared", 1);
-    return engine.layer(k, g, plan.edges(k), rows, fused, hook, reuse, shared);
   }
 
   /**
@@ -577,9 +510,7 @@ public final class GraphWorker implements WorkerSession.Role {
    */
   private HaloPlan buildPlan(WorkerPartition part) throws Exception {
     HaloPlan p;
-    if (part.graph().rangeColumns()) {
-      p = HaloPlan.withoutHalo(part, engine);
-    } else if (spec.targets() == null) {
+    if (spec.targets() == null) {
       p = HaloPlan.build(part, engine, mesh, index);
     } else {
       targeted = planTargets(part);
@@ -608,7 +539,6 @@ public final class GraphWorker implements WorkerSession.Role {
 
   @Override
   public void close() {
-    closed = true;
     mesh.close();
   }
 }

@@ -190,19 +190,6 @@ public final class HaloPlan {
     return new HaloPlan(layerEdges, sendRows, recvSlots);
   }
 
-  /**
-   * The plan of a block in range columns, whose peers' rows are read in place from a matrix shared in this JVM
-   * ({@link CoLocatedHalo#sharedRows}): each layer's in-edges, and nothing asked of or sent to a peer.
-   */
-  static HaloPlan withoutHalo(WorkerPartition part, LayerwiseInference engine) {
-    int depth = engine.layers().size();
-    GraphBlock[] layerEdges = new GraphBlock[depth];
-    for (int k = 0; k < depth; k++) {
-      layerEdges[k] = engine.sampled(k, part.graph());
-    }
-    return new HaloPlan(layerEdges, new int[depth][][], new int[depth][][]);
-  }
-
   /** A plan of layers whose tables were built elsewhere (targeted inference's {@link TargetPlan}). */
   static HaloPlan of(GraphBlock[] layerEdges, int[][][] sendRows, int[][][] recvSlots) {
     return new HaloPlan(layerEdges, sendRows, recvSlots);

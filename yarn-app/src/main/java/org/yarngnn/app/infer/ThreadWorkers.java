@@ -8,7 +8,11 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.conf.Configuration;
 import org.yarngnn.compute.model.Model;
 
-/** {@code --local}: graph workers as threads of this JVM, sharing its memory where they can, else over loopback. */
+/**
+ * {@code --local}: graph workers as threads of this JVM. They share only what is read-only (the model, the driver's
+ * transport): each reads the tables and builds its partition as a container does, and they exchange rows and
+ * findings over loopback sockets, so that a local run with several workers runs the exchange a cluster runs.
+ */
 public final class ThreadWorkers implements WorkerLauncher {
   /** Runs worker {@code index}'s session with the driver at {@code host:port}; returns its exit status. */
   @FunctionalInterface
@@ -25,22 +29,7 @@ public final class ThreadWorkers implements WorkerLauncher {
    * driver's {@code transport} (its in-memory secret, loopback).
    */
   public ThreadWorkers(Configuration conf, InferOptions options, Model model, JobTransport transport) {
-    this(serveSharing(conf, options, model, transport));
-  }
-
-  /**
-   * Inference workers that read a raw edge table once for all of them ({@link CoLocatedEdgeScan}) and copy their
-   * halo rows from each other's matrices, or share one ({@link CoLocatedHalo}).
-   */
-  private static Serve serveSharing(Configuration conf, InferOptions options, Model model, JobTransport transport) {
-    // All-node layers without pipelining or recovery may read their peers' message rows in place.
-    boolean messagesSharable = options.targets() == null && !options.pipelining()
-        && !options.recovery().replacesWorkers();
-    CoLocatedEdgeScan scan = options.workers() > 1 ? new CoLocatedEdgeScan(options.workers(), messagesSharable)
-        : null;
-    CoLocatedHalo halo = options.workers() > 1 ? new CoLocatedHalo(options.workers()) : null;
-    return (index, host, port) -> GraphWorker.serve(conf, options, model, index, 0, host, port, transport, null,
-        scan, halo);
+    this((index, host, port) -> GraphWorker.serve(conf, options, model, index, host, port, transport));
   }
 
   /** Workers that each run {@code serve} (a graph worker of any role) on a thread of this JVM. */

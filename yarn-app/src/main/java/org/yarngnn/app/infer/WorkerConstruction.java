@@ -73,23 +73,11 @@ public final class WorkerConstruction {
   private final List<Background> started = new CopyOnWriteArrayList<>();
   /** Set by {@link #stop}: the routing threads give up at their next block. */
   private final AtomicBoolean abandoned = new AtomicBoolean();
-  /** The edge table read once for every worker of this JVM ({@code --local}), or null. */
-  private final CoLocatedEdgeScan coLocated;
-  /** Whether this worker's rows come from the co-located workers' shared CSR ({@link CoLocatedEdgeScan#shared}). */
-  private boolean sharedRows;
-  /** Whether the block is taken in range columns, for a message matrix shared with the co-located peers. */
-  private boolean sharedMessages;
-  private LongConsumer sharedMessagesKnown = nodes -> { };
   /** Link prediction's held-out edges taken out of the rows read (null: every row carries messages). */
   private ReadEdgeFilter edgeFilter;
 
-  /**
-   * {@code coLocated} (or null): the scan through which the workers of this JVM read a raw edge table together
-   * when each keeps its share of every row ({@link EdgeReading#ALL}).
-   */
   public WorkerConstruction(Configuration conf, InferOptions spec, int index, int workers, WorkerMesh mesh,
-      WorkerFigures figures, CoLocatedEdgeScan coLocated) {
-    this.coLocated = coLocated;
+      WorkerFigures figures) {
     this.conf = conf;
     this.spec = spec;
     this.index = index;
@@ -115,8 +103,8 @@ public final class WorkerConstruction {
 
   /**
    * Passes every edge row read through {@code f} before ownership filtering. The worker then reads the whole table
-   * itself ({@link EdgeReading#ALL}, never the co-located scan or routing): {@code f} sees every row, so it can keep
-   * the filtered-out rows this worker owns however the table's files are laid out.
+   * itself ({@link EdgeReading#ALL}, never routing): {@code f} sees every row, so it can keep the filtered-out rows
+   * this worker owns however the table's files are laid out.
    */
   public void filterEdges(ReadEdgeFilter f) {
     edgeFilter = f;
@@ -291,14 +279,13 @@ public final class WorkerConstruction {
       slotsKnown = slots -> { };
     }
     long t0 = System.nanoTime();
+    assembler.expectEdges(edgeShare(edges.countHint()));
     if (edgeFilter != null && zero) {
       throw new IllegalStateException("held-out edges with --missing-features zero");
     }
     if (!zero && (workers == 1 || edgeFilter != null || spec.edgeReadingKind(workers) == EdgeReading.ALL)) {
-      int threads = readWholeTable(routed);
-      return finishEdges(routed, gather, threads, t0);
+      return finishEdges(routed, gather, readWholeTable(routed), t0);
     }
-    assembler.expectEdges(edgeShare(edges.countHint()));
     // Without zero-filling, the edges this worker keeps go straight into its assembler, as a worker alone's do;
     // only peers' edges and references are routed as blocks.
     PartitionAssembler.DirectEdges direct = zero ? null : assembler.directEdges(spec.undirected());
@@ -376,44 +363,8 @@ public final class WorkerConstruction {
     PartitionAssembler.DirectEdges direct = routed.assembler().directEdges(spec.undirected());
     // All the worker's threads read: there is no consumer of peers' blocks to leave a core for.
     int maxThreads = Math.max(1, Math.min(MAX_EDGE_READERS, spec.threads()));
-    Ownership filter = workers == 1 ? null : routed.ownership();
-    PartitionAssembler assembler = routed.assembler();
-    // Co-located range partitions of dense ids may keep no edges of their own (CoLocatedEdgeScan's shared CSR):
-    // their arrays are sized only once the scan has said otherwise (they then grow as edges come).
-    boolean sharable = filter != null && coLocated != null && !spec.undirected() && assembler.rangeOfDenseIds();
-    if (!sharable) {
-      assembler.expectEdges(edgeShare(edges.countHint()));
-    }
-    int threads;
-    if (filter != null && coLocated != null && edgeFilter == null && coLocated.join(index, direct, filter,
-        spec.undirected(), maxThreads, () -> edgeSplits(edges, workers * maxThreads, true), abandoned::get, sharable,
-        edges.weighted(), edges.countHint())) {
-      sharedRows = coLocated.shared();
-      sharedMessages = coLocated.sharedMessages();
-      if (sharedMessages) {
-        sharedMessagesKnown.accept(routed.ownership().rangeNodes());
-      }
-      threads = readCoLocated(edges, maxThreads);
-      figures.put("edgesScanWorkers", workers);
-      figures.put("edgesShared", sharedRows ? 1 : 0);
-    } else {
-      if (sharable) {
-        assembler.expectEdges(edgeShare(edges.countHint()));
-      }
-      threads = readApart(edges, direct, filter, maxThreads, routed.ownership());
-    }
-    direct.close();
-    InputError first = firstFinding(routed.assembler().error(), new InputError[workers], new boolean[workers]);
-    if (first != null) {
-      throw first.toException(routed.nodeFiles(), edges.files());
-    }
-    return threads;
-  }
-
-  /** Every edge row decoded by this worker's own threads, which keep its share (all of it alone). */
-  private int readApart(EdgeTable edges, PartitionAssembler.DirectEdges direct, Ownership filter, int maxThreads,
-      Ownership ownership) throws Exception {
     List<EdgeTable.Split> splits = edgeSplits(edges, maxThreads, true);
+    Ownership filter = workers == 1 ? null : routed.ownership();
     AtomicInteger next = new AtomicInteger();
     ReaderThreads readers = new ReaderThreads("read-edges-" + index, Math.max(1, Math.min(maxThreads,
         splits.size())), () -> {
@@ -421,7 +372,7 @@ public final class WorkerConstruction {
       OwnEdgeFilter own = filter == null ? null : new OwnEdgeFilter(filter, spec.undirected(), index, writer);
       EdgeSink sink = own == null ? writer : own;
       if (edgeFilter != null) {
-        sink = edgeFilter.wrap(sink, ownership);
+        sink = edgeFilter.wrap(sink, routed.ownership());
       }
       for (int i = next.getAndIncrement(); i < splits.size(); i = next.getAndIncrement()) {
         checkNotAbandoned();
@@ -433,27 +384,13 @@ public final class WorkerConstruction {
     }, () -> { });
     started.addAll(readers.threads());
     readers.join();
-    return readers.count();
-  }
-
-  /**
-   * This worker's threads read for every worker of the JVM ({@link CoLocatedEdgeScan}); returns once all the
-   * workers' threads are done, so that every edge this worker keeps is in its writers.
-   */
-  private int readCoLocated(EdgeTable edges, int threads) throws Exception {
-    ReaderThreads readers = new ReaderThreads("read-edges-" + index, threads,
-        () -> coLocated.read(edges, this::checkNotAbandoned), () -> { });
-    started.addAll(readers.threads());
-    try {
-      readers.join();
-    } catch (Exception | Error e) {
-      coLocated.fail(e);
-      throw e;
+    direct.close();
+    InputError first = firstFinding(routed.assembler().error(), new InputError[workers], new boolean[workers]);
+    if (first != null) {
+      throw first.toException(routed.nodeFiles(), edges.files());
     }
-    coLocated.awaitReaders(index, abandoned::get);
     return readers.count();
   }
-
 
   /**
    * Tells {@code r} this worker's row slot count (nodes and halo) once its edges are read, while the partition is
@@ -461,14 +398,6 @@ public final class WorkerConstruction {
    */
   void onSlotsKnown(LongConsumer r) {
     slotsKnown = r;
-  }
-
-  /**
-   * Tells {@code r} the graph's node count once the co-located workers are known to share one message matrix
-   * ({@link CoLocatedEdgeScan#sharedMessages}), before the edges are read: the matrix's allocation can start there.
-   */
-  void onSharedMessages(LongConsumer r) {
-    sharedMessagesKnown = r;
   }
 
   /** Waits for the gathered rows, builds the partition and records the phase's figures. */
@@ -481,13 +410,7 @@ public final class WorkerConstruction {
     }
     long t2 = System.nanoTime();
     assembler.onSlotsKnown(slotsKnown);
-    GraphPartition part;
-    if (sharedRows) {
-      part = assembler.finish(coLocated.sharedRows(index, abandoned::get), sharedMessages);
-      coLocated.rowsTaken(index);
-    } else {
-      part = assembler.finish();
-    }
+    GraphPartition part = assembler.finish();
     figures.put("edgeReaders", readerCount);
     figures.put("edgesRouteSeconds", (t1 - t0) / 1e9);
     figures.put("edgesRowsWaitSeconds", (t2 - t1) / 1e9);

@@ -5,7 +5,6 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.yarngnn.app.runtime.TestHooks;
 import org.yarngnn.app.infer.Background;
-import org.yarngnn.app.infer.CoLocatedEdgeScan;
 import org.yarngnn.app.infer.FeatureLoader;
 import org.yarngnn.app.infer.GraphWorker;
 import org.yarngnn.app.infer.HaloExchange;
@@ -81,8 +80,6 @@ public final class TrainWorker implements WorkerSession.Role {
   private RemoteTensorSteps remote;
 
   private ConstructionPhases construction;
-  /** The edge scan shared with the other workers of this JVM ({@code --local}), or null. */
-  private final CoLocatedEdgeScan coLocated;
   private WorkerPartition partition;
   private HaloPlan plan;
   private DenseMatrix x;
@@ -112,9 +109,8 @@ public final class TrainWorker implements WorkerSession.Role {
   private HeldOutEdges heldOut;
   private LinkWorker link;
 
-  TrainWorker(Configuration conf, TrainOptions opts, ModelSpec spec, int index, JobTransport transport,
-      CoLocatedEdgeScan coLocated) throws Exception {
-    this.coLocated = coLocated;
+  TrainWorker(Configuration conf, TrainOptions opts, ModelSpec spec, int index, JobTransport transport)
+      throws Exception {
     this.conf = conf;
     this.opts = opts;
     this.graphSpec = opts.graph();
@@ -129,15 +125,9 @@ public final class TrainWorker implements WorkerSession.Role {
   /** Runs a training worker's session with the driver; returns the process exit status. */
   public static int serve(Configuration conf, TrainOptions opts, ModelSpec spec, int index, String driverHost,
       int driverPort, JobTransport transport) {
-    return serve(conf, opts, spec, index, driverHost, driverPort, transport, null);
-  }
-
-  /** As above; {@code coLocated} (or null) is the edge scan shared by the workers of this JVM ({@code --local}). */
-  public static int serve(Configuration conf, TrainOptions opts, ModelSpec spec, int index, String driverHost,
-      int driverPort, JobTransport transport, CoLocatedEdgeScan coLocated) {
     return new WorkerSession(index, driverHost, driverPort, transport, TrainCodec.CODEC,
         conf.getBoolean("yarngnn.verbose", false))
-        .run(() -> new TrainWorker(conf, opts, spec, index, transport, coLocated));
+        .run(() -> new TrainWorker(conf, opts, spec, index, transport));
   }
 
   @Override
@@ -232,7 +222,7 @@ public final class TrainWorker implements WorkerSession.Role {
     switch (c.phase()) {
       case JOB:
         construction = new ConstructionPhases(conf, graphSpec, new Parameters(spec).toModel(),
-            new FeatureLoader(new Parameters(spec).toModel(), null, false, true), index, mesh, figures, coLocated);
+            new FeatureLoader(new Parameters(spec).toModel(), null, false, true), index, mesh, figures);
         if (opts.link() != null) {
           heldOut = new HeldOutEdges(opts.seed(), opts.link().valFraction(), opts.link().testFraction(),
               graphSpec.undirected(), index);
