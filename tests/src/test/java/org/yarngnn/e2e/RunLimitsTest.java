@@ -41,15 +41,17 @@ class RunLimitsTest {
     Path out = dir.resolve("out");
     long t0 = System.nanoTime();
     CliRun run = CliRun.of("infer", "--local", "--workers", "2", "--edges", t[0].toString(), "--nodes",
-        t[1].toString(), "--model", t[2].toString(), "--output", out.toString(), "--round-timeout", "2",
+        t[1].toString(), "--model", t[2].toString(), "--output", out.toString(), "--round-timeout", "15",
         "-D", "yarngnn.test.halt-worker=stall:1@write");
     double seconds = (System.nanoTime() - t0) / 1e9;
     assertEquals(1, run.status(), run::toString);
-    assertTrue(run.err().contains("write did not finish within 2 s") && run.err().contains("worker 1"),
+    assertTrue(run.err().contains("write did not finish within 15 s") && run.err().contains("worker 1"),
         run::toString);
     assertFalse(run.err().contains("worker 0,"), run::toString);
     assertFalse(run.err().contains("\tat "), "no stack trace without --verbose: " + run);
-    assertTrue(seconds < 60, "the limit ended the job after " + seconds + " s");
+    // 15 s, not 2: the live worker's write (a cold Parquet writer, two workers on a loaded 2-core machine) must
+    // finish inside the limit, or the message rightly names it too.
+    assertTrue(seconds < 120, "the limit ended the job after " + seconds + " s");
     assertFalse(Files.exists(out.resolve("_SUCCESS")), run::toString);
   }
 
