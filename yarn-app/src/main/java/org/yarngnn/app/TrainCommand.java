@@ -289,12 +289,19 @@ public final class TrainCommand implements Command {
   private static void printBest(PrintStream out, java.util.Map<?, ?> m) {
     java.util.Map<?, ?> best = (java.util.Map<?, ?>) m.get("best");
     if (best.containsKey("test_auc")) {
+      // As --local prints it; a figure of an empty set is null in metrics.json and prints as such.
       out.printf(java.util.Locale.ROOT, "yarn-gnn train: best epoch %d: val auc %s, test auc %s ap %s%n",
-          ((Number) m.get("best_epoch")).intValue(), best.get("val_auc"), best.get("test_auc"), best.get("test_ap"));
+          ((Number) m.get("best_epoch")).intValue(), four(best.get("val_auc")), four(best.get("test_auc")),
+          four(best.get("test_ap")));
       return;
     }
     out.printf(java.util.Locale.ROOT, "yarn-gnn train: best epoch %d: val %.4f test %.4f%n",
         ((Number) m.get("best_epoch")).intValue(), num(best, "val_accuracy"), num(best, "test_accuracy"));
+  }
+
+  private static String four(Object figure) {
+    return figure instanceof Number n ? String.format(java.util.Locale.ROOT, "%.4f", n.doubleValue())
+        : String.valueOf(figure);
   }
 
   private static double num(java.util.Map<?, ?> m, String key) {
