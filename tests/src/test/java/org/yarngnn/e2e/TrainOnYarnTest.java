@@ -211,7 +211,8 @@ class TrainOnYarnTest {
     String[] common = {"--task", "link", "--model-spec", spec.toUri().toString(), "--workers", "2", "--epochs",
         Integer.toString(epochs), "--dropout", "0", "--seed", "1"};
     List<String> onYarn = new ArrayList<>(List.of("train", "--edges", "/data/cora/edges.tsv", "--nodes",
-        "/data/cora/nodes.tsv.gz", "--output", "/out/link", "--worker-memory", "512"));
+        "/data/cora/nodes.tsv.gz", "--output", "/out/link", "--worker-memory", "512", "--link-pairs",
+        "/out/link-pairs"));
     onYarn.addAll(List.of(common));
     CliRun run = cli(onYarn.toArray(new String[0]));
     assertEquals(0, run.status(), run.toString());
@@ -220,7 +221,8 @@ class TrainOnYarnTest {
         + "0\\.\\d{4}\n.*"), run.out());
     java.nio.file.Path localOut = local.resolve("link-local");
     List<String> inJvm = new ArrayList<>(List.of("train", "--local", "--edges", TrainLocalTest.edges.toString(),
-        "--nodes", TrainLocalTest.nodes.toString(), "--output", localOut.toString()));
+        "--nodes", TrainLocalTest.nodes.toString(), "--output", localOut.toString(), "--link-pairs",
+        local.resolve("link-local-pairs").toString()));
     inJvm.addAll(List.of(common));
     CliRun ref = CliRun.of(inJvm.toArray(new String[0]));
     assertEquals(0, ref.status(), ref.toString());
@@ -236,6 +238,18 @@ class TrainOnYarnTest {
     assertEquals(want.get("best_epoch"), got.get("best_epoch"));
     assertEquals(((Number) ((Map<?, ?>) want.get("best")).get("test_auc")).doubleValue(),
         ((Number) ((Map<?, ?>) got.get("best")).get("test_auc")).doubleValue(), 1e-4, "test auc");
+    // --link-pairs: the client began the commit, the containers wrote their parts on HDFS, the AM committed it.
+    assertTrue(run.out().contains("wrote the evaluation pairs to "), run.out());
+    java.nio.file.Path pairs = local.resolve("link-yarn-pairs");
+    fs.copyToLocalFile(new Path("/out/link-pairs"), new Path(pairs.toUri()));
+    assertTrue(Files.exists(pairs.resolve("_SUCCESS")));
+    for (String t : org.yarngnn.app.train.LinkOptions.PAIR_TABLES) {
+      List<long[]> a = TrainLinkLocalTest.pairs(local.resolve("link-local-pairs").resolve(t));
+      List<long[]> b = TrainLinkLocalTest.pairs(pairs.resolve(t));
+      assertFalse(a.isEmpty(), t);
+      assertEquals(a.stream().map(java.util.Arrays::toString).toList(), b.stream().map(java.util.Arrays::toString)
+          .toList(), "the pairs table " + t + " on YARN and --local");
+    }
 
     // infer on YARN with the model directory on HDFS: every node's embedding, that model's (the contract's reference).
     CliRun inf = cli("infer", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz", "--model",
