@@ -188,6 +188,90 @@ class TrainLinkLocalTest {
     assertTrue(Files.exists(emb.resolve("_SUCCESS")), inf.toString());
   }
 
+  /** The rows of the edges table {@code dir} as {src, dst} pairs, in table order. */
+  static List<long[]> pairs(Path dir) {
+    List<long[]> l = new ArrayList<>();
+    EdgeTable.open(new Configuration(), dir.toString(), TableReadOptions.builder().build())
+        .read((s, d, w, row) -> l.add(new long[] {s, d}));
+    return l;
+  }
+
+  /**
+   * {@code --link-pairs DIR}: the message graph, the held-out edges and their AUC negatives as edges tables;
+   * {@code infer} on {@code DIR/train} gives the embeddings the scores came from: the test AUC and AP recomputed
+   * from them equal metrics.json's. An existing DIR is refused without --overwrite (exit 2, nothing written).
+   */
+  @Test
+  void linkPairsGiveTheTestAucFromInfersEmbeddings() throws Exception {
+    Path out = work.resolve("pairs-model");
+    Path pairsDir = work.resolve("pairs");
+    CliRun run = train(out, 2, 8, "--link-pairs", pairsDir.toString());
+    assertEquals(0, run.status(), run.toString());
+    assertTrue(run.out().contains("wrote the evaluation pairs to "), run.out());
+    for (String t : new String[] {"", "train", "val", "val-negatives", "test", "test-negatives"}) {
+      assertTrue(Files.exists(pairsDir.resolve(t).resolve("part-00001.parquet")) || t.isEmpty(), t);
+    }
+    assertTrue(Files.exists(pairsDir.resolve("_SUCCESS")));
+    List<long[]> train = pairs(pairsDir.resolve("train"));
+    List<long[]> test = pairs(pairsDir.resolve("test"));
+    List<long[]> testNeg = pairs(pairsDir.resolve("test-negatives"));
+    assertEquals(test.size(), testNeg.size());
+    assertEquals(pairs(pairsDir.resolve("val")).size(), pairs(pairsDir.resolve("val-negatives")).size());
+    Set<List<Long>> all = new HashSet<>();
+    long rows = 0;
+    for (String line : Files.readAllLines(edges)) {
+      if (!line.startsWith("#") && !line.isBlank()) {
+        String[] f = line.split("\t");
+        long s = Long.parseLong(f[0]);
+        long d = Long.parseLong(f[1]);
+        all.add(List.of(s, d));
+        rows++;
+        byte split = LinkSplit.ofPair(SEED, s, d, 0.05, 0.10);
+        assertTrue(split == LinkSplit.TRAIN || split == LinkSplit.VAL || split == LinkSplit.TEST);
+      }
+    }
+    assertEquals(rows, train.size() + test.size() + pairs(pairsDir.resolve("val")).size(), "every row once");
+    for (int i = 0; i < test.size(); i++) {
+      long[] p = test.get(i);
+      long[] n = testNeg.get(i);
+      assertEquals(LinkSplit.TEST, LinkSplit.ofPair(SEED, p[0], p[1], 0.05, 0.10));
+      assertEquals(p[0], n[0], "a negative keeps its edge's source");
+      assertFalse(all.contains(List.of(n[0], n[1])),
+          "an evaluation negative is no edge: " + n[0] + " -> " + n[1]);
+    }
+
+    Path emb = work.resolve("pairs-embeddings");
+    CliRun inf = CliRun.of("infer", "--local", "--edges", pairsDir.resolve("train").toString(), "--nodes",
+        nodes.toString(), "--model", out.toString(), "--output", emb.toString(), "--workers", "3");
+    assertEquals(0, inf.status(), inf.toString());
+    Map<Long, float[]> z = org.yarngnn.io.table.EmbeddingTable.read(new Configuration(),
+        new org.apache.hadoop.fs.Path(emb.toUri())).embeddings();
+    float[] pos = new float[test.size()];
+    float[] neg = new float[test.size()];
+    for (int i = 0; i < pos.length; i++) {
+      pos[i] = dot(z.get(test.get(i)[0]), z.get(test.get(i)[1]));
+      neg[i] = dot(z.get(testNeg.get(i)[0]), z.get(testNeg.get(i)[1]));
+    }
+    Map<?, ?> best = (Map<?, ?>) TrainLocalTest.metrics(out).get("best");
+    assertEquals(((Number) best.get("test_auc")).doubleValue(), org.yarngnn.compute.link.LinkMetrics.auc(pos, neg),
+        1e-4, "test auc from infer's embeddings");
+    assertEquals(((Number) best.get("test_ap")).doubleValue(),
+        org.yarngnn.compute.link.LinkMetrics.averagePrecision(pos, neg), 1e-4, "test ap from infer's embeddings");
+
+    CliRun again = train(work.resolve("pairs-model-2"), 1, 1, "--link-pairs", pairsDir.toString());
+    assertEquals(2, again.status(), again.toString());
+    assertTrue(again.err().contains(pairsDir.toString()) && again.err().contains("--overwrite"), again.err());
+    assertFalse(Files.exists(work.resolve("pairs-model-2")), "nothing written");
+  }
+
+  private static float dot(float[] a, float[] b) {
+    double s = 0;
+    for (int c = 0; c < a.length; c++) {
+      s += (double) a[c] * b[c];
+    }
+    return (float) s;
+  }
+
   /** Refused before anything is written: exit 2, one line naming the cause, no output directory. */
   @Test
   void noTrainingEdgeLeftIsRefused() throws Exception {

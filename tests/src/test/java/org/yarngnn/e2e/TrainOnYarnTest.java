@@ -197,6 +197,73 @@ class TrainOnYarnTest {
   }
 
   /**
+   * {@code train --task link} with two graph-worker containers (the graph auto-encoder's protocol on Cora: gcn
+   * 1433 -> 32 -> 16, 85/5/10 of the pairs held out by the default {@code --link-split}, one uniform negative, bce,
+   * no dropout): its per-epoch losses and validation AUCs equal {@code --local --workers 2}'s, and {@code infer} on
+   * YARN runs on the model directory it wrote, giving that model's embeddings of every node. Tagged {@code faults}
+   * (the profile of this class's long runs) as it took 93 s on the shared machine, over the default run's budget.
+   */
+  @Tag("faults")
+  @Test
+  void linkPredictionOnTwoContainersGivesTheLocalLossesAndItsModelInfers() throws Exception {
+    int epochs = 6;
+    java.nio.file.Path spec = Files.writeString(local.resolve("gae.json"), TrainLinkLocalTest.GAE_SPEC);
+    String[] common = {"--task", "link", "--model-spec", spec.toUri().toString(), "--workers", "2", "--epochs",
+        Integer.toString(epochs), "--dropout", "0", "--seed", "1"};
+    List<String> onYarn = new ArrayList<>(List.of("train", "--edges", "/data/cora/edges.tsv", "--nodes",
+        "/data/cora/nodes.tsv.gz", "--output", "/out/link", "--worker-memory", "512", "--link-pairs",
+        "/out/link-pairs"));
+    onYarn.addAll(List.of(common));
+    CliRun run = cli(onYarn.toArray(new String[0]));
+    assertEquals(0, run.status(), run.toString());
+    assertEpochLinesWhileRunning(run.out(), epochs);
+    assertTrue(run.out().matches("(?s).*yarn-gnn train: best epoch \\d+: val auc 0\\.\\d{4}, test auc 0\\.\\d{4} ap "
+        + "0\\.\\d{4}\n.*"), run.out());
+    java.nio.file.Path localOut = local.resolve("link-local");
+    List<String> inJvm = new ArrayList<>(List.of("train", "--local", "--edges", TrainLocalTest.edges.toString(),
+        "--nodes", TrainLocalTest.nodes.toString(), "--output", localOut.toString(), "--link-pairs",
+        local.resolve("link-local-pairs").toString()));
+    inJvm.addAll(List.of(common));
+    CliRun ref = CliRun.of(inJvm.toArray(new String[0]));
+    assertEquals(0, ref.status(), ref.toString());
+    Map<?, ?> want = TrainLocalTest.metrics(localOut);
+    Map<?, ?> got = metrics("/out/link");
+    TrainLocalTest.assertSameLosses(TrainLinkLocalTest.figure(want, "loss"), TrainLinkLocalTest.figure(got, "loss"),
+        "link prediction, 2 containers against --local --workers 2");
+    double[] wantAuc = TrainLinkLocalTest.figure(want, "val_auc");
+    double[] gotAuc = TrainLinkLocalTest.figure(got, "val_auc");
+    for (int e = 0; e < epochs; e++) {
+      assertEquals(wantAuc[e], gotAuc[e], 1e-4, "val auc of epoch " + (e + 1));
+    }
+    assertEquals(want.get("best_epoch"), got.get("best_epoch"));
+    assertEquals(((Number) ((Map<?, ?>) want.get("best")).get("test_auc")).doubleValue(),
+        ((Number) ((Map<?, ?>) got.get("best")).get("test_auc")).doubleValue(), 1e-4, "test auc");
+    // --link-pairs: the client began the commit, the containers wrote their parts on HDFS, the AM committed it.
+    assertTrue(run.out().contains("wrote the evaluation pairs to "), run.out());
+    java.nio.file.Path pairs = local.resolve("link-yarn-pairs");
+    fs.copyToLocalFile(new Path("/out/link-pairs"), new Path(pairs.toUri()));
+    assertTrue(Files.exists(pairs.resolve("_SUCCESS")));
+    for (String t : org.yarngnn.app.train.LinkOptions.PAIR_TABLES) {
+      List<long[]> a = TrainLinkLocalTest.pairs(local.resolve("link-local-pairs").resolve(t));
+      List<long[]> b = TrainLinkLocalTest.pairs(pairs.resolve(t));
+      assertFalse(a.isEmpty(), t);
+      assertEquals(a.stream().map(java.util.Arrays::toString).toList(), b.stream().map(java.util.Arrays::toString)
+          .toList(), "the pairs table " + t + " on YARN and --local");
+    }
+
+    // infer on YARN with the model directory on HDFS: every node's embedding, that model's (the contract's reference).
+    CliRun inf = cli("infer", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz", "--model",
+        "/out/link", "--output", "/out/link-embeddings", "--workers", "2", "--worker-memory", "512", "--seed", "1");
+    assertEquals(0, inf.status(), inf.toString());
+    java.nio.file.Path model = local.resolve("link-model");
+    fs.copyToLocalFile(new Path("/out/link"), new Path(model.toUri()));
+    java.nio.file.Path emb = local.resolve("link-embeddings");
+    fs.copyToLocalFile(new Path("/out/link-embeddings"), new Path(emb.toUri()));
+    CoraLocalInferenceTest.load();
+    CoraLocalInferenceTest.compare(org.yarngnn.compute.model.ModelDirectory.read(model), 1, emb);
+  }
+
+  /**
    * On the cluster: the ApplicationMaster writes the checkpoints on HDFS beside the output; an application
    * stopped after epoch 4's checkpoint (the test hook, exit 1) and resumed gives all 6 epochs, the single-JVM
    * trainer's losses, and leaves nothing hidden beside its output.

@@ -52,6 +52,10 @@ public final class TrainCommand implements Command {
     InferOptions g = o.graph();
     PathOverlap.check(cl.conf(), "--output", g.output(), "--edges", g.edges(), "--nodes", g.nodes(), "--graph",
         g.graph(), "--model-spec", o.modelSpec());
+    if (o.link() != null) {
+      PathOverlap.check(cl.conf(), "--link-pairs", o.link().pairs(), "--output", g.output(), "--edges", g.edges(),
+          "--nodes", g.nodes(), "--graph", g.graph(), "--model-spec", o.modelSpec());
+    }
     RunMetrics.check(cl.conf(), g.metrics(), g.output(), "--edges", g.edges(), "--nodes", g.nodes(), "--graph",
         g.graph(), "--model-spec", o.modelSpec());
     if (cl.flag("dry-run")) {
@@ -160,8 +164,13 @@ public final class TrainCommand implements Command {
     ModelSpec spec = ModelFormat.parse(o.specJson(), o.modelSpec());
     Checkpoint checkpoints = checkpoints(conf, o);
     OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.graph().overwrite()).abortOnExit();
+    OutputCommit pairs = null;
     try {
-      TrainOptions job = job(conf, o, commit.workDir(), 1);
+      pairs = beginPairs(conf, o);
+      if (pairs != null) {
+        pairs.abortOnExit();
+      }
+      TrainOptions job = job(conf, withPairs(o, pairs), commit.workDir(), 1);
       TrainingDriver.Result r;
       JobTransport transport = JobTransport.local(conf);
       try (ThreadWorkers launcher = new ThreadWorkers((i, host, port) -> TrainWorker.serve(conf, job, spec, i, host,
@@ -173,6 +182,9 @@ public final class TrainCommand implements Command {
       }
       ModelOutput.write(conf, commit.workDir(), r, r.seconds() * job.workers(), job.prices());
       commit.commit();
+      if (pairs != null) {
+        pairs.commit();
+      }
       if (job.graph().metrics() != null) {
         RunMetrics.writeOrWarn(conf, job.graph().metrics(), ModelOutput.summary(r, job), out, "train");
       }
@@ -183,6 +195,9 @@ public final class TrainCommand implements Command {
             + "mrr %.4f hits@10 %.4f; wrote %s%n", r.bestEpoch(), r.epochs().size(), r.bestLinkVal().auc(),
             r.bestLinkTest().auc(), r.bestLinkTest().ap(), r.bestLinkTest().mrr(), r.bestLinkTest().hits10(),
             commit.outputDir());
+        if (pairs != null) {
+          out.println("yarn-gnn train: wrote the evaluation pairs to " + pairs.outputDir());
+        }
       } else {
         summary(out, r.bestEpoch(), r.bestValAccuracy(), r.bestTestAccuracy(), r.epochs().size(),
             commit.outputDir());
@@ -190,8 +205,28 @@ public final class TrainCommand implements Command {
       return Main.OK;
     } catch (Exception | Error e) {
       commit.abort();
+      if (pairs != null) {
+        pairs.abort();
+      }
       throw e;
     }
+  }
+
+  /** {@code --link-pairs DIR}: its commit, begun before anything runs (an existing DIR needs --overwrite); or null. */
+  static OutputCommit beginPairs(Configuration conf, TrainOptions o) {
+    return o.link() == null || o.link().pairs() == null ? null
+        : OutputCommit.begin(conf, new Path(o.link().pairs()), o.graph().overwrite());
+  }
+
+  /** The options with {@code pairs}' work directory, where the workers write their parts (unchanged when null). */
+  static TrainOptions withPairs(TrainOptions o, OutputCommit pairs) {
+    if (pairs == null) {
+      return o;
+    }
+    org.yarngnn.app.train.LinkOptions l = o.link();
+    return o.toBuilder().link(new org.yarngnn.app.train.LinkOptions(l.valFraction(), l.testFraction(),
+        l.negatives(), l.sampler(), l.loss(), l.temperature(), l.evalNegatives(), pairs.outputDir().toString(),
+        pairs.workDir().toString())).build();
   }
 
   private static void summary(PrintStream out, int bestEpoch, double val, double test, int epochs, Path dir) {
@@ -214,9 +249,11 @@ public final class TrainCommand implements Command {
       qualified.graph(InferCommand.onCluster(conf, g.graph(), "graph"));
     }
     OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), g.overwrite());
+    OutputCommit pairs = null;
     try {
-      TrainOptions job = job(conf, o.toBuilder().graph(qualified.output(commit.outputDir().toString()).build())
-          .build(), commit.workDir(), 2);
+      pairs = beginPairs(conf, o);
+      TrainOptions job = job(conf, withPairs(o, pairs).toBuilder().graph(qualified.output(commit.outputDir()
+          .toString()).build()).build(), commit.workDir(), 2);
       // A resumed run prints the epochs after its checkpoint's, as --local does.
       int resumedEpoch = 0;
       if (job.resume() != null) {
@@ -229,6 +266,7 @@ public final class TrainCommand implements Command {
       JobSubmission submission = JobSubmission.builder().appName(job.graph().name()).queue(job.graph().queue())
           .jar(InferCommand.shippedJar(conf)).amMemoryMb(512).jobConf(job.toConfiguration())
           .accesses(InferCommand.accessedPaths(job.graph())).accesses(checkpoints.dir().toString(), job.resume())
+          .accesses(pairs == null ? null : pairs.outputDir().toString())
           .driver(TrainJobDriver.class.getName(), List.of()).build();
       EpochLines epochLines = new EpochLines(out, resumedEpoch);
       JobResult r = new YarnJobClient(conf, out).onEpochs(epochLines::print).run(submission);
@@ -243,12 +281,21 @@ public final class TrainCommand implements Command {
         epochLines.print((List<?>) m.get("epochs"));
         out.printf("yarn-gnn train: application %s SUCCEEDED: wrote %s%n", r.applicationId(), commit.outputDir());
         printBest(out, m);
+        if (pairs != null) {
+          out.println("yarn-gnn train: wrote the evaluation pairs to " + pairs.outputDir());
+        }
         return Main.OK;
       }
       commit.abort();
+      if (pairs != null) {
+        pairs.abort();
+      }
       throw InferCommand.failed(r);
     } catch (Exception | Error e) {
       commit.abort();
+      if (pairs != null) {
+        pairs.abort();
+      }
       throw e;
     }
   }
@@ -285,12 +332,19 @@ public final class TrainCommand implements Command {
   private static void printBest(PrintStream out, java.util.Map<?, ?> m) {
     java.util.Map<?, ?> best = (java.util.Map<?, ?>) m.get("best");
     if (best.containsKey("test_auc")) {
+      // As --local prints it; a figure of an empty set is null in metrics.json and prints as such.
       out.printf(java.util.Locale.ROOT, "yarn-gnn train: best epoch %d: val auc %s, test auc %s ap %s%n",
-          ((Number) m.get("best_epoch")).intValue(), best.get("val_auc"), best.get("test_auc"), best.get("test_ap"));
+          ((Number) m.get("best_epoch")).intValue(), four(best.get("val_auc")), four(best.get("test_auc")),
+          four(best.get("test_ap")));
       return;
     }
     out.printf(java.util.Locale.ROOT, "yarn-gnn train: best epoch %d: val %.4f test %.4f%n",
         ((Number) m.get("best_epoch")).intValue(), num(best, "val_accuracy"), num(best, "test_accuracy"));
+  }
+
+  private static String four(Object figure) {
+    return figure instanceof Number n ? String.format(java.util.Locale.ROOT, "%.4f", n.doubleValue())
+        : String.valueOf(figure);
   }
 
   private static double num(java.util.Map<?, ?> m, String key) {

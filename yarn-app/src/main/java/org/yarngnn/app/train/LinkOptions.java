@@ -18,14 +18,29 @@ import org.yarngnn.compute.link.NegativeSampler;
  * is unchanged.
  */
 public record LinkOptions(double valFraction, double testFraction, int negatives, NegativeSampler.Kind sampler,
-    LinkLoss.Kind loss, double temperature, int evalNegatives) {
+    LinkLoss.Kind loss, double temperature, int evalNegatives, String pairs, String pairsWorkDir) {
   /** The options that only a link job accepts. */
   static final String[] NAMES = {"link-split", "negatives", "negative-sampler", "loss", "temperature",
-      "eval-negatives"};
+      "eval-negatives", "link-pairs"};
+  /** job.xml: the work directory of {@code --link-pairs}'s commit (the client begins it, the driver commits it). */
+  static final String PAIRS_WORK_DIR_KEY = CommandLine.KEY_PREFIX + "job.link-pairs-work-dir";
+  /**
+   * The tables {@code --link-pairs DIR} holds, each an edges table ({@code src}, {@code dst}; {@code train} with
+   * {@code weight} when the edges have one): the message graph's directed edges, the held-out edges of each set,
+   * and each held-out edge's AUC/AP negative (row for row, per worker part).
+   */
+  public static final String[] PAIR_TABLES = {"train", "val", "val-negatives", "test", "test-negatives"};
+
+  /** Without {@code --link-pairs}. */
+  public LinkOptions(double valFraction, double testFraction, int negatives, NegativeSampler.Kind sampler,
+      LinkLoss.Kind loss, double temperature, int evalNegatives) {
+    this(valFraction, testFraction, negatives, sampler, loss, temperature, evalNegatives, null, null);
+  }
 
   public static LinkOptions defaults() {
     return new LinkOptions(0.05, 0.10, 1, NegativeSampler.Kind.UNIFORM, LinkLoss.Kind.BCE, 1, 100);
   }
+
 
   static OptionSpec declare(OptionSpec spec) {
     return spec
@@ -38,7 +53,10 @@ public record LinkOptions(double valFraction, double testFraction, int negatives
         .value("loss", "bce|bpr|softmax", "link: the loss (default bce)")
         .value("temperature", "T", "link: scores are divided by T in the loss (default 1)")
         .value("eval-negatives", "R", "link: negatives each held-out edge is ranked among for mrr and hits@K "
-            + "(default 100)");
+            + "(default 100)")
+        .value("link-pairs", "DIR", "link: also write the evaluation pairs as edges tables: DIR/train (the message "
+            + "graph), DIR/val, DIR/test (held-out edges) and DIR/val-negatives, DIR/test-negatives (their AUC "
+            + "negatives, row for row)");
   }
 
   /** The link options of the command line; refuses them (exit 2) when the task is not link. */
@@ -70,7 +88,8 @@ public record LinkOptions(double valFraction, double testFraction, int negatives
     return new LinkOptions(val, test, cl.getInt("negatives", d.negatives(), 1),
         word(cl, "negative-sampler", NegativeSampler.Kind.class, d.sampler()),
         word(cl, "loss", LinkLoss.Kind.class, d.loss()), cl.getDouble("temperature", d.temperature()),
-        cl.getInt("eval-negatives", d.evalNegatives(), 1));
+        cl.getInt("eval-negatives", d.evalNegatives(), 1), cl.get("link-pairs"),
+        cl.conf().getTrimmed(PAIRS_WORK_DIR_KEY));
   }
 
   private static <E extends Enum<E>> E word(CommandLine cl, String option, Class<E> kinds, E dflt) {
@@ -117,5 +136,11 @@ public record LinkOptions(double valFraction, double testFraction, int negatives
     c.set(p + "loss", loss.name().toLowerCase(Locale.ROOT));
     c.set(p + "temperature", Double.toString(temperature));
     c.set(p + "eval-negatives", Integer.toString(evalNegatives));
+    if (pairs != null) {
+      c.set(p + "link-pairs", pairs);
+    }
+    if (pairsWorkDir != null) {
+      c.set(PAIRS_WORK_DIR_KEY, pairsWorkDir);
+    }
   }
 }

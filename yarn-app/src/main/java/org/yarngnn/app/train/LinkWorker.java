@@ -172,6 +172,41 @@ final class LinkWorker {
     exchange.checkDrained();
   }
 
+  /**
+   * {@code --link-pairs}: this worker's part ({@code part-0000W.parquet}) of each table of
+   * {@link LinkOptions#PAIR_TABLES} under {@code dir}: the message in-edges of its rows (every positive), its
+   * held-out edges of each set and, row for row, their AUC/AP negative (the first evaluation negative: the pair
+   * (src, negative)). A part written before (a worker started again) is replaced.
+   */
+  void writePairs(org.apache.hadoop.conf.Configuration conf, org.apache.hadoop.fs.Path dir) throws Exception {
+    String name = org.yarngnn.io.table.OutputCommit.partName(index, org.yarngnn.io.table.TableFormat.PARQUET);
+    float[] weights = graph.inEdges().weights();
+    int r = options.evalNegatives();
+    for (String table : LinkOptions.PAIR_TABLES) {
+      org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(new org.apache.hadoop.fs.Path(dir, table), name);
+      org.apache.hadoop.fs.FileSystem fs = file.getFileSystem(conf);
+      fs.delete(file, false);
+      boolean train = table.equals("train");
+      try (org.yarngnn.io.table.EdgeTableWriter w = org.yarngnn.io.table.EdgeTableWriter.create(conf, file,
+          org.yarngnn.io.table.TableFormat.PARQUET, train && weights != null)) {
+        if (train) {
+          for (int e = 0; e < positiveSource.length; e++) {
+            w.write(positiveSource[e], graph.nodeIds()[positiveDestination[e]], weights == null ? 1f : weights[e]);
+          }
+          continue;
+        }
+        boolean val = table.startsWith("val");
+        long[] src = val ? heldOut.valSrc() : heldOut.testSrc();
+        long[] dst = val ? heldOut.valDst() : heldOut.testDst();
+        long[] negatives = val ? valNegatives : testNegatives;
+        boolean negative = table.endsWith("-negatives");
+        for (int i = 0; i < src.length; i++) {
+          w.write(src[i], negative ? negatives[i * r] : dst[i]);
+        }
+      }
+    }
+  }
+
   /** Every worker's ascending ids merged into one ascending list (ids are owned once: a repeat is refused). */
   private static void mergeSorted(long[][] ids, long[][] degrees, long[] all, long[] allDegrees) {
     int[] at = new int[ids.length];

@@ -41,6 +41,10 @@ public final class TrainJobDriver implements JobDriver {
     TrainOptions opts = TrainOptions.fromConfiguration(LaunchContexts.jobConf());
     OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(opts.output()),
         new Path(opts.graph().workDir()), opts.graph().overwrite());
+    // --link-pairs: the client began its commit too; the workers write their parts, this driver commits it.
+    OutputCommit pairs = opts.link() == null || opts.link().pairsWorkDir() == null ? null
+        : OutputCommit.resume(ctx.conf(), new Path(opts.link().pairs()), new Path(opts.link().pairsWorkDir()),
+            opts.graph().overwrite());
     List<String> hosts = opts.graph().graph() == null ? List.of()
         : InferenceJobDriver.partitionHosts(ctx.conf(), new Path(opts.graph().graph()));
     try {
@@ -95,6 +99,9 @@ public final class TrainJobDriver implements JobDriver {
       }
       ModelOutput.write(ctx.conf(), commit.workDir(), r, r.seconds() * opts.workers(), opts.prices());
       commit.commit();
+      if (pairs != null) {
+        pairs.commit();
+      }
       if (opts.graph().metrics() != null) {
         RunMetrics.writeOrWarn(ctx.conf(), opts.graph().metrics(), ModelOutput.summary(r, opts), System.out,
             "train");
@@ -109,9 +116,15 @@ public final class TrainJobDriver implements JobDriver {
       return 0;
     } catch (InputException | ModelFormatException e) {
       commit.abort();
+      if (pairs != null) {
+        pairs.abort();
+      }
       throw new IllegalStateException(InferenceJobDriver.BAD_INPUT + e.getMessage());
     } catch (Exception | Error e) {
       commit.abort();
+      if (pairs != null) {
+        pairs.abort();
+      }
       throw e;
     }
   }

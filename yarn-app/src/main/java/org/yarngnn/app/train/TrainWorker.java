@@ -271,6 +271,9 @@ public final class TrainWorker implements WorkerSession.Role {
         break;
       case LINK_PLAN:
         require(link, c).plan();
+        if (opts.link().pairsWorkDir() != null) {
+          link.writePairs(conf, new org.apache.hadoop.fs.Path(opts.link().pairsWorkDir()));
+        }
         break;
       case LINK_LOSS:
         if (backwardNext != steps.length - 1 || epoch != c.epoch()) {
