@@ -28,9 +28,8 @@ import org.yarngnn.partition.Ownership;
  *
  * <p>Candidates are streamed from the embeddings table itself: every worker reads the whole table once more after
  * collecting its queries, in blocks of {@code --candidate-block} rows, so a worker holds its queries, their heaps
- * and two blocks (one scored while the next is read), not the candidates (streaming the blocks from peers
- * instead, flow-controlled as the halo exchange is, would read the table once in all rather than once per worker;
- * not done yet). Exclusions and true pairs are
+ * and one block, not the candidates (streaming the blocks from peers instead, flow-controlled as the halo exchange
+ * is, would read the table once in all rather than once per worker; not done yet). Exclusions and true pairs are
  * read by every worker and filtered to its own queries; the id checks (duplicates, ids not in the embeddings) are
  * split by the same ownership, so each id is checked by one worker and the checks hold 8 bytes per owned id.
  */
@@ -68,8 +67,7 @@ final class TopkRetrieval {
     int block = o.candidateBlock();
     int threads = Math.max(1, java.util.concurrent.ForkJoinPool.getCommonPoolParallelism() + 1);
     long heapBytes = ExactTopK.heapBytes(q.count, o.k());
-    // Two candidate blocks: one scored while the next is read.
-    long blockBytes = ExactTopK.blockBytes(block, width, threads) + 2L * block * (width * 4L + 8);
+    long blockBytes = ExactTopK.blockBytes(block, width, threads) + (long) block * (width * 4L + 8);
     long free = Runtime.getRuntime().maxMemory() - usedHeap();
     if (heapBytes + blockBytes > free * 0.8) {
       throw new IllegalStateException(String.format("worker %d: the top-%d heaps of its %,d queries and the "
@@ -279,64 +277,27 @@ final class TopkRetrieval {
     return QueryPairs.of(q.count, queries[0], candidates[0], n[0]);
   }
 
-  /**
-   * Reads the embeddings again, offering the candidates to the kernel a block at a time. Two blocks alternate:
-   * while the kernel scores one (on a thread of its own, which hands the GEMM to the common pool), this thread
-   * decodes the next, so reading the table is hidden behind scoring rather than added to it.
-   */
+  /** Reads the embeddings again, offering the candidates to the kernel a block at a time. */
   private void streamCandidates(NodeTable table, int width, long[] candidateSet, ExactTopK topk) {
     int block = o.candidateBlock();
-    float[][] rows = {new float[block * width], new float[block * width]};
-    long[][] ids = {new long[block], new long[block]};
+    float[] rows = new float[block * width];
+    long[] ids = new long[block];
     int[] n = {0};
-    int[] filling = {0};
-    java.util.concurrent.ExecutorService scorer = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "topk-score-" + worker);
-      t.setDaemon(true);
-      return t;
-    });
-    java.util.List<java.util.concurrent.Future<?>> scoring = new java.util.ArrayList<>(java.util.List.of(
-        java.util.concurrent.CompletableFuture.completedFuture(null)));
     try {
       table.read((id, label, split, features, row) -> {
         if (candidateSet != null && !contains(candidateSet, id)) {
           return;
         }
-        int b = filling[0];
-        System.arraycopy(features, 0, rows[b], n[0] * width, width);
-        ids[b][n[0]++] = id;
+        System.arraycopy(features, 0, rows, n[0] * width, width);
+        ids[n[0]++] = id;
         if (n[0] == block) {
-          // The other block's scoring must be done before this thread starts filling it.
-          await(scoring.get(0));
-          scoring.set(0, scorer.submit(() -> topk.offer(rows[b], ids[b], block)));
-          filling[0] = 1 - b;
+          topk.offer(rows, ids, block);
           n[0] = 0;
         }
       });
-      await(scoring.get(0));
-      topk.offer(rows[filling[0]], ids[filling[0]], n[0]);
+      topk.offer(rows, ids, n[0]);
     } catch (ExactTopK.ScoreOverflowException e) {
       throw new InputException("--embeddings " + o.embeddings() + ": " + e.getMessage());
-    } finally {
-      scorer.shutdownNow();
-    }
-  }
-
-  /** Waits for a block's scoring; its failure is rethrown as it was thrown. */
-  private static void await(java.util.concurrent.Future<?> f) {
-    try {
-      f.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while scoring a candidate block", e);
-    } catch (java.util.concurrent.ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException re) {
-        throw re;
-      }
-      if (e.getCause() instanceof Error err) {
-        throw err;
-      }
-      throw new IllegalStateException(e.getCause());
     }
   }
 
