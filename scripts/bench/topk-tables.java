@@ -4,8 +4,8 @@
 //     tables DIR/queries.parquet (ids 0..QUERIES-1) and DIR/candidates.parquet (ids QUERIES..QUERIES+CANDIDATES-1),
 //     and the same rows as DIR/q.npy and DIR/c.npy (float32, row i of q.npy is id i, row j of c.npy is id
 //     QUERIES+j). KIND gauss: N(0,1) values; KIND int: integers in -3..3 (every score exact in float, many ties).
-//   java -cp ... scripts/bench/topk-tables.java dump OUTPUT_DIR FILE.tsv
-//     reads a topk output with parquet-mr's example reader (not the project's) and writes query, rank,
+//   java -cp ... scripts/bench/topk-tables.java dump OUTPUT_DIR FILE.tsv [OUTPUT_DIR FILE.tsv ...]
+//     reads each topk output with parquet-mr's example reader (not the project's) and writes query, rank,
 //     candidate, score (as the float's exact decimal) one row a line.
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -32,7 +32,9 @@ public class TopkTables {
       generate(java.nio.file.Path.of(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]),
           Integer.parseInt(args[4]), Long.parseLong(args[5]), args[6]);
     } else if (args[0].equals("dump")) {
-      dump(args[1], java.nio.file.Path.of(args[2]));
+      for (int i = 1; i + 1 < args.length; i += 2) {
+        dump(args[i], java.nio.file.Path.of(args[i + 1]));
+      }
     } else {
       throw new IllegalArgumentException("generate or dump, not " + args[0]);
     }
