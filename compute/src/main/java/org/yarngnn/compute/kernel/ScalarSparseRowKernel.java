@@ -57,4 +57,14 @@ final class ScalarSparseRowKernel implements SparseRowKernel {
     }
     return s;
   }
+
+  @Override
+  public int firstAtLeast(float[] a, int from, int to, float threshold) {
+    for (int i = from; i < to; i++) {
+      if (a[i] >= threshold) {
+        return i;
+      }
+    }
+    return to;
+  }
 }

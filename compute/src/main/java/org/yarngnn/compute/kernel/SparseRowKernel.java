@@ -27,4 +27,7 @@ interface SparseRowKernel {
 
   /** Sum of {@code a[aOff+c] * b[bOff+c]} for {@code c < n}. */
   float dot(float[] a, int aOff, float[] b, int bOff, int n);
+
+  /** The first {@code i} in {@code [from, to)} with {@code a[i] >= threshold}, or {@code to} when there is none. */
+  int firstAtLeast(float[] a, int from, int to, float threshold);
 }

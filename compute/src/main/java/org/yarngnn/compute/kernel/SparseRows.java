@@ -58,4 +58,12 @@ public final class SparseRows {
   public static float dot(float[] a, int aOff, float[] b, int bOff, int n) {
     return KERNEL.dot(a, aOff, b, bOff, n);
   }
+
+  /**
+   * The first {@code i} in {@code [from, to)} with {@code a[i] >= threshold}, or {@code to} when there is none
+   * (a NaN is never at least the threshold).
+   */
+  public static int firstAtLeast(float[] a, int from, int to, float threshold) {
+    return KERNEL.firstAtLeast(a, from, to, threshold);
+  }
 }

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.yarngnn.compute.kernel.Gemm;
 import org.yarngnn.compute.kernel.PackedMatrix;
 import org.yarngnn.compute.kernel.RowRanges;
+import org.yarngnn.compute.kernel.SparseRows;
 
 /**
  * Exact top-K by dot product for a fixed set of queries over candidates that arrive in blocks: for each query, the
@@ -13,8 +14,9 @@ import org.yarngnn.compute.kernel.RowRanges;
  * <p>Each {@link #offer} packs the candidate block once (the transpose, as the GEMM's B operand) and multiplies
  * every block of {@value #QUERY_BLOCK} queries by it with {@link Gemm} into a per-thread score tile of
  * {@value #QUERY_BLOCK} x block floats, then runs each query's row of the tile through the query's bounded heap.
- * Almost every score of a long stream is below the heap's worst entry, so the selection is one compare per score;
- * the id, self and exclusion checks run only for the few that would enter. Memory is the queries, their heaps
+ * Almost every score of a long stream is below the heap's worst entry, so the selection is one vector compare per
+ * lane-width of scores ({@link SparseRows#firstAtLeast}); the id, self and exclusion checks run only for the few
+ * that would enter. Memory is the queries, their heaps
  * (K scores and ids each) and the tiles and packed block: bounded by the block size, not by the candidate count.
  *
  * <p>Not thread-safe: one caller offers blocks in turn; each offer itself runs on the fork-join pool.
@@ -175,12 +177,15 @@ public final class ExactTopK {
     long self = queryIds[q];
     // The heap's worst score; -inf while it has room, so every candidate is considered.
     float worst = sz < k ? Float.NEGATIVE_INFINITY : heapScore[base];
-    for (int j = 0; j < n; j++) {
-      float s = tile[off + j];
-      if (s < worst) {
-        continue;
+    int end = off + n;
+    for (int at = off; ; at++) {
+      // The next score at least the worst, a vector of scores at a time (nearly all are below it).
+      at = SparseRows.firstAtLeast(tile, at, end, worst);
+      if (at >= end) {
+        break;
       }
-      long id = ids[j];
+      float s = tile[at];
+      long id = ids[at - off];
       if (sz == k && s == worst && id > heapId[base]) {
         continue; // a tie with the worst entry goes to the smaller id, already held
       }
