@@ -96,7 +96,7 @@ def chart(med, path):
     except ImportError:
         print("(no chart: matplotlib missing)")
         return
-    keys = sorted(k for k in med if k[0] == "infer")
+    keys = sorted(k for k in med if k[0] == "infer" and "job" in med[k])
     if not keys:
         return
     phases = ["t.read-nodes", "t.edges", "t.plan", "t.layer0", "t.layer1", "t.write"]

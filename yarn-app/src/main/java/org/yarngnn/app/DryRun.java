@@ -97,6 +97,17 @@ final class DryRun {
   }
 
   /**
+   * What a YARN job's graph workers take before their first phase: the containers' allocation and localization,
+   * their JVMs' start and the model's read (the job phase). The cost model's rates are calibrated on --local jobs,
+   * which pay none of it. Measured on scripts/minicluster, 1M-node bench graph, gcn and sage, one graph-worker
+   * container: the job's seconds less the sum of its phases but the job phase, median 3.7 s of 6 runs (2.6-6.2) of
+   * scripts/bench/cluster on a loaded 2-core machine (docs/benchmarks.md, "The cluster path"). Containers start in
+   * parallel on a cluster's nodes; two on one 2-core machine took 8.2 s. A real cluster's scheduler and its nodes'
+   * disks move it either way.
+   */
+  static final double CONTAINER_START_SECONDS = 4.0;
+
+  /**
    * The cost model's estimate ({@link CostModel}, with the rates measured on the reference machine): seconds per
    * phase and a graph worker's peak heap, against the heap its container gets.
    */
@@ -112,8 +123,11 @@ final class DryRun {
         .nodeCrossing("hash".equals(g.ownership()) ? Double.NaN : crossing)
         .readAllEdges(g.edgeReadingKind(workers) == EdgeReading.ALL).pipelined(epochs > 0 || g.pipelining()).build();
     CostEstimate e = CostModel.estimate(in);
-    out.printf(Locale.ROOT, "%s  time    about %.0f s (%s; the reference machine's rates, "
-        + "scripts/bench/cost-model)%n", p, e.seconds(), e.phaseSeconds().entrySet().stream()
+    // On YARN the job also waits for its containers: allocated, localized, their JVMs started and the model read.
+    double start = g.local() ? 0 : CONTAINER_START_SECONDS;
+    out.printf(Locale.ROOT, "%s  time    about %.0f s (%s%s; the reference machine's rates, "
+        + "scripts/bench/cost-model)%n", p, e.seconds() + start, g.local() ? ""
+            : String.format(Locale.ROOT, "containers %.1f, ", start), e.phaseSeconds().entrySet().stream()
             .map(x -> String.format(Locale.ROOT, "%s %.1f", x.getKey(), x.getValue()))
             .collect(Collectors.joining(", ")));
     out.printf(Locale.ROOT, "%s  network about %s MB sent between workers per layer (%.0f halo rows per "
