@@ -293,7 +293,10 @@ class InferOnYarnTest {
     CliRun run = inferCora(model, "killed", 2, 0, "--max-worker-failures", "0", "-D",
         "yarngnn.test.halt-worker=1@plan");
     assertEquals(1, run.status(), run.toString());
-    assertTrue(run.err().contains("FAILED") || run.err().contains("worker"), run.toString());
+    // The application failed, naming the lost worker and the phase: "lost worker 1 during plan" from the driver,
+    // or "worker 0 (plan): worker 0 lost worker 1" when a peer noticed first.
+    String err = run.err();
+    assertTrue(err.contains("FAILED") && err.contains("worker 1") && err.contains("plan"), run.toString());
     assertFalse(fs.exists(new Path("/out/killed")), "no output directory, so no _SUCCESS and no part file");
     for (FileStatus s : fs.listStatus(new Path("/out"))) {
       assertFalse(s.getPath().getName().startsWith(".killed"), "work directory left: " + s.getPath());
