@@ -324,6 +324,7 @@ class TrainOnYarnTest {
     int epochs = 40;
     java.nio.file.Path spec = Files.writeString(local.resolve("remote-spec.json"), TrainLocalTest.SPEC);
     java.util.concurrent.atomic.AtomicLong killed = new java.util.concurrent.atomic.AtomicLong(-1);
+    java.util.concurrent.atomic.AtomicInteger mostSeen = new java.util.concurrent.atomic.AtomicInteger();
     Thread killer = new Thread(() -> {
       long seen = 0;
       boolean grown = false;
@@ -332,6 +333,7 @@ class TrainOnYarnTest {
         if (!ps.isEmpty()) {
           seen = seen == 0 ? System.nanoTime() : seen;
           grown |= ps.size() > 1;
+          mostSeen.accumulateAndGet(ps.size(), Math::max);
           // Once the pool has grown (a second tensor-worker JVM), so the growth is seen before the loss, kill the
           // oldest (SIGKILL) after the first has run 6 s, whether the pool has shrunk again meanwhile or not.
           if (grown && System.nanoTime() - seen > 6_000_000_000L && ps.get(0).destroyForcibly()) {
@@ -357,7 +359,7 @@ class TrainOnYarnTest {
           "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1", "--tensor-backend",
           "remote", "--tensor-workers", "1", "--tensor-workers-max", "3", "--tensor-worker-memory", "384",
           "--intervals", "8", "-D", "yarngnn.tensor-pool.grow-after-ms=200", "-D",
-          "yarngnn.tensor-pool.idle-ms=1500", "-D", "yarngnn.test.slow-tensor-tasks=30:100");
+          "yarngnn.tensor-pool.idle-ms=1500", "-D", "yarngnn.test.slow-tensor-tasks=80:150");
       page = watcher.stop();
     } finally {
       killer.interrupt();
@@ -366,7 +368,8 @@ class TrainOnYarnTest {
     assertEquals(0, run.status(), run.toString());
     // The page through the proxy showed the tensor-worker pool's size.
     assertTrue(page.found() && page.html().contains("id='tensor-pool'"), "no pool on the page: " + page.last());
-    assertTrue(killed.get() > 0, "no tensor-worker container was found to kill: " + run);
+    assertTrue(killed.get() > 0, "no tensor-worker container was found to kill (at most " + mostSeen.get()
+        + " tensor-worker JVMs seen at once): " + run);
     Map<?, ?> m = metrics("/out/remote");
     TrainLocalTest.assertSameLosses(TrainLocalTest.referenceLosses(epochs), TrainLocalTest.losses(m),
         "remote tensor workers on YARN, one killed");
