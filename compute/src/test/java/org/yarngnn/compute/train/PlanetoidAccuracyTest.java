@@ -7,6 +7,11 @@ import org.junit.jupiter.api.Test;
 import org.yarngnn.compute.infer.LayerwiseInference;
 import org.yarngnn.compute.tensor.DenseMatrix;
 
+/**
+ * One seed per setting, in the default run: the trainer learns (loss falls, inference reproduces the kept model's
+ * accuracies) and is not grossly broken (published figure minus {@link PlanetoidSetups#SMOKE_MARGIN}). The accuracy
+ * itself is held to the published figures over five seeds by {@link PlanetoidSeedsTest} (profile accuracy).
+ */
 class PlanetoidAccuracyTest {
   private static FullGraphTrainer.Result run(PlanetoidSetups setup, Planetoid d) {
     FullGraphTrainer.Result r = setup.train(d, 1);
@@ -14,7 +19,8 @@ class PlanetoidAccuracyTest {
     System.out.printf("%s: best epoch %d val %.4f test %.4f; last loss %.4f; median epoch %.4f s%n", setup,
         r.bestEpoch(), r.bestValAccuracy(), r.bestTestAccuracy(), last.loss(),
         FullGraphTrainer.medianSeconds(r.epochs()));
-    assertTrue(r.bestTestAccuracy() >= setup.target, setup + " test accuracy " + r.bestTestAccuracy());
+    double floor = setup.published - PlanetoidSetups.SMOKE_MARGIN;
+    assertTrue(r.bestTestAccuracy() >= floor, setup + " test accuracy " + r.bestTestAccuracy() + " < " + floor);
     return r;
   }
 

@@ -6,24 +6,36 @@ import org.yarngnn.compute.model.LayerSpec;
 import org.yarngnn.compute.model.ModelSpec;
 
 /**
- * The published Planetoid settings, one place for the accuracy test (one seed) and scripts/bench/accuracy (ten):
+ * The published Planetoid settings, one place for the accuracy tests and scripts/bench/accuracy (ten seeds):
  * Kipf and Welling's gcn, Velickovic et al.'s gat, and a true mean-aggregator sage.
  */
 enum PlanetoidSetups {
-  CORA_GCN("cora", "gcn", 0.810),
-  CITESEER_GCN("citeseer", "gcn", 0.700),
-  CORA_GAT("cora", "gat", 0.825),
+  CORA_GCN("cora", "gcn", 0.815),
+  CITESEER_GCN("citeseer", "gcn", 0.703),
+  CORA_GAT("cora", "gat", 0.830),
+  // PyG's and DGL's sage-mean examples report 0.79-0.80; the lower end.
   CORA_SAGE("cora", "sage", 0.790);
+
+  /**
+   * How far under the published figure the mean over {@link #SEEDS} seeds may fall. The ten-seed standard deviations
+   * are 0.005-0.012 (docs/benchmarks.md), so a five-seed mean moves by about 0.005 with a change of float order: two
+   * points is 2.6 of those under gat's own mean (0.823) and more for the others, and a real two-point regression
+   * fails.
+   */
+  static final double MARGIN = 0.02;
+  /** One seed's floor in the default run: only gross breakage (a layer or an optimizer step gone wrong) is under it. */
+  static final double SMOKE_MARGIN = 0.05;
+  static final int SEEDS = 5;
 
   final String dataset;
   final String model;
-  /** The test accuracy one seed must reach (the targets, a little under the published figures). */
-  final double target;
+  /** The published test accuracy. */
+  final double published;
 
-  PlanetoidSetups(String dataset, String model, double target) {
+  PlanetoidSetups(String dataset, String model, double published) {
     this.dataset = dataset;
     this.model = model;
-    this.target = target;
+    this.published = published;
   }
 
   ModelSpec spec(Planetoid d) {
