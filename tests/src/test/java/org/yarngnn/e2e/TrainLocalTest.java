@@ -88,6 +88,14 @@ class TrainLocalTest {
 
   /** The single-JVM trainer's losses for the same spec, options and seed, on the graph the product reads. */
   static double[] referenceLosses(int epochs) throws Exception {
+    return reference(SPEC, epochs).epochs().stream().mapToDouble(FullGraphTrainer.Epoch::loss).toArray();
+  }
+
+  /**
+   * The single-JVM trainer on the model spec {@code specJson} with the options {@link #train} gives the CLI (and
+   * the CLI's defaults: lr 0.01, dropout 0.5), on the graph the product reads.
+   */
+  static FullGraphTrainer.Result reference(String specJson, int epochs) throws Exception {
     Configuration conf = new Configuration();
     LocalGraph g = GraphBuilder.build(EdgeTable.open(conf, edges.toString(), TableReadOptions.builder().build()),
         NodeTable.open(conf, nodes.toString(), TableReadOptions.builder().build()),
@@ -100,11 +108,10 @@ class TrainLocalTest {
         masks[s - 1][r] = true;
       }
     }
-    ModelSpec ms = ModelFormat.parse(SPEC, "spec.json");
-    FullGraphTrainer.Result r = FullGraphTrainer.train(ms, g.block(), g.features(), g.labels(), masks[0], masks[1],
-        masks[2], FullGraphTrainer.Options.defaults().withEpochs(epochs).withLr(0.01).withWeightDecay(5e-4, false)
+    ModelSpec ms = ModelFormat.parse(specJson, "spec.json");
+    return FullGraphTrainer.train(ms, g.block(), g.features(), g.labels(), masks[0], masks[1], masks[2],
+        FullGraphTrainer.Options.defaults().withEpochs(epochs).withLr(0.01).withWeightDecay(5e-4, false)
             .withDropout(0.5).withSeed(1));
-    return r.epochs().stream().mapToDouble(FullGraphTrainer.Epoch::loss).toArray();
   }
 
   @Test

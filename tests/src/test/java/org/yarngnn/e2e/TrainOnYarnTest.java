@@ -521,4 +521,64 @@ class TrainOnYarnTest {
     System.out.printf(java.util.Locale.ROOT, "lost graph worker (train): killed %.1f s into the run, finished %.1f s "
         + "after the kill (%d epochs)%n", (killedAt.get() - t0) / 1e9, (t1 - killedAt.get()) / 1e9, epochs);
   }
+
+  /** sage-mean without a fanout (every neighbour, so the single-JVM trainer's aggregation is the same sum). */
+  static final String SAGE_SPEC = "{\"format\": 1, \"input\": {\"normalize\": \"row\"}, \"layers\": ["
+      + "{\"type\": \"sage\", \"in\": 1433, \"out\": 16, \"activation\": \"relu\"},"
+      + "{\"type\": \"sage\", \"in\": 16, \"out\": 7, \"activation\": \"none\"}],"
+      + " \"output\": {\"normalize\": \"none\", \"predict\": true}}";
+  /** gat, 4 heads x 8 (elu), one output head; attention dropout as the CLI's --dropout. */
+  static final String GAT_SPEC = "{\"format\": 1, \"input\": {\"normalize\": \"row\"}, \"layers\": ["
+      + "{\"type\": \"gat\", \"in\": 1433, \"out\": 8, \"heads\": 4, \"concat\": true, \"activation\": \"elu\"},"
+      + "{\"type\": \"gat\", \"in\": 32, \"out\": 7, \"heads\": 1, \"activation\": \"none\"}],"
+      + " \"output\": {\"normalize\": \"none\", \"predict\": true}}";
+
+  /**
+   * Training on YARN checked like inference, for gcn, sage and gat: the model directory the job wrote on HDFS holds
+   * the single-JVM trainer's weights (its best-validation epoch; each tensor within 1e-5 of its norm), and {@code infer} on YARN with that
+   * directory gives every node the reference's embedding and prediction for those weights. Tagged {@code faults} (the
+   * profile of this class's long runs): six jobs, about two minutes.
+   */
+  @Tag("faults")
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"gcn", "sage", "gat"})
+  void theWrittenWeightsAreTheSingleJvmTrainersAndInferReproducesItsPredictions(String kind) throws Exception {
+    int epochs = 12;
+    String specJson = kind.equals("gcn") ? TrainLocalTest.SPEC : kind.equals("sage") ? SAGE_SPEC : GAT_SPEC;
+    java.nio.file.Path spec = Files.writeString(local.resolve("weights-" + kind + ".json"), specJson);
+    String out = "/out/weights-" + kind;
+    CliRun run = trainCoraOnTwo(spec, out, epochs);
+    assertEquals(0, run.status(), run.toString());
+    org.yarngnn.compute.train.FullGraphTrainer.Result want = TrainLocalTest.reference(specJson, epochs);
+    assertEquals(want.bestEpoch(), ((Number) metrics(out).get("best_epoch")).intValue(), kind + ": best epoch");
+    java.nio.file.Path model = local.resolve("weights-" + kind);
+    fs.copyToLocalFile(new Path(out), new Path(model.toUri()));
+    org.yarngnn.compute.model.Model got = org.yarngnn.compute.model.ModelDirectory.read(model);
+    assertEquals(want.model().weights().keySet(), got.weights().keySet(), kind + ": the tensors");
+    for (Map.Entry<String, org.yarngnn.compute.model.Tensor> e : want.model().weights().entrySet()) {
+      float[] w = e.getValue().data();
+      float[] g = got.weights().get(e.getKey()).data();
+      assertEquals(w.length, g.length, kind + " " + e.getKey());
+      // Relative to the tensor's norm: the two trainers sum in different orders, and Adam divides a weight's
+      // update by its gradient's running magnitude, so a weight whose gradients are near zero may differ by
+      // 1e-4 of itself while the tensor agrees to 1e-6.
+      double diff = 0;
+      double norm = 0;
+      for (int i = 0; i < w.length; i++) {
+        diff += (double) (w[i] - g[i]) * (w[i] - g[i]);
+        norm += (double) w[i] * w[i];
+      }
+      double rel = Math.sqrt(diff / norm);
+      System.out.printf(java.util.Locale.ROOT, "%s %s: |written - single JVM| / |single JVM| = %.2e%n", kind,
+          e.getKey(), rel);
+      assertTrue(rel <= 1e-5, kind + " " + e.getKey() + ": relative difference " + rel);
+    }
+    CliRun inf = cli("infer", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz", "--model", out,
+        "--output", out + "-embeddings", "--workers", "2", "--worker-memory", "512", "--seed", "1");
+    assertEquals(0, inf.status(), inf.toString());
+    java.nio.file.Path emb = local.resolve("weights-" + kind + "-embeddings");
+    fs.copyToLocalFile(new Path(out + "-embeddings"), new Path(emb.toUri()));
+    CoraLocalInferenceTest.load();
+    CoraLocalInferenceTest.compare(got, 1, emb);
+  }
 }
