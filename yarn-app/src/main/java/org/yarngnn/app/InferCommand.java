@@ -1,5 +1,8 @@
 package org.yarngnn.app;
 
+import org.yarngnn.app.graphworker.ThreadWorkers;
+import org.yarngnn.app.infer.GraphWorker;
+import org.yarngnn.app.yarn.JobDriver;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +16,6 @@ import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.infer.InferenceDriver;
 import org.yarngnn.app.infer.InferenceJobDriver;
-import org.yarngnn.app.infer.ThreadWorkers;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.app.local.LocalInference;
@@ -105,7 +107,7 @@ public final class InferCommand implements Command {
       InferenceDriver.Result r;
       // The thread workers share this JVM's model and options: neither is read again.
       JobTransport transport = JobTransport.local(conf);
-      try (ThreadWorkers launcher = new ThreadWorkers(conf, job, model, transport)) {
+      try (ThreadWorkers launcher = GraphWorker.threads(conf, job, model, transport)) {
         r = new InferenceDriver(job, transport, launcher, new ProgressLine(out), out).run(job.layers());
       }
       commit.commit();
@@ -173,9 +175,9 @@ public final class InferCommand implements Command {
   /** Why an application did not succeed: bad input (its diagnostics say so; exit 2) or a failure while running. */
   static RuntimeException failed(JobResult r) {
     String diag = r.diagnostics() == null ? "" : r.diagnostics();
-    int bad = diag.indexOf(InferenceJobDriver.BAD_INPUT);
+    int bad = diag.indexOf(JobDriver.BAD_INPUT);
     if (bad >= 0) {
-      return new InputException(diag.substring(bad + InferenceJobDriver.BAD_INPUT.length()).trim());
+      return new InputException(diag.substring(bad + JobDriver.BAD_INPUT.length()).trim());
     }
     return new IllegalStateException("application " + r.applicationId() + " " + r.finalStatus()
         + (diag.isEmpty() ? "" : ": " + withoutTraces(diag, r.applicationId())));

@@ -6,6 +6,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.graphworker.Background;
+import org.yarngnn.app.graphworker.ConstructionPhases;
+import org.yarngnn.app.graphworker.FeatureLoader;
+import org.yarngnn.app.graphworker.GraphWorkerCodec;
+import org.yarngnn.app.graphworker.HaloExchange;
+import org.yarngnn.app.graphworker.HaloPlan;
+import org.yarngnn.app.graphworker.HaloUsers;
+import org.yarngnn.app.graphworker.TargetPlan;
+import org.yarngnn.app.graphworker.ThreadWorkers;
+import org.yarngnn.app.graphworker.WorkerConstruction;
+import org.yarngnn.app.graphworker.WorkerFigures;
+import org.yarngnn.app.graphworker.WorkerMesh;
+import org.yarngnn.app.graphworker.WorkerPartition;
 import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.app.runtime.Phase;
 import org.yarngnn.app.runtime.PhaseCommand;
@@ -31,7 +44,6 @@ import org.yarngnn.io.table.OutputCommit;
  * Every row is computed exactly once per layer across all workers.
  */
 public final class GraphWorker implements WorkerSession.Role {
-  public static final long PEER_TIMEOUT_MS = TimeUnit.MINUTES.toMillis(10);
   /** Part files one worker may write in parallel; also the stride of part numbers between workers. */
   static final int PARTS_PER_WORKER = 8;
   private static final long WARM_UP_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(3);
@@ -86,7 +98,7 @@ public final class GraphWorker implements WorkerSession.Role {
     this.model = model;
     this.index = index;
     this.workers = spec.workers();
-    this.mesh = new WorkerMesh(index, workers, transport.options(InferenceCodec.CODEC, Participants.worker(index)));
+    this.mesh = new WorkerMesh(index, workers, transport.options(GraphWorkerCodec.CODEC, Participants.worker(index)));
     String container = System.getenv("CONTAINER_ID");
     if (model == null) {
       // A container's cold JVM reads the model (its first HDFS client, Jackson, safetensors: about a second of
@@ -111,6 +123,14 @@ public final class GraphWorker implements WorkerSession.Role {
     }
   }
 
+  /**
+   * {@code --local}: the job's workers as threads of this JVM, sharing its {@code model} (read-only) instead of
+   * reading it, and the driver's {@code transport} (its in-memory secret, loopback).
+   */
+  public static ThreadWorkers threads(Configuration conf, InferOptions spec, Model model, JobTransport transport) {
+    return new ThreadWorkers((index, host, port) -> serve(conf, spec, model, index, host, port, transport));
+  }
+
   /** Runs a graph worker's session with the driver; returns the process exit status. */
   public static int serve(Configuration conf, InferOptions spec, Model model, int index, String driverHost,
       int driverPort, JobTransport transport) {
@@ -130,7 +150,7 @@ public final class GraphWorker implements WorkerSession.Role {
   public static int serve(Configuration conf, InferOptions spec, Model model, int index, int attempt,
       String driverHost, int driverPort, JobTransport transport, WorkerSession.Reconnect reconnect) {
     // --verbose reaches the workers as an option (job.xml on YARN), not as a key of the container's own conf.
-    WorkerSession session = new WorkerSession(index, driverHost, driverPort, transport, InferenceCodec.CODEC,
+    WorkerSession session = new WorkerSession(index, driverHost, driverPort, transport, GraphWorkerCodec.CODEC,
         spec.verbose() || conf.getBoolean("yarngnn.verbose", false));
     if (reconnect != null) {
       session.reconnecting(reconnect);
@@ -234,7 +254,7 @@ public final class GraphWorker implements WorkerSession.Role {
   private void job() throws Exception {
     prepare();
     if (!connected) {
-      mesh.connect(endpoints, PEER_TIMEOUT_MS);
+      mesh.connect(endpoints, WorkerMesh.PEER_TIMEOUT_MS);
       connected = true;
     }
   }
@@ -304,7 +324,7 @@ public final class GraphWorker implements WorkerSession.Role {
       layersDone = 0;
     }
     prepare();
-    mesh.reconnect(endpoints, generation, PEER_TIMEOUT_MS);
+    mesh.reconnect(endpoints, generation, WorkerMesh.PEER_TIMEOUT_MS);
     this.generation = generation;
     connected = true;
     if (resume == LayerResume.AFTER_JOB || resume == LayerResume.BEFORE_CONSTRUCTION) {

@@ -3,6 +3,7 @@ package org.yarngnn.app.infer;
 import java.net.InetAddress;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.yarngnn.app.graphworker.ContainerWorkers;
 import org.yarngnn.app.runtime.DriverEndpoint;
 import org.yarngnn.app.runtime.WorkerSession;
 import org.yarngnn.app.yarn.YarnJobClient;
@@ -15,6 +16,12 @@ import org.yarngnn.app.yarn.LaunchContexts;
  * from the localized {@value LaunchContexts#JOB_XML}, the worker's index from {@link ContainerEnv}.
  */
 public final class GraphWorkerMain {
+  /**
+   * Inference's workers run G1 without concurrent marking ({@link LaunchContexts#INFER_GC}); training's as they
+   * are.
+   */
+  static final String JAVA_OPTS = LaunchContexts.INFER_GC;
+
   private GraphWorkerMain() {}
 
   public static void main(String[] args) throws Exception {

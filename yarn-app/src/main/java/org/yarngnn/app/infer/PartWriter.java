@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.graphworker.Background;
 import org.yarngnn.compute.tensor.DenseMatrix;
 import org.yarngnn.io.table.EmbeddingWriter;
 import org.yarngnn.io.table.TableFormat;

@@ -1,6 +1,8 @@
 package org.yarngnn.app.infer;
 
 import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.app.graphworker.TargetPlan;
+import org.yarngnn.app.graphworker.WorkerPartition;
 import org.yarngnn.io.table.IdTable;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.TableReadOptions;
@@ -14,9 +16,6 @@ import org.yarngnn.partition.InputError;
  * worker costs one pass over a table that is small next to the nodes table, and spares a routing round.
  */
 record TargetRows(int[] rows, InputError unknown) {
-  /** Orders a targets finding after every construction finding (nodes, edges). */
-  static final int TARGETS_TABLE = 2;
-
   static TargetRows read(Configuration conf, InferOptions spec, WorkerPartition part, int self) {
     IdTable table = IdTable.open(conf, spec.targets(), TableReadOptions.builder().format(spec.targetsFormat()).build(),
         "targets");
@@ -30,7 +29,7 @@ record TargetRows(int[] rows, InputError unknown) {
       }
       int r = part.index().get(id);
       if (r < 0) {
-        unknown[0] = new InputError(TARGETS_TABLE, file, row, 0, InputException.at(table.files().get(file), row,
+        unknown[0] = new InputError(TargetPlan.TARGETS_TABLE, file, row, 0, InputException.at(table.files().get(file), row,
             "target id " + id + " is not a node of the graph (--targets " + spec.targets() + ")").getMessage(), true);
       } else if (!mine[r]) {
         mine[r] = true;

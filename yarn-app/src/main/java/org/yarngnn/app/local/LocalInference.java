@@ -17,7 +17,6 @@ import org.yarngnn.compute.infer.LayerwiseInference;
 import org.yarngnn.compute.infer.NodewiseInference;
 import org.yarngnn.compute.model.Model;
 import org.yarngnn.compute.tensor.DenseMatrix;
-import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.EmbeddingWriter;
 import org.yarngnn.io.table.InputException;

@@ -2,8 +2,7 @@ package org.yarngnn.app.train;
 
 import java.util.List;
 import org.apache.hadoop.fs.Path;
-import org.yarngnn.app.infer.ContainerWorkers;
-import org.yarngnn.app.infer.InferenceJobDriver;
+import org.yarngnn.app.graphworker.ContainerWorkers;
 import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.app.tensor.ContainerTensorWorkers;
 import org.yarngnn.app.yarn.DriverContext;
@@ -46,7 +45,7 @@ public final class TrainJobDriver implements JobDriver {
         : OutputCommit.resume(ctx.conf(), new Path(opts.link().pairs()), new Path(opts.link().pairsWorkDir()),
             opts.graph().overwrite());
     List<String> hosts = opts.graph().graph() == null ? List.of()
-        : InferenceJobDriver.partitionHosts(ctx.conf(), new Path(opts.graph().graph()));
+        : ContainerWorkers.partitionHosts(ctx.conf(), new Path(opts.graph().graph()));
     try {
       ModelSpec spec = ModelFormat.parse(opts.specJson(), opts.modelSpec());
       Checkpoint checkpoints = Checkpoint.of(ctx.conf(), new Path(opts.output()));
@@ -119,7 +118,7 @@ public final class TrainJobDriver implements JobDriver {
       if (pairs != null) {
         pairs.abort();
       }
-      throw new IllegalStateException(InferenceJobDriver.BAD_INPUT + e.getMessage());
+      throw new IllegalStateException(BAD_INPUT + e.getMessage());
     } catch (Exception | Error e) {
       commit.abort();
       if (pairs != null) {

@@ -3,17 +3,17 @@ package org.yarngnn.app.train;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.app.graphworker.Background;
+import org.yarngnn.app.graphworker.ConstructionPhases;
+import org.yarngnn.app.graphworker.ContainerWorkers;
+import org.yarngnn.app.graphworker.FeatureLoader;
+import org.yarngnn.app.graphworker.HaloExchange;
+import org.yarngnn.app.graphworker.HaloPlan;
+import org.yarngnn.app.graphworker.WorkerFigures;
+import org.yarngnn.app.graphworker.WorkerMesh;
+import org.yarngnn.app.graphworker.WorkerPartition;
 import org.yarngnn.app.runtime.TestHooks;
-import org.yarngnn.app.infer.Background;
-import org.yarngnn.app.infer.FeatureLoader;
-import org.yarngnn.app.infer.GraphWorker;
-import org.yarngnn.app.infer.HaloExchange;
-import org.yarngnn.app.infer.HaloPlan;
 import org.yarngnn.app.infer.InferOptions;
-import org.yarngnn.app.infer.ConstructionPhases;
-import org.yarngnn.app.infer.WorkerFigures;
-import org.yarngnn.app.infer.WorkerMesh;
-import org.yarngnn.app.infer.WorkerPartition;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.runtime.Phase;
@@ -42,9 +42,10 @@ import org.yarngnn.io.table.NodeSplit;
 
 /**
  * A graph worker of training (Dorylus' graph server with the tensor work done in place: the local tensor
- * backend), the role its {@link WorkerSession} runs. Construction is inference's ({@link FeatureLoader} without
- * fusion, keeping labels and splits; {@link org.yarngnn.app.infer.WorkerConstruction}); the {@link HaloPlan} covers each layer's whole
- * in-edge lists, so every epoch's sample is inside it. Per epoch, driven phase by phase:
+ * backend), the role its {@link WorkerSession} runs. Construction is the graph-worker core's, as inference's
+ * ({@link FeatureLoader} without fusion, keeping labels and splits;
+ * {@link org.yarngnn.app.graphworker.WorkerConstruction}); the {@link HaloPlan} covers each layer's whole in-edge
+ * lists, so every epoch's sample is inside it. Per epoch, driven phase by phase:
  * <ul>
  *   <li>{@code FORWARD k}: dropout and transform of own rows ({@link LayerStep#forwardTransform}), the forward
  *   {@link HaloExchange} fills the halo message rows, rows aggregate as their inputs arrive;</li>
@@ -203,7 +204,7 @@ public final class TrainWorker implements WorkerSession.Role {
   @Override
   public PhaseResult run(PhaseCommand c) throws Exception {
     String halt = graphSpec.haltAt();
-    String attempt = System.getenv(org.yarngnn.app.infer.ContainerWorkers.ATTEMPT_ENV);
+    String attempt = System.getenv(ContainerWorkers.ATTEMPT_ENV);
     if (halt != null && (halt.equals(index + "@" + c.phase().label()) || halt.equals("kill:" + index + "@"
         + c.phase().label()) && (attempt == null || attempt.equals("0")))) {
       // kill:W@PHASE: only the first set of workers (a restarted set runs the phase again and must not die too)
@@ -231,7 +232,7 @@ public final class TrainWorker implements WorkerSession.Role {
         if (endpoints == null) {
           throw new IllegalStateException("job before the peer table");
         }
-        mesh.connect(endpoints, GraphWorker.PEER_TIMEOUT_MS);
+        mesh.connect(endpoints, WorkerMesh.PEER_TIMEOUT_MS);
         break;
       case LABELS:
         partition = construction.take(c);

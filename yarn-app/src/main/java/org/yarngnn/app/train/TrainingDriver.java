@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.yarngnn.app.infer.InferenceDriver;
+import org.yarngnn.app.graphworker.ConstructionRounds;
 import org.yarngnn.app.runtime.DriverSession;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Participants;
@@ -287,11 +287,11 @@ public final class TrainingDriver {
         sizes = round(new PhaseCommand(Phase.LOAD_PARTITION), 0.05f);
         ownershipText = "from " + opts.graph().graph();
       } else {
-        Ownership own = InferenceDriver.route(s, opts.graph(), p, this::round);
+        Ownership own = ConstructionRounds.route(opts.graph().ownership(), p, this::round);
         ownershipText = own.toString();
         sizes = round(new PhaseCommand(Phase.BUILD_EDGES), 0.05f);
       }
-      InferenceDriver.PartitionSummary summary = InferenceDriver.PartitionSummary.of(sizes);
+      ConstructionRounds.PartitionSummary summary = ConstructionRounds.PartitionSummary.of(sizes);
       log.print(summary.describe("train", p, ownershipText));
       long[] counts = new long[3];
       for (PhaseResult r : round(new PhaseCommand(Phase.LABELS), 0.06f)) {
@@ -533,7 +533,7 @@ public final class TrainingDriver {
       case GRADIENTS: return r instanceof PhaseResult.TrainStep;
       case EVALUATE: return r instanceof PhaseResult.Accuracy || r instanceof PhaseResult.Empty;
       case LINK_EVALUATE: return r instanceof PhaseResult.LinkScores;
-      default: return InferenceDriver.expected(c, r);
+      default: return ConstructionRounds.expected(c, r);
     }
   }
 

@@ -17,6 +17,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.app.graphworker.ThreadWorkers;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.ReplaceableWorkers;
 import org.yarngnn.compute.kernel.Activation;
@@ -108,7 +109,7 @@ class ContinueFromCheckpointsTest {
     InferOptions spec = job(work);
     Configuration conf = new Configuration();
     JobTransport transport = JobTransport.local(conf);
-    try (Threads workers = new Threads(new ThreadWorkers(conf, spec, model(), transport))) {
+    try (Threads workers = new Threads(GraphWorker.threads(conf, spec, model(), transport))) {
       return new InferenceDriver(spec, transport, workers, null, log).continueAt(at).run(spec.layers()).workers();
     }
   }

@@ -1,5 +1,7 @@
 package org.yarngnn.app.infer;
 
+import org.yarngnn.app.graphworker.GraphWorkerCodec;
+import org.yarngnn.app.graphworker.ThreadWorkers;
 import org.yarngnn.app.runtime.WorkerLauncher;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -54,10 +56,10 @@ class DriverRefusesStrangersTest {
     InboundQueue strangerInbox = new InboundQueue();
     JobTransport transport = JobTransport.local(conf);
     // An insider: it holds the job's secret and proves worker 0, but answers before it registered.
-    TransportOptions options = transport.options(InferenceCodec.CODEC, Participants.worker(0));
+    TransportOptions options = transport.options(GraphWorkerCodec.CODEC, Participants.worker(0));
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     try (TransportClient intruder = new TransportClient(options, strangerInbox);
-        ThreadWorkers real = new ThreadWorkers(conf, job, model, transport)) {
+        ThreadWorkers real = GraphWorker.threads(conf, job, model, transport)) {
       intruder.start();
       WorkerLauncher launcher = new StrangerFirstLauncher((host, port) -> {
         // Before the real workers: a stranger answers the first phase without registering.

@@ -15,6 +15,7 @@ import org.apache.hadoop.yarn.api.records.LocalResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yarngnn.app.InferCommand;
+import org.yarngnn.app.graphworker.ContainerWorkers;
 import org.yarngnn.app.yarn.JobSubmission;
 import org.yarngnn.app.yarn.LaunchContexts;
 import org.yarngnn.app.yarn.StagingDir;
@@ -51,8 +52,10 @@ class InferLaunchContextsTest {
     assertTrue(resources.containsKey("my-model"));
 
     List<String> am = LaunchContexts.command(s);
+    // Inference's graph workers as InferenceJobDriver launches them.
     List<String> worker = LaunchContexts.command(ContainerWorkers.spec("am-host.example", 40123, job.workers(),
-        job.workerMemoryMb(), job.workerVcores(), List.of()));
+        job.workerMemoryMb(), job.workerVcores(), List.of(), GraphWorkerMain.class.getName(),
+        GraphWorkerMain.JAVA_OPTS));
     for (List<String> cmd : List.of(am, worker)) {
       String line = String.join(" ", cmd);
       for (String input : new String[] {"hdfs:", "/data/", "cora", "my-model", "/out", "staged:", "1@plan"}) {
@@ -69,7 +72,7 @@ class InferLaunchContextsTest {
     assertTrue(worker.get(0).contains(LaunchContexts.INFER_GC), worker.get(0));
     assertFalse(String.join(" ", am).contains(LaunchContexts.INFER_GC), am.get(0));
     List<String> training = LaunchContexts.command(ContainerWorkers.spec("am-host.example", 40123, 2, 4096, 2,
-        List.of(), org.yarngnn.app.train.TrainWorkerMain.class.getName()));
+        List.of(), org.yarngnn.app.train.TrainWorkerMain.class.getName(), ""));
     assertFalse(training.get(0).contains(LaunchContexts.INFER_GC), training.get(0));
 
     // What a container reads from its working directory is the job, unchanged; a staged model resolves there.

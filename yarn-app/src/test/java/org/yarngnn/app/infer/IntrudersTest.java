@@ -17,6 +17,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.app.graphworker.GraphWorkerCodec;
+import org.yarngnn.app.graphworker.ThreadWorkers;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.runtime.Phase;
@@ -65,11 +67,11 @@ class IntrudersTest {
     CompletableFuture<PeerConnection> insider = new CompletableFuture<>();
     List<String> refusals = new ArrayList<>();
     ByteArrayOutputStream log = new ByteArrayOutputStream();
-    try (TransportClient wrongKey = new TransportClient(stranger.options(InferenceCodec.CODEC,
+    try (TransportClient wrongKey = new TransportClient(stranger.options(GraphWorkerCodec.CODEC,
             Participants.worker(0)), new InboundQueue());
-        TransportClient claimsAnother = new TransportClient(transport.options(InferenceCodec.CODEC,
+        TransportClient claimsAnother = new TransportClient(transport.options(GraphWorkerCodec.CODEC,
             Participants.worker(1)), insiderInbox);
-        ThreadWorkers real = new ThreadWorkers(conf, job, model, transport)) {
+        ThreadWorkers real = GraphWorker.threads(conf, job, model, transport)) {
       wrongKey.start();
       claimsAnother.start();
       WorkerLauncher launcher = new StrangerFirstLauncher((host, port) -> {
@@ -113,7 +115,7 @@ class IntrudersTest {
     JobTransport fake = new JobTransport(TransportSecret.generate(), false, JobTransport.LOOPBACK);
     InboundQueue fakeInbox = new InboundQueue();
     try (org.yarngnn.app.transport.TransportServer server = new org.yarngnn.app.transport.TransportServer(
-        fake.options(InferenceCodec.CODEC, Participants.DRIVER), fakeInbox)) {
+        fake.options(GraphWorkerCodec.CODEC, Participants.DRIVER), fakeInbox)) {
       server.start();
       InferOptions job = InferOptions.builder().edges("e").nodes("n").model("m").output("o").workers(1).local(true)
           .layers(1).build();
