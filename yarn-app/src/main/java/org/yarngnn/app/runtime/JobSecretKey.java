@@ -1,4 +1,4 @@
-package org.yarngnn.app.yarn;
+package org.yarngnn.app.runtime;
 
 import java.io.IOException;
 import org.apache.hadoop.io.Text;
