@@ -17,8 +17,6 @@ import org.yarngnn.app.runtime.PhaseCommand;
 import org.yarngnn.app.runtime.PhaseDone;
 import org.yarngnn.app.runtime.PhaseResult;
 import org.yarngnn.app.runtime.WorkerFailure;
-import org.yarngnn.app.transport.Command;
-import org.yarngnn.app.transport.Done;
 import org.yarngnn.app.transport.Endpoint;
 import org.yarngnn.app.transport.Failure;
 import org.yarngnn.app.transport.Hello;
@@ -52,8 +50,8 @@ class FrameFuzzTest {
     return List.of(
         new Hello(3, "node-7.example.org", 45_123),
         new PeerTable(List.of(new Endpoint(0, "a", 1), new Endpoint(1, "b.example", 65_535))),
-        new Command("end", 2, new byte[] {1, 2, 3}),
-        new Done(5, new byte[] {9}),
+        new Hello(2, "node-1", 40_000, new Hello.Survivor(1, 3, "container_1700000000000_0001_01_000004")),
+        new Failure(""),
         new Failure("worker 2: out of memory"),
         new RowBlock(0, 1, 2, false, new int[] {4, 1, 9}, new float[21], 7),
         new PhaseCommand(Phase.ROUTE_NODES, 0, Ownership.ranges(3, 2708)),

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.yarngnn.partition.PartitionKey;
-import org.yarngnn.app.transport.Command;
+import org.yarngnn.app.transport.Failure;
 import org.yarngnn.app.transport.ProtocolException;
 
 class PhaseEndsTest {
@@ -58,7 +58,7 @@ class PhaseEndsTest {
     PhaseEnds ends = new PhaseEnds("route-nodes", 0, 3, ConstructionBlock.class);
     HaloRequest wrong = new HaloRequest(0, new long[0]);
     assertThrows(ProtocolException.class, () -> ends.data(1, wrong));
-    assertThrows(ProtocolException.class, () -> ends.data(1, new Command("x", 0)));
+    assertThrows(ProtocolException.class, () -> ends.data(1, new Failure("x")));
     assertThrows(ProtocolException.class, () -> ends.data(-1, block()));
     assertThrows(ProtocolException.class, () -> ends.data(0, block()));
     assertThrows(ProtocolException.class, () -> ends.end(3));
