@@ -1,8 +1,5 @@
 package org.yarngnn.app;
 
-import org.yarngnn.app.graphworker.ThreadWorkers;
-import org.yarngnn.app.infer.GraphWorker;
-import org.yarngnn.app.yarn.JobDriver;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
@@ -13,12 +10,15 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.app.graphworker.ThreadWorkers;
+import org.yarngnn.app.infer.GraphWorker;
 import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.infer.InferenceDriver;
 import org.yarngnn.app.infer.InferenceJobDriver;
+import org.yarngnn.app.infer.NodewiseBaseline;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.RunMetrics;
-import org.yarngnn.app.local.LocalInference;
+import org.yarngnn.app.yarn.JobDriver;
 import org.yarngnn.app.yarn.JobResult;
 import org.yarngnn.app.yarn.JobSubmission;
 import org.yarngnn.app.yarn.YarnJobClient;
@@ -53,7 +53,7 @@ public final class InferCommand implements Command {
       return Main.OK;
     }
     if (options.strategy() == InferOptions.Strategy.NODEWISE) {
-      LocalInference.Result r = new LocalInference(cl.conf(), options, out).run();
+      NodewiseBaseline.Result r = new NodewiseBaseline(cl.conf(), options, out).run();
       out.printf("yarn-gnn infer: wrote %,d embeddings of width %d to %s (%d part files) in %.1f s%n",
           r.nodes(), r.width(), new Path(options.output()), r.parts(), r.seconds());
       if (options.metrics() != null) {

@@ -1,4 +1,4 @@
-package org.yarngnn.app.local;
+package org.yarngnn.app.infer;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -9,14 +9,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.yarngnn.io.model.ModelFiles;
-import org.yarngnn.app.infer.InferOptions;
-import org.yarngnn.app.infer.NumberChecks;
-import org.yarngnn.app.infer.PartWriter;
 import org.yarngnn.compute.infer.LayerwiseInference;
 import org.yarngnn.compute.infer.NodewiseInference;
 import org.yarngnn.compute.model.Model;
 import org.yarngnn.compute.tensor.DenseMatrix;
+import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.EmbeddingWriter;
 import org.yarngnn.io.table.InputException;
@@ -29,11 +26,12 @@ import org.yarngnn.partition.LocalGraph;
 import org.yarngnn.partition.format.PartitionedGraph;
 
 /**
- * Inference in one JVM without workers: reads the tables, builds the whole graph, runs the nodewise mini-batch
- * baseline ({@code --strategy nodewise}) on all cores, and writes the output table through an
- * {@link OutputCommit} (no part file in the output directory before the job succeeded, {@code _SUCCESS} last).
+ * The nodewise mini-batch baseline of inference ({@code --strategy nodewise}): in one JVM without workers, reads
+ * the tables, builds the whole graph, runs {@link NodewiseInference} on all cores, and writes the output table
+ * through an {@link OutputCommit} (no part file in the output directory before the job succeeded, {@code _SUCCESS}
+ * last).
  */
-public final class LocalInference {
+public final class NodewiseBaseline {
   /** Rows per output part file: parts are written in parallel and stay a comfortable size for readers. */
   static final int ROWS_PER_PART = 1 << 20;
 
@@ -44,7 +42,7 @@ public final class LocalInference {
   private final InferOptions options;
   private final PrintStream log;
 
-  public LocalInference(Configuration conf, InferOptions options, PrintStream log) {
+  public NodewiseBaseline(Configuration conf, InferOptions options, PrintStream log) {
     this.conf = conf;
     this.options = options;
     this.log = log;
