@@ -4,14 +4,14 @@ import org.yarngnn.app.transport.FrameReader;
 import org.yarngnn.app.transport.FrameWriter;
 import org.yarngnn.app.transport.MalformedFrameException;
 import org.yarngnn.app.transport.Message;
-import org.yarngnn.partition.InputError;
+import org.yarngnn.partition.InputFinding;
 
 /**
  * A worker's first bad-input finding of construction, or none ({@code error} null), sent to every peer after its
- * edge phase: each worker then reports the smallest of all ({@link InputError#min}), so the job names the first
+ * edge phase: each worker then reports the smallest of all ({@link InputFinding#min}), so the job names the first
  * offending row in table order whichever worker found it, as the partition job does.
  */
-record ConstructionFinding(InputError error) implements Message {
+record ConstructionFinding(InputFinding error) implements Message {
   static final byte TYPE = 40;
 
   @Override
@@ -45,6 +45,6 @@ record ConstructionFinding(InputError error) implements Message {
     if (table < 0 || file < 0) {
       throw new MalformedFrameException("construction finding in table " + table + ", file " + file);
     }
-    return new ConstructionFinding(new InputError(table, file, row, column, message, formatted));
+    return new ConstructionFinding(new InputFinding(table, file, row, column, message, formatted));
   }
 }

@@ -1,7 +1,7 @@
 package org.yarngnn.app.graphworker;
 
-import org.yarngnn.app.infer.InferOptions;
 import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.runtime.PhaseCommand;
 import org.yarngnn.app.runtime.PhaseResult;
 import org.yarngnn.compute.graph.GraphBlock;

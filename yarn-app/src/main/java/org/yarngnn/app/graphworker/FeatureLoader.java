@@ -1,10 +1,10 @@
 package org.yarngnn.app.graphworker;
 
-import org.yarngnn.app.infer.InferOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.app.runtime.PhaseResult;
 import org.yarngnn.compute.infer.RowNormalization;

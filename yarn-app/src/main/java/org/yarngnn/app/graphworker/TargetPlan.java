@@ -8,7 +8,7 @@ import org.yarngnn.compute.infer.LayerwiseInference;
 import org.yarngnn.compute.infer.ReceptiveField;
 import org.yarngnn.compute.tensor.DenseMatrix;
 import org.yarngnn.io.table.InputException;
-import org.yarngnn.partition.InputError;
+import org.yarngnn.partition.InputFinding;
 
 /**
  * The plan of targeted inference ({@code infer --targets}): the targets' sampled receptive field, distributed
@@ -92,11 +92,11 @@ public final class TargetPlan {
    * one, every worker throws the same {@link InputException} naming it.
    */
   public static TargetPlan build(WorkerPartition part, LayerwiseInference engine, WorkerMesh mesh, int self,
-      int[] targets, InputError unknown) throws Exception {
+      int[] targets, InputFinding unknown) throws Exception {
     int depth = engine.layers().size();
     int workers = mesh.workers();
     List<WorkerMesh.Inbound> early = new ArrayList<>();
-    InputError first = firstUnknown(mesh, self, unknown, early, depth);
+    InputFinding first = firstUnknown(mesh, self, unknown, early, depth);
     if (first != null) {
       throw new InputException(first.message());
     }
@@ -130,7 +130,7 @@ public final class TargetPlan {
    * Sends this worker's unknown-target finding (or none) to every peer and collects theirs: the smallest, so
    * every worker names the same first unknown id. Requests of the first layer round that come meanwhile are kept.
    */
-  private static InputError firstUnknown(WorkerMesh mesh, int self, InputError own, List<WorkerMesh.Inbound> early,
+  private static InputFinding firstUnknown(WorkerMesh mesh, int self, InputFinding own, List<WorkerMesh.Inbound> early,
       int depth) throws Exception {
     int workers = mesh.workers();
     for (int q = 0; q < workers; q++) {
@@ -139,7 +139,7 @@ public final class TargetPlan {
       }
     }
     boolean[] found = new boolean[workers];
-    InputError first = own;
+    InputFinding first = own;
     for (int received = 0; received < workers - 1; ) {
       WorkerMesh.Inbound m = mesh.take(WorkerMesh.PEER_TIMEOUT_MS);
       if (m.message() instanceof ConstructionFinding f) {
@@ -147,7 +147,7 @@ public final class TargetPlan {
           throw new ProtocolException("worker " + self + ": a second targets finding from worker " + m.from());
         }
         found[m.from()] = true;
-        first = InputError.min(first, f.error());
+        first = InputFinding.min(first, f.error());
         received++;
       } else if (m.message() instanceof HaloRequest r && found[m.from()] && r.layer() == depth - 1) {
         early.add(m);

@@ -1,7 +1,5 @@
 package org.yarngnn.app.graphworker;
 
-import org.yarngnn.app.infer.EdgeReading;
-import org.yarngnn.app.infer.InferOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -16,6 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.infer.EdgeReading;
+import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.app.transport.ProtocolException;
 import org.yarngnn.app.transport.Message;
@@ -27,7 +27,7 @@ import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.app.transport.TransportException;
 import org.yarngnn.partition.GraphPartition;
 import org.yarngnn.partition.GraphRecord;
-import org.yarngnn.partition.InputError;
+import org.yarngnn.partition.InputFinding;
 import org.yarngnn.partition.MissingFeatures;
 import org.yarngnn.partition.OwnEdgeFilter;
 import org.yarngnn.partition.Ownership;
@@ -309,7 +309,7 @@ public final class WorkerConstruction {
       }
     }, () -> endMarkers(2));
     started.addAll(readers.threads());
-    InputError[] findings = new InputError[workers];
+    InputFinding[] findings = new InputFinding[workers];
     boolean[] found = new boolean[workers];
     GraphRecord decoded = new GraphRecord();
     try {
@@ -346,7 +346,7 @@ public final class WorkerConstruction {
     if (direct != null) {
       direct.close();
     }
-    InputError first = firstFinding(assembler.error(), findings, found);
+    InputFinding first = firstFinding(assembler.error(), findings, found);
     if (first != null) {
       throw first.toException(routed.nodeFiles(), edges.files());
     }
@@ -387,7 +387,7 @@ public final class WorkerConstruction {
     started.addAll(readers.threads());
     readers.join();
     direct.close();
-    InputError first = firstFinding(routed.assembler().error(), new InputError[workers], new boolean[workers]);
+    InputFinding first = firstFinding(routed.assembler().error(), new InputFinding[workers], new boolean[workers]);
     if (first != null) {
       throw first.toException(routed.nodeFiles(), edges.files());
     }
@@ -452,12 +452,12 @@ public final class WorkerConstruction {
    * Sends this worker's finding (or none) to every peer and waits for theirs (some may have come already):
    * the smallest of all, so every worker reports the same first offending row.
    */
-  private InputError firstFinding(InputError own, InputError[] early, boolean[] found) throws Exception {
+  private InputFinding firstFinding(InputFinding own, InputFinding[] early, boolean[] found) throws Exception {
     int received = 0;
-    InputError first = own;
+    InputFinding first = own;
     for (int q = 0; q < workers; q++) {
       if (found[q]) {
-        first = InputError.min(first, early[q]);
+        first = InputFinding.min(first, early[q]);
         received++;
       }
     }
@@ -473,7 +473,7 @@ public final class WorkerConstruction {
             + m.from() + ", got " + m.message());
       }
       found(found, m.from());
-      first = InputError.min(first, f.error());
+      first = InputFinding.min(first, f.error());
       received++;
     }
     return first;

@@ -27,7 +27,7 @@ import org.yarngnn.app.transport.MessageCodec;
 import org.yarngnn.app.transport.PeerTable;
 import org.yarngnn.app.transport.RowBlock;
 import org.yarngnn.app.transport.StreamedMessage;
-import org.yarngnn.partition.InputError;
+import org.yarngnn.partition.InputFinding;
 import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.PartitionKey;
 
@@ -65,7 +65,7 @@ class FrameFuzzTest {
         new PhaseEnd(1),
         new ConstructionBlock(PartitionKey.EDGE, new byte[] {0, 0, 0, 1, 0, 0, 0, 2, 5, 6, 7, 8}),
         new ConstructionFinding(null),
-        new ConstructionFinding(new InputError(InputError.EDGES, 0, 41, 1, "dst 99 has no row", false)));
+        new ConstructionFinding(new InputFinding(InputFinding.EDGES, 0, 41, 1, "dst 99 has no row", false)));
   }
 
   /** What decoding a frame of {@code n} bytes may allocate: copies of its content and small fixed costs. */

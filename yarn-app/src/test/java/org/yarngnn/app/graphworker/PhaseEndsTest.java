@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.yarngnn.partition.PartitionKey;
 import org.yarngnn.app.transport.Failure;
+import org.yarngnn.partition.PartitionKey;
 import org.yarngnn.app.transport.ProtocolException;
 
 class PhaseEndsTest {

@@ -24,7 +24,7 @@ import org.yarngnn.compute.model.LayerSpec;
 import org.yarngnn.compute.model.ModelSpec;
 import org.yarngnn.compute.model.RandomModels;
 import org.yarngnn.io.table.InputException;
-import org.yarngnn.partition.InputError;
+import org.yarngnn.partition.InputFinding;
 import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.PartitionBlockBuilder;
 
@@ -64,7 +64,7 @@ class TargetPlanTest {
   }
 
   /** Runs worker 0's build of the plan for targets {@code rows} while {@code peer} plays worker 1. */
-  private static TargetPlan run(int[] rows, InputError unknown, PeerScript peer) throws Exception {
+  private static TargetPlan run(int[] rows, InputFinding unknown, PeerScript peer) throws Exception {
     WorkerMesh[] m = meshes();
     ExecutorService pool = Executors.newSingleThreadExecutor();
     try {
@@ -120,8 +120,8 @@ class TargetPlanTest {
 
   @Test
   void theFirstUnknownTargetOfAllWorkersIsNamedByEach() {
-    InputError mine = new InputError(TargetPlan.TARGETS_TABLE, 1, 9, 0, "t.txt:9: target id 7 is not a node", true);
-    InputError theirs = new InputError(TargetPlan.TARGETS_TABLE, 0, 40, 0, "s.txt:40: target id 8 is not a node",
+    InputFinding mine = new InputFinding(TargetPlan.TARGETS_TABLE, 1, 9, 0, "t.txt:9: target id 7 is not a node", true);
+    InputFinding theirs = new InputFinding(TargetPlan.TARGETS_TABLE, 0, 40, 0, "s.txt:40: target id 8 is not a node",
         true);
     InputException e = assertThrows(InputException.class,
         () -> run(new int[] {0}, mine, peer -> peer.send(0, new ConstructionFinding(theirs))));

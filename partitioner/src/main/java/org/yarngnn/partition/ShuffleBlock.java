@@ -16,7 +16,7 @@ import java.util.Arrays;
  * one reusable byte array and written with a single call, since per-value {@code DataOutput} calls would cost more
  * than the shuffle saved.
  */
-abstract class RowBlock {
+abstract class ShuffleBlock {
   static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
   static final VarHandle LONGS_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
@@ -44,7 +44,7 @@ abstract class RowBlock {
     private byte[] bytes = new byte[0];
   }
 
-  RowBlock(Scratch scratch) {
+  ShuffleBlock(Scratch scratch) {
     this.scratch = scratch;
   }
   private int rowCodesAt;
@@ -64,7 +64,7 @@ abstract class RowBlock {
   }
 
   /** Copies the shared columns (file, count, rows, flags) into {@code c}, sized to the entries. */
-  final <T extends RowBlock> T copyRowsTo(T c) {
+  final <T extends ShuffleBlock> T copyRowsTo(T c) {
     decodeRows();
     c.file = file;
     c.count = count;
@@ -74,7 +74,7 @@ abstract class RowBlock {
   }
 
   /** A copy of the block that owns its arrays (the router reuses its blocks after emitting them). */
-  abstract RowBlock copy();
+  abstract ShuffleBlock copy();
 
   /** Table row of entry {@code i}. */
   final long row(int i) {

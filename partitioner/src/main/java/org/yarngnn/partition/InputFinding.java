@@ -13,23 +13,24 @@ import org.yarngnn.io.table.InputException;
  * A bad-input finding of a partition job task, ordered as a single-JVM build would meet it: nodes table before
  * edges table, then file, row and column (src before dst). A reader's own error (a malformed row) sorts after
  * every other finding in its file, since the reader stopped there. Tasks write their first finding to
- * {@code _errors/} and the driver reports the smallest.
+ * {@code _errors/} and the driver reports the smallest. A finding is a value to compare and ship, not an error:
+ * the one reported becomes an {@link InputException} ({@link #toException}), yarn-gnn's one bad-input error.
  */
-public record InputError(int table, int file, long row, int column, String message, boolean formatted)
-    implements Comparable<InputError> {
+public record InputFinding(int table, int file, long row, int column, String message, boolean formatted)
+    implements Comparable<InputFinding> {
   public static final int NODES = 0;
   public static final int EDGES = 1;
   public static final String DIR = "_errors";
 
   @Override
-  public int compareTo(InputError o) {
+  public int compareTo(InputFinding o) {
     int c = Integer.compare(table, o.table);
     c = c != 0 ? c : Integer.compare(file, o.file);
     c = c != 0 ? c : Long.compare(row, o.row);
     return c != 0 ? c : Integer.compare(column, o.column);
   }
 
-  public static InputError min(InputError a, InputError b) {
+  public static InputFinding min(InputFinding a, InputFinding b) {
     return a == null ? b : b == null ? a : a.compareTo(b) <= 0 ? a : b;
   }
 
@@ -49,10 +50,10 @@ public record InputError(int table, int file, long row, int column, String messa
     }
   }
 
-  public static InputError read(FileSystem fs, Path file) throws IOException {
+  public static InputFinding read(FileSystem fs, Path file) throws IOException {
     try (InputStream in = fs.open(file)) {
       String[] f = new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\t", 6);
-      return new InputError(Integer.parseInt(f[0]), Integer.parseInt(f[1]), Long.parseLong(f[2]),
+      return new InputFinding(Integer.parseInt(f[0]), Integer.parseInt(f[1]), Long.parseLong(f[2]),
           Integer.parseInt(f[3]), f[5], f[4].equals("1"));
     }
   }

@@ -6,8 +6,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Figures of a P-partition construction: per partition nodes, edges and halo, and the edge balance. */
-public record PartitioningStats(Ownership ownership, List<PartitionStats> partitions, double readSeconds,
+/**
+ * Figures of a graph built as P partitions: each partition's {@link PartitionStats}, the edge balance and the
+ * build's times (a graph built whole has {@link GraphStats}).
+ */
+public record PartitionedGraphStats(Ownership ownership, List<PartitionStats> partitions, double readSeconds,
     double buildSeconds) {
 
   public long nodes() {
