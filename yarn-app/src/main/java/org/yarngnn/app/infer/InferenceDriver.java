@@ -1,5 +1,6 @@
 package org.yarngnn.app.infer;
 
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,10 +96,10 @@ public final class InferenceDriver {
   public Result run(int layerCount) throws Exception {
     long t0 = System.nanoTime();
     this.layers = layerCount;
-    try (DriverSession s = new DriverSession(InferenceCodec.CODEC, transport, launcher, spec.roundTimeoutSeconds(),
+    try (DriverSession s = new DriverSession(InferenceCodec.CODEC, transport, launcher, spec.job().roundTimeoutSeconds(),
         progress, log)) {
       session = s;
-      int p = spec.workers();
+      int p = spec.job().workers();
       if (continueAt >= 0 && adoption != null) {
         s.start(p, adoption);
       } else {
@@ -106,8 +107,8 @@ public final class InferenceDriver {
       }
       if (launcher instanceof ReplaceableWorkers r && spec.recovery().replacesWorkers()) {
         recovery = new WorkerRecovery(s, r, spec.recovery().maxWorkerFailures());
-        resume = new LayerResume(layerCount, counts -> ownership(spec, p, counts),
-            spec.recovery().writesCheckpoints(), spec.graph() == null);
+        resume = new LayerResume(layerCount, counts -> ownership(spec.job(), p, counts),
+            spec.recovery().writesCheckpoints(), spec.job().graph() == null);
       }
       if (continueAt >= 0 && recovery == null) {
         throw new IllegalStateException("only a job that replaces lost workers continues from checkpoints");
@@ -122,10 +123,10 @@ public final class InferenceDriver {
         sizes = recovery.rejoinAll(LayerResume.atLayer(continueAt), 0.40f,
             "loading the checkpoints (continuing at layer " + (continueAt + 1) + "/" + layers + ")");
         ownershipText = "as the previous attempt built it";
-      } else if (spec.graph() != null) {
+      } else if (spec.job().graph() != null) {
         // A partitioned graph: each worker loads its own partition's files; nothing is routed.
         sizes = round(new PhaseCommand(Phase.LOAD_PARTITION), 0.35f);
-        ownershipText = "from " + spec.graph();
+        ownershipText = "from " + spec.job().graph();
       } else {
         Ownership own = route(p);
         ownershipText = own.toString();
@@ -150,7 +151,7 @@ public final class InferenceDriver {
 
   /** Reads the node files, chooses the ownership from the ids, and routes node rows to their owners. */
   private Ownership route(int p) throws Exception {
-    return route(session, spec, p, this::round);
+    return route(session, spec.job(), p, this::round);
   }
 
   /** A round of a driver: the command and the progress fraction once it is done. */
@@ -163,7 +164,7 @@ public final class InferenceDriver {
    * READ_NODES, then the ownership chosen from the ids every worker read, then ROUTE_NODES under it: the node
    * side of construction, the same for every graph job.
    */
-  public static Ownership route(DriverSession session, InferOptions spec, int p, Rounds rounds) throws Exception {
+  public static Ownership route(DriverSession session, GraphJobOptions spec, int p, Rounds rounds) throws Exception {
     Ownership own = ownership(spec, p, rounds.round(new PhaseCommand(Phase.READ_NODES), 0.10f));
     rounds.round(new PhaseCommand(Phase.ROUTE_NODES, 0, own), 0.20f);
     return own;
@@ -173,7 +174,7 @@ public final class InferenceDriver {
    * The ownership chosen from the ids the workers read (their READ_NODES answers): a function of the node tables
    * alone, so a read-nodes run again after a lost worker comes to the same one.
    */
-  static Ownership ownership(InferOptions spec, int p, List<PhaseResult> counts) {
+  static Ownership ownership(GraphJobOptions spec, int p, List<PhaseResult> counts) {
     long nodes = 0;
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;

@@ -26,7 +26,7 @@ class LayerResumeTest {
 
   /** The driver's own choice. */
   private static Ownership ownershipOf(List<PhaseResult> counts) {
-    return InferenceDriver.ownership(SPEC, WORKERS, counts);
+    return InferenceDriver.ownership(SPEC.job(), WORKERS, counts);
   }
 
   /** With checkpoints ({@code --checkpoint layers}), the graph built from the tables. */
