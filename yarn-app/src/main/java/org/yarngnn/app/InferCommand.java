@@ -1,5 +1,6 @@
 package org.yarngnn.app;
 
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
@@ -44,10 +45,10 @@ public final class InferCommand implements Command {
   @Override
   public int run(CommandLine cl, PrintStream out) throws Exception {
     InferOptions options = InferOptions.fromCommandLine(cl);
-    PathOverlap.check(cl.conf(), "--output", options.output(), "--edges", options.edges(), "--nodes",
-        options.nodes(), "--graph", options.graph(), "--model", options.model(), "--targets", options.targets());
-    RunMetrics.check(cl.conf(), options.metrics(), options.output(), "--edges", options.edges(), "--nodes",
-        options.nodes(), "--graph", options.graph(), "--model", options.model(), "--targets", options.targets());
+    PathOverlap.check(cl.conf(), "--output", options.job().output(), "--edges", options.job().edges(), "--nodes",
+        options.job().nodes(), "--graph", options.job().graph(), "--model", options.model(), "--targets", options.targets());
+    RunMetrics.check(cl.conf(), options.job().metrics(), options.job().output(), "--edges", options.job().edges(), "--nodes",
+        options.job().nodes(), "--graph", options.job().graph(), "--model", options.model(), "--targets", options.targets());
     if (cl.flag("dry-run")) {
       DryRun.print(cl.conf(), "infer", options, validate(cl.conf(), options).spec(), out, null);
       return Main.OK;
@@ -55,14 +56,14 @@ public final class InferCommand implements Command {
     if (options.strategy() == InferOptions.Strategy.NODEWISE) {
       NodewiseBaseline.Result r = new NodewiseBaseline(cl.conf(), options, out).run();
       out.printf("yarn-gnn infer: wrote %,d embeddings of width %d to %s (%d part files) in %.1f s%n",
-          r.nodes(), r.width(), new Path(options.output()), r.parts(), r.seconds());
-      if (options.metrics() != null) {
-        RunMetrics.writeOrWarn(cl.conf(), options.metrics(), RunMetrics.summary("infer", r.seconds(), List.of()),
+          r.nodes(), r.width(), new Path(options.job().output()), r.parts(), r.seconds());
+      if (options.job().metrics() != null) {
+        RunMetrics.writeOrWarn(cl.conf(), options.job().metrics(), RunMetrics.summary("infer", r.seconds(), List.of()),
             out, "infer");
       }
       return Main.OK;
     }
-    return options.local() ? runLocal(cl.conf(), options, out) : runOnYarn(cl.conf(), options, out);
+    return options.job().local() ? runLocal(cl.conf(), options, out) : runOnYarn(cl.conf(), options, out);
   }
 
   /**
@@ -75,44 +76,45 @@ public final class InferCommand implements Command {
       // Every worker reads it again; here only that it exists and has a row (an empty targets table is refused).
       IdTable.open(conf, o.targets(), TableReadOptions.builder().format(o.targetsFormat()).build(), "targets");
     }
-    if (o.graph() != null) {
-      PartitionedGraph g = PartitionedGraph.open(conf, new Path(o.graph()));
-      ModelFiles.checkInputWidth(model, o.model(), g.featureWidth(), o.graph());
-      int workers = o.workers() == 0 ? g.parts() : o.workers();
+    if (o.job().graph() != null) {
+      PartitionedGraph g = PartitionedGraph.open(conf, new Path(o.job().graph()));
+      ModelFiles.checkInputWidth(model, o.model(), g.featureWidth(), o.job().graph());
+      int workers = o.job().workers() == 0 ? g.parts() : o.job().workers();
       if (workers != g.parts()) {
-        throw new UsageException("--graph " + o.graph() + " has " + g.parts() + " partitions: run it with --workers "
+        throw new UsageException("--graph " + o.job().graph() + " has " + g.parts() + " partitions: run it with --workers "
             + g.parts() + " (one worker loads each partition)");
       }
       return model;
     }
-    EdgeTable.open(conf, o.edges(), TableReadOptions.builder().format(o.edgesFormat()).build());
-    NodeTable nodes = NodeTable.open(conf, o.nodes(),
-        TableReadOptions.builder().format(o.nodesFormat()).build());
-    ModelFiles.checkInputWidth(model, o.model(), nodes.featureWidth(), o.nodes());
+    EdgeTable.open(conf, o.job().edges(), TableReadOptions.builder().format(o.job().edgesFormat()).build());
+    NodeTable nodes = NodeTable.open(conf, o.job().nodes(),
+        TableReadOptions.builder().format(o.job().nodesFormat()).build());
+    ModelFiles.checkInputWidth(model, o.model(), nodes.featureWidth(), o.job().nodes());
     return model;
   }
 
   /** The job the driver and the workers run: workers resolved, the model's layer count, the commit's work dir. */
   static InferOptions job(Configuration conf, InferOptions o, Model model, Path workDir, int defaultWorkers) {
-    int workers = o.workers() != 0 ? o.workers() : o.graph() != null ? graphParts(conf, o) : defaultWorkers;
-    return o.toBuilder().workers(workers).layers(model.spec().layers().size()).workDir(workDir.toString())
-        .build();
+    int workers = o.job().workers() != 0 ? o.job().workers() : o.job().graph() != null ? graphParts(conf, o) : defaultWorkers;
+    InferOptions.Builder b = o.toBuilder();
+    b.job().workers(workers).layers(model.spec().layers().size()).workDir(workDir.toString());
+    return b.build();
   }
 
   private int runLocal(Configuration conf, InferOptions o, PrintStream out) throws Exception {
     Model model = validate(conf, o);
-    OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.overwrite()).abortOnExit();
+    OutputCommit commit = OutputCommit.begin(conf, new Path(o.job().output()), o.job().overwrite()).abortOnExit();
     try {
       InferOptions job = job(conf, o, model, commit.workDir(), 1);
       InferenceDriver.Result r;
       // The thread workers share this JVM's model and options: neither is read again.
       JobTransport transport = JobTransport.local(conf);
       try (ThreadWorkers launcher = GraphWorker.threads(conf, job, model, transport)) {
-        r = new InferenceDriver(job, transport, launcher, new ProgressLine(out), out).run(job.layers());
+        r = new InferenceDriver(job, transport, launcher, new ProgressLine(out), out).run(job.job().layers());
       }
       commit.commit();
-      if (o.metrics() != null) {
-        RunMetrics.writeOrWarn(conf, o.metrics(), RunMetrics.summary("infer", r.seconds(), r.workers()), out,
+      if (o.job().metrics() != null) {
+        RunMetrics.writeOrWarn(conf, o.job().metrics(), RunMetrics.summary("infer", r.seconds(), r.workers()), out,
             "infer");
       }
       printStats(out, "infer", r.workers());
@@ -134,14 +136,14 @@ public final class InferCommand implements Command {
   private int runOnYarn(Configuration clientConf, InferOptions o, PrintStream out) throws Exception {
     Configuration conf = new YarnConfiguration(clientConf);
     Model model = validate(conf, o);
-    InferOptions.Builder qualified = o.toBuilder()
-        // Compute threads follow the containers' vcores, not this machine's cores.
-        .threads(o.workerVcores());
-    if (o.edges() != null) {
-      qualified.edges(onCluster(conf, o.edges(), "edges")).nodes(onCluster(conf, o.nodes(), "nodes"));
+    InferOptions.Builder qualified = o.toBuilder();
+    // Compute threads follow the containers' vcores, not this machine's cores.
+    qualified.job().threads(o.job().workerVcores());
+    if (o.job().edges() != null) {
+      qualified.job().edges(onCluster(conf, o.job().edges(), "edges")).nodes(onCluster(conf, o.job().nodes(), "nodes"));
     }
-    if (o.graph() != null) {
-      qualified.graph(onCluster(conf, o.graph(), "graph"));
+    if (o.job().graph() != null) {
+      qualified.job().graph(onCluster(conf, o.job().graph(), "graph"));
     }
     if (o.targets() != null) {
       qualified.targets(onCluster(conf, o.targets(), "targets"));
@@ -154,7 +156,7 @@ public final class InferCommand implements Command {
     } else {
       qualified.model(modelPath.getFileSystem(conf).makeQualified(modelPath).toString());
     }
-    OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.overwrite());
+    OutputCommit commit = OutputCommit.begin(conf, new Path(o.job().output()), o.job().overwrite());
     try {
       InferOptions job = job(conf, qualified.output(commit.outputDir().toString()).build(), model,
           commit.workDir(), 2);
@@ -214,20 +216,14 @@ public final class InferCommand implements Command {
     if (shippedModel != null) {
       submission.file(shippedModel);
     }
-    return submission.appName(job.name()).queue(job.queue()).jar(jar).amMemoryMb(512)
-        .accesses(accessedPaths(job)).accesses(shippedModel == null ? job.model() : null)
+    return submission.appName(job.job().name()).queue(job.job().queue()).jar(jar).amMemoryMb(512)
+        .accesses(job.job().accessedPaths()).accesses(job.targets(), shippedModel == null ? job.model() : null)
         .jobConf(job.toConfiguration())
         .driver(InferenceJobDriver.class.getName(), List.of()).build();
   }
 
-  /** The tables, graph, output and work directory a graph job reads or writes (its model aside). */
-  static String[] accessedPaths(InferOptions job) {
-    return new String[] {job.edges(), job.nodes(), job.graph(), job.output(), job.workDir(), job.metrics(),
-        job.targets()};
-  }
-
   private static int graphParts(Configuration conf, InferOptions o) {
-    return PartitionedGraph.open(conf, new Path(o.graph())).parts();
+    return PartitionedGraph.open(conf, new Path(o.job().graph())).parts();
   }
 
   /** The part files of a committed output (a worker writes one per writer thread that had rows). */

@@ -1,7 +1,6 @@
 package org.yarngnn.app.graphworker;
 
 import org.apache.hadoop.conf.Configuration;
-import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.runtime.PhaseCommand;
 import org.yarngnn.app.runtime.PhaseResult;
 import org.yarngnn.compute.graph.GraphBlock;
@@ -14,7 +13,7 @@ import org.yarngnn.compute.model.Model;
  */
 public final class ConstructionPhases {
   private final Configuration conf;
-  private final InferOptions spec;
+  private final GraphJobOptions spec;
   private final Model model;
   private final FeatureLoader features;
   private final WorkerConstruction construction;
@@ -23,7 +22,7 @@ public final class ConstructionPhases {
   private WorkerConstruction.NodesRouted nodesRouted;
   private WorkerPartition partition;
 
-  public ConstructionPhases(Configuration conf, InferOptions spec, Model model, FeatureLoader features, int index,
+  public ConstructionPhases(Configuration conf, GraphJobOptions spec, Model model, FeatureLoader features, int index,
       WorkerMesh mesh, WorkerFigures figures) {
     this.conf = conf;
     this.spec = spec;

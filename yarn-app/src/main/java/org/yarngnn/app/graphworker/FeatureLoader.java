@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
-import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.app.runtime.PhaseResult;
 import org.yarngnn.compute.infer.RowNormalization;
@@ -55,27 +54,39 @@ public final class FeatureLoader {
   private final Model model;
   private final Layer first;
   private final boolean fusion;
+  /** Where the model came from, named when the nodes' width does not fit it. */
+  private final String modelPath;
   private final boolean labels;
 
-  public FeatureLoader(Model model, Layer first, boolean fusion) {
-    this(model, first, fusion, false);
+  public FeatureLoader(Model model, String modelPath, Layer first, boolean fusion) {
+    this(model, modelPath, first, fusion, false);
   }
 
   /**
    * With {@code labels} (training) every row keeps its label and split through routing; fusion is then off
    * ({@code first} may be null): training transforms the raw normalised rows itself.
    */
-  public FeatureLoader(Model model, Layer first, boolean fusion, boolean labels) {
+  public FeatureLoader(Model model, String modelPath, Layer first, boolean fusion, boolean labels) {
     if (labels && fusion) {
       throw new IllegalArgumentException("training rows are not fused");
     }
     this.model = model;
     this.first = first;
     this.fusion = fusion;
+    this.modelPath = modelPath;
     this.labels = labels;
   }
 
   /** Whether rows keep their labels and splits. */
+  /** Whether the first layer's transform is fused with loading (off in training). */
+  boolean fusion() {
+    return fusion;
+  }
+
+  String modelPath() {
+    return modelPath;
+  }
+
   public boolean labels() {
     return labels;
   }
@@ -99,12 +110,12 @@ public final class FeatureLoader {
    * up to {@code spec.threads()} threads, a file each at a time. The blocks come out in file order and the
    * first file (in table order) with bad input is the one reported, as a single reader would.
    */
-  public NodesRead read(Configuration conf, InferOptions spec, FileShare mine)
+  public NodesRead read(Configuration conf, GraphJobOptions spec, FileShare mine)
       throws Exception {
     NodeTable table = NodeTable.open(conf, spec.nodes(),
         TableReadOptions.builder().format(spec.nodesFormat()).build());
     int width = table.featureWidth();
-    ModelFiles.checkInputWidth(model, spec.model(), width, spec.nodes());
+    ModelFiles.checkInputWidth(model, modelPath, width, spec.nodes());
     boolean fused = fuses(width);
     List<Integer> files = new ArrayList<>();
     for (int f = 0; f < table.files().size(); f++) {

@@ -14,8 +14,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.yarngnn.app.infer.EdgeReading;
-import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.app.transport.ProtocolException;
 import org.yarngnn.app.transport.Message;
@@ -64,7 +62,7 @@ public final class WorkerConstruction {
       int width, boolean fused, boolean labels) {}
 
   private final Configuration conf;
-  private final InferOptions spec;
+  private final GraphJobOptions spec;
   private final int index;
   private final int workers;
   private final WorkerMesh mesh;
@@ -78,7 +76,7 @@ public final class WorkerConstruction {
   /** Link prediction's held-out edges taken out of the rows read (null: every row carries messages). */
   private ReadEdgeFilter edgeFilter;
 
-  public WorkerConstruction(Configuration conf, InferOptions spec, int index, int workers, WorkerMesh mesh,
+  public WorkerConstruction(Configuration conf, GraphJobOptions spec, int index, int workers, WorkerMesh mesh,
       WorkerFigures figures) {
     this.conf = conf;
     this.spec = spec;
@@ -489,7 +487,7 @@ public final class WorkerConstruction {
 
   /**
    * Edge reading threads: half the worker's threads when there are peers (its consumer and the transport share the
-   * rest; --local workers already split the cores between them, {@link InferOptions#threads()}); all of them for a
+   * rest; --local workers already split the cores between them, {@link GraphJobOptions#threads()}); all of them for a
    * worker alone, whose consumer only assembles its own blocks (a quarter
    * of a core while one reader keeps a core busy: on 2 cores a second reader cut the routing from 1.17 to 0.94 s,
    * medians of 6 interleaved 1M-node jobs).
@@ -538,11 +536,11 @@ public final class WorkerConstruction {
    */
   public WorkerPartition loadPartition(Model model, FeatureLoader features) {
     PartitionedGraph pg = PartitionedGraph.open(conf, new Path(spec.graph()));
-    ModelFiles.checkInputWidth(model, spec.model(), pg.featureWidth(), spec.graph());
+    ModelFiles.checkInputWidth(model, features.modelPath(), pg.featureWidth(), spec.graph());
     GraphPartition part = pg.loadPartition(index);
     GraphBlock graph = part.block();
     return new WorkerPartition(graph, PartitionBlockBuilder.indexOf(graph.nodeIds()), part.ownership(),
-        features.load(part.features()), spec.fusion(), features.labels() ? part.labels() : null,
+        features.load(part.features()), features.fusion(), features.labels() ? part.labels() : null,
         features.labels() ? part.splits() : null);
   }
 }

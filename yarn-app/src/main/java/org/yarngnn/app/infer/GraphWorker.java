@@ -97,7 +97,7 @@ public final class GraphWorker implements WorkerSession.Role {
     this.spec = spec;
     this.model = model;
     this.index = index;
-    this.workers = spec.workers();
+    this.workers = spec.job().workers();
     this.mesh = new WorkerMesh(index, workers, transport.options(GraphWorkerCodec.CODEC, Participants.worker(index)));
     String container = System.getenv("CONTAINER_ID");
     if (model == null) {
@@ -151,7 +151,7 @@ public final class GraphWorker implements WorkerSession.Role {
       String driverHost, int driverPort, JobTransport transport, WorkerSession.Reconnect reconnect) {
     // --verbose reaches the workers as an option (job.xml on YARN), not as a key of the container's own conf.
     WorkerSession session = new WorkerSession(index, driverHost, driverPort, transport, GraphWorkerCodec.CODEC,
-        spec.verbose() || conf.getBoolean("yarngnn.verbose", false));
+        spec.job().verbose() || conf.getBoolean("yarngnn.verbose", false));
     if (reconnect != null) {
       session.reconnecting(reconnect);
     }
@@ -180,11 +180,11 @@ public final class GraphWorker implements WorkerSession.Role {
 
   @Override
   public PhaseResult run(PhaseCommand c) throws Exception {
-    if (spec.haltAt() != null && spec.haltAt().equals("stall:" + index + "@" + label(c.phase()))) {
+    if (spec.job().haltAt() != null && spec.job().haltAt().equals("stall:" + index + "@" + label(c.phase()))) {
       // Test hook: alive but silent, as a peer stuck in a deadlock or a GC spiral; the driver's round limit ends it.
       Thread.sleep(Long.MAX_VALUE);
     }
-    if (spec.haltAt() != null && spec.haltAt().equals(index + "@" + label(c.phase()))) {
+    if (spec.job().haltAt() != null && spec.job().haltAt().equals(index + "@" + label(c.phase()))) {
       // Test hook: in a container, die the way a killed container dies, without a word to anyone.
       if (System.getenv("CONTAINER_ID") != null) {
         Runtime.getRuntime().halt(137);
@@ -192,7 +192,7 @@ public final class GraphWorker implements WorkerSession.Role {
       throw new IllegalStateException("worker " + index + " halted by yarngnn.test.halt-worker");
     }
     running = c.phase();
-    if (spec.haltAt() != null && attempt == 0 && spec.haltAt().equals("kill:" + index + "@" + label(c.phase())
+    if (spec.job().haltAt() != null && attempt == 0 && spec.job().haltAt().equals("kill:" + index + "@" + label(c.phase())
         + (c.phase() == Phase.LAYER ? c.layer() : "")) && System.getenv("CONTAINER_ID") != null) {
       // Test hook (the fault sweep): the first start of that worker dies as a killed container, once.
       Runtime.getRuntime().halt(137);
@@ -269,12 +269,12 @@ public final class GraphWorker implements WorkerSession.Role {
       }
     }
     if (engine == null) {
-      engine = new LayerwiseInference(model, spec.seed());
+      engine = new LayerwiseInference(model, spec.job().seed());
       warmUp(engine);
     }
     if (construction == null) {
-      construction = new ConstructionPhases(conf, spec, model,
-          new FeatureLoader(model, engine.layers().get(0), spec.fusion()), index, mesh, figures);
+      construction = new ConstructionPhases(conf, spec.job(), model,
+          new FeatureLoader(model, spec.model(), engine.layers().get(0), spec.fusion()), index, mesh, figures);
       if (spec.targets() == null && checkpoints == null) {
         // A worker's message slots (its nodes and its halo) are known early in its partition's build: its first
         // layer's message matrix is allocated (zeroed and faulted in on a thread of its own) while the build
@@ -368,7 +368,7 @@ public final class GraphWorker implements WorkerSession.Role {
 
   /** A replacement's partition: its files of {@code --graph}, or the checkpoint construction wrote. */
   private WorkerPartition loadPartition() throws Exception {
-    if (spec.graph() != null) {
+    if (spec.job().graph() != null) {
       construction.run(new PhaseCommand(Phase.LOAD_PARTITION));
       return construction.take(new PhaseCommand(Phase.LOAD_PARTITION));
     }
@@ -439,7 +439,7 @@ public final class GraphWorker implements WorkerSession.Role {
       if (e instanceof Error err) {
         throw err;
       }
-      throw NumberChecks.asBadInput((Exception) e, spec.edges() != null ? spec.edges() : spec.graph());
+      throw NumberChecks.asBadInput((Exception) e, spec.job().edges() != null ? spec.job().edges() : spec.job().graph());
     }
     layerDone(plan);
   }
@@ -460,7 +460,7 @@ public final class GraphWorker implements WorkerSession.Role {
       figures.add("transformSeconds", (System.nanoTime() - t0) / 1e9);
       long t1 = System.nanoTime();
       HaloExchange ex = new HaloExchange(k, edges, msg, plan.sendRows(k), plan.recvSlots(k),
-          spec.chunkRows());
+          spec.job().chunkRows());
       WorkerMesh m = mesh;
       Background sender = new Background("halo-send-" + index, () -> ex.sendAll(m, index));
       pauseHook(k);
@@ -494,17 +494,17 @@ public final class GraphWorker implements WorkerSession.Role {
     long[] ids = targeted == null ? partition.graph().nodeIds() : targeted.targetIds(partition.graph());
     RowNormalization.applyOutput(model.spec().outputNormalize(), h);
     int[] pred = model.spec().predict() ? LayerwiseInference.predictions(h) : null;
-    int parts = Math.max(1, Math.min(PARTS_PER_WORKER, Math.min(spec.threads(), (ids.length + 65535) / 65536)));
+    int parts = Math.max(1, Math.min(PARTS_PER_WORKER, Math.min(spec.job().threads(), (ids.length + 65535) / 65536)));
     if (generation > 0) {
       // Written again after a loss: this worker's parts of the interrupted attempt go first.
-      org.apache.hadoop.fs.FileSystem fs = new Path(spec.workDir()).getFileSystem(conf);
+      org.apache.hadoop.fs.FileSystem fs = new Path(spec.job().workDir()).getFileSystem(conf);
       for (int t = 0; t < PARTS_PER_WORKER; t++) {
-        fs.delete(new Path(spec.workDir(), OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.outputFormat())),
+        fs.delete(new Path(spec.job().workDir(), OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.job().outputFormat())),
             false);
       }
     }
-    new PartWriter(conf, spec.outputFormat(), plan.layers()).write(ids, h, pred, parts, parts,
-        t -> new Path(spec.workDir(), OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.outputFormat())));
+    new PartWriter(conf, spec.job().outputFormat(), plan.layers()).write(ids, h, pred, parts, parts,
+        t -> new Path(spec.job().workDir(), OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.job().outputFormat())));
   }
 
   /**
@@ -513,7 +513,7 @@ public final class GraphWorker implements WorkerSession.Role {
    * killed, so a test can SIGKILL a container at a known point.
    */
   private void pauseHook(int k) throws Exception {
-    String hook = spec.haltAt();
+    String hook = spec.job().haltAt();
     String want = "pause:" + index + "@layer" + k + ":";
     if (hook == null || !hook.startsWith(want) || attempt != 0) {
       return;

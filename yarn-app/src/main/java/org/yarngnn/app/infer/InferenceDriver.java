@@ -96,10 +96,11 @@ public final class InferenceDriver {
   public Result run(int layerCount) throws Exception {
     long t0 = System.nanoTime();
     this.layers = layerCount;
-    try (DriverSession s = new DriverSession(GraphWorkerCodec.CODEC, transport, launcher, spec.roundTimeoutSeconds(),
+    try (DriverSession s = new DriverSession(GraphWorkerCodec.CODEC, transport, launcher,
+        spec.job().roundTimeoutSeconds(),
         progress, log)) {
       session = s;
-      int p = spec.workers();
+      int p = spec.job().workers();
       if (continueAt >= 0 && adoption != null) {
         s.start(p, adoption);
       } else {
@@ -107,8 +108,8 @@ public final class InferenceDriver {
       }
       if (launcher instanceof ReplaceableWorkers r && spec.recovery().replacesWorkers()) {
         recovery = new WorkerRecovery(s, r, spec.recovery().maxWorkerFailures());
-        resume = new LayerResume(layerCount, counts -> ConstructionRounds.ownership(spec.ownership(), p, counts),
-            spec.recovery().writesCheckpoints(), spec.graph() == null);
+        resume = new LayerResume(layerCount, counts -> ConstructionRounds.ownership(spec.job().ownership(), p, counts),
+            spec.recovery().writesCheckpoints(), spec.job().graph() == null);
       }
       if (continueAt >= 0 && recovery == null) {
         throw new IllegalStateException("only a job that replaces lost workers continues from checkpoints");
@@ -123,10 +124,10 @@ public final class InferenceDriver {
         sizes = recovery.rejoinAll(LayerResume.atLayer(continueAt), 0.40f,
             "loading the checkpoints (continuing at layer " + (continueAt + 1) + "/" + layers + ")");
         ownershipText = "as the previous attempt built it";
-      } else if (spec.graph() != null) {
+      } else if (spec.job().graph() != null) {
         // A partitioned graph: each worker loads its own partition's files; nothing is routed.
         sizes = round(new PhaseCommand(Phase.LOAD_PARTITION), 0.35f);
-        ownershipText = "from " + spec.graph();
+        ownershipText = "from " + spec.job().graph();
       } else {
         Ownership own = route(p);
         ownershipText = own.toString();
@@ -151,7 +152,7 @@ public final class InferenceDriver {
 
   /** Reads the node files, chooses the ownership from the ids, and routes node rows to their owners. */
   private Ownership route(int p) throws Exception {
-    return ConstructionRounds.route(spec.ownership(), p, this::round);
+    return ConstructionRounds.route(spec.job().ownership(), p, this::round);
   }
 
   private List<PhaseResult> round(PhaseCommand command, float after) throws Exception {

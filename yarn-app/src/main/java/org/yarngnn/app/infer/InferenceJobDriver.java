@@ -33,9 +33,10 @@ public final class InferenceJobDriver implements JobDriver {
   @Override
   public int run(DriverContext ctx) throws Exception {
     InferOptions spec = inStaging(InferOptions.fromConfiguration(LaunchContexts.jobConf()), ctx.stagingDir());
-    OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(spec.output()), new Path(spec.workDir()),
-        spec.overwrite());
-    List<String> hosts = spec.graph() == null ? List.of() : ContainerWorkers.partitionHosts(ctx.conf(), new Path(spec.graph()));
+    OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(spec.job().output()),
+        new Path(spec.job().workDir()), spec.job().overwrite());
+    List<String> hosts = spec.job().graph() == null ? List.of()
+        : ContainerWorkers.partitionHosts(ctx.conf(), new Path(spec.job().graph()));
     LayerCheckpoints checkpoints = spec.recovery().writesCheckpoints()
         ? new LayerCheckpoints(ctx.conf(), new Path(spec.recovery().dir())) : null;
     CheckpointResume resume = CheckpointResume.none("this is the first attempt");
@@ -45,27 +46,27 @@ public final class InferenceJobDriver implements JobDriver {
       // are never kept (the last layer is not checkpointed, so a write is always run again; a survivor deletes
       // its own parts before it writes again).
       resume = checkpoints == null ? CheckpointResume.none("no checkpoints (--checkpoint none)")
-          : CheckpointResume.find(checkpoints, spec.workers(), spec.layers(), spec.graph() == null);
+          : CheckpointResume.find(checkpoints, spec.job().workers(), spec.job().layers(), spec.job().graph() == null);
       if (!resume.resumes()) {
         ctx.releasePrevious(java.util.Set.of());
       }
       commit.clearWorkDir();
-      ctx.log().println(resume.describe(ctx.attempt(), spec.layers()));
+      ctx.log().println(resume.describe(ctx.attempt(), spec.job().layers()));
       if (checkpoints != null && !resume.resumes()) {
         checkpoints.deleteQuietly(System.err); // the dead attempt's: this one writes its own
       }
     } else {
       ctx.releasePrevious(java.util.Set.of());
     }
-    try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), spec.workerMemoryMb(),
-        spec.workerVcores(), hosts, GraphWorkerMain.class.getName(), GraphWorkerMain.JAVA_OPTS,
+    try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), spec.job().workerMemoryMb(),
+        spec.job().workerVcores(), hosts, GraphWorkerMain.class.getName(), GraphWorkerMain.JAVA_OPTS,
         spec.recovery().replacesWorkers())) {
       InferenceDriver.Result r = new InferenceDriver(spec, ctx.transport(), workers, ctx.reporter(), ctx.log())
           .continueAt(resume.layer()).adopting(resume.resumes() ? new WorkerAdoption(ctx) : null)
-          .run(spec.layers());
+          .run(spec.job().layers());
       commit.commit();
-      if (spec.metrics() != null) {
-        RunMetrics.writeOrWarn(ctx.conf(), spec.metrics(), RunMetrics.summary("infer", r.seconds(), r.workers()),
+      if (spec.job().metrics() != null) {
+        RunMetrics.writeOrWarn(ctx.conf(), spec.job().metrics(), RunMetrics.summary("infer", r.seconds(), r.workers()),
             System.out, "infer");
       }
       ctx.setProgress(1f, String.format("wrote %,d embeddings", r.written()));

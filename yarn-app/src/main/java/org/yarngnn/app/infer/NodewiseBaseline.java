@@ -56,35 +56,35 @@ public final class NodewiseBaseline {
     EdgeTable edges = null;
     NodeTable nodes = null;
     int width;
-    if (options.graph() != null) {
-      partitioned = PartitionedGraph.open(conf, new Path(options.graph()));
+    if (options.job().graph() != null) {
+      partitioned = PartitionedGraph.open(conf, new Path(options.job().graph()));
       width = partitioned.featureWidth();
     } else {
-      edges = EdgeTable.open(conf, options.edges(),
-          TableReadOptions.builder().format(options.edgesFormat()).build());
-      nodes = NodeTable.open(conf, options.nodes(),
-          TableReadOptions.builder().format(options.nodesFormat()).build());
+      edges = EdgeTable.open(conf, options.job().edges(),
+          TableReadOptions.builder().format(options.job().edgesFormat()).build());
+      nodes = NodeTable.open(conf, options.job().nodes(),
+          TableReadOptions.builder().format(options.job().nodesFormat()).build());
       width = nodes.featureWidth();
     }
     ModelFiles.checkInputWidth(model, options.model(), width,
-        options.graph() != null ? options.graph() : options.nodes());
-    OutputCommit commit = OutputCommit.begin(conf, new Path(options.output()), options.overwrite())
+        options.job().graph() != null ? options.job().graph() : options.job().nodes());
+    OutputCommit commit = OutputCommit.begin(conf, new Path(options.job().output()), options.job().overwrite())
         .abortOnExit();
     try {
       LocalGraph graph = partitioned != null ? partitioned.loadLocalGraph()
           : GraphBuilder.build(edges, nodes, GraphBuildOptions.builder()
-              .undirected(options.undirected())
-              .missingFeatures(options.missingFeatures())
-              .threads(options.threads())
+              .undirected(options.job().undirected())
+              .missingFeatures(options.job().missingFeatures())
+              .threads(options.job().threads())
               .build());
       log.println("yarn-gnn infer: graph " + graph.stats().summary());
       long tc = System.nanoTime();
-      NodewiseInference nodewise = new NodewiseInference(model, options.seed(), options.batchSize());
+      NodewiseInference nodewise = new NodewiseInference(model, options.job().seed(), options.batchSize());
       DenseMatrix embeddings;
       try {
         embeddings = nodewise.run(graph.block(), graph.features());
       } catch (RuntimeException e) {
-        throw NumberChecks.asBadInput(e, options.edges() != null ? options.edges() : options.graph());
+        throw NumberChecks.asBadInput(e, options.job().edges() != null ? options.job().edges() : options.job().graph());
       }
       log.printf("yarn-gnn infer: nodewise inference computed %,d layer rows in %.1f s%n", nodewise.rowsComputed(),
           (System.nanoTime() - tc) / 1e9);
@@ -102,7 +102,7 @@ public final class NodewiseBaseline {
   private int writeParts(OutputCommit commit, long[] ids, DenseMatrix embeddings, int[] predictions, int layers)
       throws Exception {
     int parts = Math.max(1, (ids.length + ROWS_PER_PART - 1) / ROWS_PER_PART);
-    return new PartWriter(conf, options.outputFormat(), layers).write(ids, embeddings, predictions, parts,
-        options.threads(), part -> commit.partFile(part, options.outputFormat()));
+    return new PartWriter(conf, options.job().outputFormat(), layers).write(ids, embeddings, predictions, parts,
+        options.job().threads(), part -> commit.partFile(part, options.job().outputFormat()));
   }
 }

@@ -1,5 +1,6 @@
 package org.yarngnn.app.train;
 
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -13,7 +14,6 @@ import org.yarngnn.app.graphworker.WorkerFigures;
 import org.yarngnn.app.graphworker.WorkerMesh;
 import org.yarngnn.app.graphworker.WorkerPartition;
 import org.yarngnn.app.runtime.TestHooks;
-import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.runtime.Phase;
@@ -67,7 +67,7 @@ public final class TrainWorker implements WorkerSession.Role {
 
   private final Configuration conf;
   private final TrainOptions opts;
-  private final InferOptions graphSpec;
+  private final GraphJobOptions graphSpec;
   private final ModelSpec spec;
   private final int index;
   private final int workers;
@@ -114,7 +114,7 @@ public final class TrainWorker implements WorkerSession.Role {
       throws Exception {
     this.conf = conf;
     this.opts = opts;
-    this.graphSpec = opts.graph();
+    this.graphSpec = opts.job();
     this.spec = spec;
     this.index = index;
     this.workers = opts.workers();
@@ -223,7 +223,7 @@ public final class TrainWorker implements WorkerSession.Role {
     switch (c.phase()) {
       case JOB:
         construction = new ConstructionPhases(conf, graphSpec, new Parameters(spec).toModel(),
-            new FeatureLoader(new Parameters(spec).toModel(), null, false, true), index, mesh, figures);
+            new FeatureLoader(new Parameters(spec).toModel(), opts.modelSpec(), null, false, true), index, mesh, figures);
         if (opts.link() != null) {
           heldOut = new HeldOutEdges(opts.seed(), opts.link().valFraction(), opts.link().testFraction(),
               graphSpec.undirected(), index);

@@ -264,7 +264,7 @@ public final class TrainingDriver {
     }
     ParameterServer ps = new ParameterServer(spec, opts.seed(), opts.lr(), opts.weightDecay());
     TensorPool pool = null;
-    try (DriverSession s = new DriverSession(TrainCodec.CODEC, transport, launcher, opts.graph().roundTimeoutSeconds(),
+    try (DriverSession s = new DriverSession(TrainCodec.CODEC, transport, launcher, opts.job().roundTimeoutSeconds(),
         progress, log)) {
       session = s;
       int p = opts.workers();
@@ -283,11 +283,11 @@ public final class TrainingDriver {
       round(new PhaseCommand(Phase.JOB), 0.02f);
       List<PhaseResult> sizes;
       String ownershipText;
-      if (opts.graph().graph() != null) {
+      if (opts.job().graph() != null) {
         sizes = round(new PhaseCommand(Phase.LOAD_PARTITION), 0.05f);
-        ownershipText = "from " + opts.graph().graph();
+        ownershipText = "from " + opts.job().graph();
       } else {
-        Ownership own = ConstructionRounds.route(opts.graph().ownership(), p, this::round);
+        Ownership own = ConstructionRounds.route(opts.job().ownership(), p, this::round);
         ownershipText = own.toString();
         sizes = round(new PhaseCommand(Phase.BUILD_EDGES), 0.05f);
       }
@@ -300,10 +300,10 @@ public final class TrainingDriver {
         counts[1] += c.val();
         counts[2] += c.test();
       }
-      String nodes = opts.graph().nodes() != null ? opts.graph().nodes() : opts.graph().graph();
+      String nodes = opts.job().nodes() != null ? opts.job().nodes() : opts.job().graph();
       boolean link = opts.link() != null;
       if (link && counts[0] == 0) {
-        throw new InputException(opts.graph().edges() + ": no training edge is left: every edge is held out ("
+        throw new InputException(opts.job().edges() + ": no training edge is left: every edge is held out ("
             + counts[1] + " val, " + counts[2] + " test; --link-split " + opts.link().valFraction() + ","
             + opts.link().testFraction() + "): nothing to train on");
       }

@@ -1,5 +1,6 @@
 package org.yarngnn.app.infer;
 
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -91,11 +92,7 @@ class ContinueFromCheckpointsTest {
     Files.writeString(dir.resolve("nodes.tsv"), nodes);
     Files.writeString(dir.resolve("edges.tsv"), edges);
     Files.createDirectories(dir.resolve(work));
-    return InferOptions.builder().edges(dir.resolve("edges.tsv").toString())
-        .nodes(dir.resolve("nodes.tsv").toString()).model(dir.resolve("model").toString())
-        .output(dir.resolve("out").toString()).outputFormat(TableFormat.PARQUET).workers(WORKERS).threads(1)
-        .local(true).seed(3).workDir(dir.resolve(work).toString()).layers(3)
-        .recovery(new RecoveryOptions(true, 3, dir.resolve("_checkpoints").toString())).build();
+    return InferOptions.builder(GraphJobOptions.builder("infer").edges(dir.resolve("edges.tsv").toString()).nodes(dir.resolve("nodes.tsv").toString()).outputFormat(TableFormat.PARQUET).workers(WORKERS).threads(1).local(true).seed(3).workDir(dir.resolve(work).toString()).layers(3)).model(dir.resolve("model").toString()).output(dir.resolve("out").toString()).recovery(new RecoveryOptions(true, 3, dir.resolve("_checkpoints").toString())).build();
   }
 
   private static Model model() {
@@ -110,7 +107,8 @@ class ContinueFromCheckpointsTest {
     Configuration conf = new Configuration();
     JobTransport transport = JobTransport.local(conf);
     try (Threads workers = new Threads(GraphWorker.threads(conf, spec, model(), transport))) {
-      return new InferenceDriver(spec, transport, workers, null, log).continueAt(at).run(spec.layers()).workers();
+      return new InferenceDriver(spec, transport, workers, null, log).continueAt(at).run(spec.job().layers())
+          .workers();
     }
   }
 
@@ -240,7 +238,7 @@ class ContinueFromCheckpointsTest {
         new java.util.concurrent.atomic.AtomicReference<>();
     SurvivingThreads first = new SurvivingThreads(conf, spec, transport, 1, published, mortal);
     Exception died = assertThrows(Exception.class,
-        () -> new InferenceDriver(spec, transport, first, dies, quiet).run(spec.layers()));
+        () -> new InferenceDriver(spec, transport, first, dies, quiet).run(spec.job().layers()));
     assertTrue(String.valueOf(died.getMessage()).contains("first driver dies"), died.toString());
     CheckpointResume found = CheckpointResume.find(new LayerCheckpoints(conf,
         new org.apache.hadoop.fs.Path(dir.resolve("_checkpoints").toUri())), WORKERS, 3, true);
@@ -272,7 +270,7 @@ class ContinueFromCheckpointsTest {
     SurvivingThreads second = new SurvivingThreads(conf, spec, transport, 2, published, java.util.Set.of());
     List<Map<String, Double>> reports = new InferenceDriver(spec, transport, second, null,
         new PrintStream(printed, true, StandardCharsets.UTF_8)).continueAt(found.layer()).adopting(adoption)
-        .run(spec.layers()).workers();
+        .run(spec.job().layers()).workers();
     first.close();
     return new Adopted(printed.toString(StandardCharsets.UTF_8), adoptedContainers, reports);
   }

@@ -1,5 +1,6 @@
 package org.yarngnn.app.infer;
 
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.graphworker.GraphWorkerCodec;
 import org.yarngnn.app.graphworker.ThreadWorkers;
 import org.yarngnn.app.runtime.WorkerLauncher;
@@ -47,10 +48,7 @@ class DriverRefusesStrangersTest {
     Files.createDirectories(dir.resolve("work"));
     Model model = RandomModels.random(new ModelSpec("none", List.of(LayerSpec.gcn(3, 2, Activation.RELU, true)),
         "none", false), 1);
-    InferOptions job = InferOptions.builder().edges(dir.resolve("edges.tsv").toString())
-        .nodes(dir.resolve("nodes.tsv").toString()).model(dir.resolve("model").toString())
-        .output(dir.resolve("out").toString()).outputFormat(TableFormat.PARQUET).workers(2).threads(2).local(true)
-        .workDir(dir.resolve("work").toString()).layers(1).build();
+    InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").edges(dir.resolve("edges.tsv").toString()).nodes(dir.resolve("nodes.tsv").toString()).outputFormat(TableFormat.PARQUET).workers(2).threads(2).local(true).workDir(dir.resolve("work").toString()).layers(1)).model(dir.resolve("model").toString()).output(dir.resolve("out").toString()).build();
     Configuration conf = new Configuration();
     CompletableFuture<PeerConnection> stranger = new CompletableFuture<>();
     InboundQueue strangerInbox = new InboundQueue();

@@ -1,5 +1,6 @@
 package org.yarngnn.app.infer;
 
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,11 +33,7 @@ class InferLaunchContextsTest {
     java.nio.file.Path modelDir = Files.createDirectories(tmp.resolve("my-model"));
     Files.writeString(modelDir.resolve("model.json"), "{}");
     java.nio.file.Path jar = Files.writeString(tmp.resolve("app.jar"), "jar bytes");
-    InferOptions job = InferOptions.builder()
-        .edges("hdfs://nn:8020/data/cora/edges.tsv").nodes("hdfs://nn:8020/data/cora/nodes.tsv.gz")
-        .model(InferenceJobDriver.STAGED + "my-model").output("hdfs://nn:8020/out/emb")
-        .workDir("hdfs://nn:8020/out/.emb.yarn-gnn-tmp-1").workers(3).workerMemoryMb(768).workerVcores(2)
-        .threads(2).layers(2).seed(42).haltAt("1@plan").build();
+    InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").edges("hdfs://nn:8020/data/cora/edges.tsv").nodes("hdfs://nn:8020/data/cora/nodes.tsv.gz").workDir("hdfs://nn:8020/out/.emb.yarn-gnn-tmp-1").workers(3).workerMemoryMb(768).workerVcores(2).threads(2).layers(2).seed(42).haltAt("1@plan")).model(InferenceJobDriver.STAGED + "my-model").output("hdfs://nn:8020/out/emb").build();
     JobSubmission s = InferCommand.submission(job, new Path(jar.toString()), modelDir);
 
     Configuration conf = new Configuration();
@@ -53,8 +50,8 @@ class InferLaunchContextsTest {
 
     List<String> am = LaunchContexts.command(s);
     // Inference's graph workers as InferenceJobDriver launches them.
-    List<String> worker = LaunchContexts.command(ContainerWorkers.spec("am-host.example", 40123, job.workers(),
-        job.workerMemoryMb(), job.workerVcores(), List.of(), GraphWorkerMain.class.getName(),
+    List<String> worker = LaunchContexts.command(ContainerWorkers.spec("am-host.example", 40123, job.job().workers(),
+        job.job().workerMemoryMb(), job.job().workerVcores(), List.of(), GraphWorkerMain.class.getName(),
         GraphWorkerMain.JAVA_OPTS));
     for (List<String> cmd : List.of(am, worker)) {
       String line = String.join(" ", cmd);

@@ -1,5 +1,6 @@
 package org.yarngnn.app.infer;
 
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,10 +56,7 @@ class IntrudersTest {
     Files.createDirectories(dir.resolve("work"));
     Model model = RandomModels.random(new ModelSpec("none", List.of(LayerSpec.gcn(3, 2, Activation.RELU, true)),
         "none", false), 1);
-    InferOptions job = InferOptions.builder().edges(dir.resolve("edges.tsv").toString())
-        .nodes(dir.resolve("nodes.tsv").toString()).model(dir.resolve("model").toString())
-        .output(dir.resolve("out").toString()).outputFormat(TableFormat.PARQUET).workers(2).threads(2).local(true)
-        .workDir(dir.resolve("work").toString()).layers(1).build();
+    InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").edges(dir.resolve("edges.tsv").toString()).nodes(dir.resolve("nodes.tsv").toString()).outputFormat(TableFormat.PARQUET).workers(2).threads(2).local(true).workDir(dir.resolve("work").toString()).layers(1)).model(dir.resolve("model").toString()).output(dir.resolve("out").toString()).build();
     Configuration conf = new Configuration();
     JobTransport transport = JobTransport.local(conf);
     JobTransport stranger = new JobTransport(TransportSecret.generate(), false, JobTransport.LOOPBACK);
@@ -117,8 +115,7 @@ class IntrudersTest {
     try (org.yarngnn.app.transport.TransportServer server = new org.yarngnn.app.transport.TransportServer(
         fake.options(GraphWorkerCodec.CODEC, Participants.DRIVER), fakeInbox)) {
       server.start();
-      InferOptions job = InferOptions.builder().edges("e").nodes("n").model("m").output("o").workers(1).local(true)
-          .layers(1).build();
+      InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").edges("e").nodes("n").workers(1).local(true).layers(1)).model("m").output("o").build();
       int status = GraphWorker.serve(new Configuration(), job, null, 0, JobTransport.LOOPBACK, server.port(),
           JobTransport.local(new Configuration()));
       assertEquals(1, status);

@@ -27,7 +27,7 @@ class LayerResumeTest {
 
   /** The driver's own choice. */
   private static Ownership ownershipOf(List<PhaseResult> counts) {
-    return ConstructionRounds.ownership(SPEC.ownership(), WORKERS, counts);
+    return ConstructionRounds.ownership(SPEC.job().ownership(), WORKERS, counts);
   }
 
   /** With checkpoints ({@code --checkpoint layers}), the graph built from the tables. */

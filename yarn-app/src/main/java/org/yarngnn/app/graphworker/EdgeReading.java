@@ -1,4 +1,4 @@
-package org.yarngnn.app.infer;
+package org.yarngnn.app.graphworker;
 
 import java.util.Locale;
 
