@@ -18,11 +18,11 @@ import org.yarngnn.io.table.NodeTable;
 import org.yarngnn.io.table.TableReadOptions;
 
 /**
- * {@code --dry-run} (CONTRACT.md "Other options") of infer and train: the command's checks have run (tables'
- * schemas and widths, the model; bad input exits 2 as in a real run); this prints what a run would do — the
- * tables' sizes (exact from Parquet and ORC footers, estimated from a text table's bytes), the model, the workers
- * and containers, and the cost model's estimate of the time per phase, the bytes exchanged and the heap per graph
- * worker ({@link CostModel}) — and runs nothing, writes nothing.
+ * {@code --dry-run} (docs/commands.md, "Options every job shares") of infer and train: the command's checks have run
+ * (tables' schemas and widths, the model; bad input exits 2 as in a real run); this prints what a run would do — the
+ * tables' sizes (exact from Parquet and ORC footers, estimated from a text table's bytes), the model, the workers and
+ * containers, and the cost model's estimate of the time per phase, the bytes exchanged and the heap per graph worker
+ * ({@link CostModel}) — and runs nothing, writes nothing.
  */
 final class DryRun {
   private DryRun() {}

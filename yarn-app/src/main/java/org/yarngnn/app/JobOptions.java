@@ -6,7 +6,7 @@ import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.options.OptionValues;
 
-/** The options every job command shares (CONTRACT.md "Common options") and where a job runs. */
+/** The options every job command shares (docs/commands.md, "Options every job shares") and where a job runs. */
 public final class JobOptions {
   private JobOptions() {}
 

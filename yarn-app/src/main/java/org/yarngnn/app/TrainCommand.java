@@ -11,7 +11,6 @@ import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.graphworker.ThreadWorkers;
-import org.yarngnn.app.infer.InferenceJobDriver;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.app.train.Checkpoint;

@@ -555,7 +555,7 @@ public final class TrainingDriver {
     return x;
   }
 
-  /** CONTRACT.md's link figures of one set, named {@code prefix}auc, ap, mrr, hits@10, hits@50, hits@100. */
+  /** The link figures of one set (docs/link-prediction.md), named {@code prefix}auc, ap, mrr, hits@10, hits@50, hits@100. */
   static void linkFigures(String prefix, LinkTrainer.Figures f, Map<String, Object> into) {
     double[] v = {f.auc(), f.ap(), f.mrr(), f.hits10(), f.hits50(), f.hits100()};
     String[] names = {"auc", "ap", "mrr", "hits@10", "hits@50", "hits@100"};
@@ -566,8 +566,8 @@ public final class TrainingDriver {
   }
 
   /**
-   * metrics.json (CONTRACT.md "Training"): every epoch, the best one, tasks sent again, the containers' seconds
-   * and their cost at {@code prices} (USD per hour: graph worker, tensor worker, parameter server); with the
+   * metrics.json (docs/formats.md, "Model directory written by train"): every epoch, the best one, tasks sent
+   * again, the containers' seconds and their cost at {@code prices} (USD per hour: graph worker, tensor worker, parameter server); with the
    * remote backend also the pool size over time and the parameter server's live weight versions. The parameter
    * server runs in the ApplicationMaster (or the --local JVM) with either backend: its seconds are the run's, so
    * the backends' costs compare like for like.
