@@ -23,7 +23,7 @@ import org.yarngnn.app.cli.UsageException;
  * checkpoints would go, set where the staging directory is known (the ApplicationMaster and each worker
  * container), null elsewhere; it marks a job that runs in containers. Immutable.
  */
-public record RecoveryOptions(boolean checkpointLayers, int maxWorkerFailures, String dir) {
+record RecoveryOptions(boolean checkpointLayers, int maxWorkerFailures, String dir) {
   public static final int DEFAULT_MAX_WORKER_FAILURES = 3;
   /** More than any job should survive; past it a cluster is broken, not unlucky. */
   static final int MOST_WORKER_FAILURES = 1000;
