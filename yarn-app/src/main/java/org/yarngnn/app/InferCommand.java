@@ -12,7 +12,7 @@ import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.graphworker.ThreadWorkers;
-import org.yarngnn.app.infer.GraphWorker;
+import org.yarngnn.app.infer.InferenceWorker;
 import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.infer.InferenceDriver;
 import org.yarngnn.app.infer.InferenceJobDriver;
@@ -109,7 +109,7 @@ public final class InferCommand implements Command {
       InferenceDriver.Result r;
       // The thread workers share this JVM's model and options: neither is read again.
       JobTransport transport = JobTransport.local(conf);
-      try (ThreadWorkers launcher = GraphWorker.threads(conf, job, model, transport)) {
+      try (ThreadWorkers launcher = InferenceWorker.threads(conf, job, model, transport)) {
         r = new InferenceDriver(job, transport, launcher, new ProgressLine(out), out).run(job.job().layers());
       }
       commit.commit();

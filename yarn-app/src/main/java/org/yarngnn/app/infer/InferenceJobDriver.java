@@ -59,7 +59,7 @@ public final class InferenceJobDriver implements JobDriver {
       ctx.releasePrevious(java.util.Set.of());
     }
     try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), spec.job().workerMemoryMb(),
-        spec.job().workerVcores(), hosts, GraphWorkerMain.class.getName(), GraphWorkerMain.JAVA_OPTS,
+        spec.job().workerVcores(), hosts, InferenceWorkerMain.class.getName(), InferenceWorkerMain.JAVA_OPTS,
         spec.recovery().replacesWorkers())) {
       InferenceDriver.Result r = new InferenceDriver(spec, ctx.transport(), workers, ctx.reporter(), ctx.log())
           .continueAt(resume.layer()).adopting(resume.resumes() ? new WorkerAdoption(ctx) : null)

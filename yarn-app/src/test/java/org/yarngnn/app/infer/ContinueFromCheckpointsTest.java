@@ -106,7 +106,7 @@ class ContinueFromCheckpointsTest {
     InferOptions spec = job(work);
     Configuration conf = new Configuration();
     JobTransport transport = JobTransport.local(conf);
-    try (Threads workers = new Threads(GraphWorker.threads(conf, spec, model(), transport))) {
+    try (Threads workers = new Threads(InferenceWorker.threads(conf, spec, model(), transport))) {
       return new InferenceDriver(spec, transport, workers, null, log).continueAt(at).run(spec.job().layers())
           .workers();
     }
@@ -194,7 +194,7 @@ class ContinueFromCheckpointsTest {
       org.yarngnn.app.runtime.WorkerSession.Reconnect r = mortal.contains(w) ? null
           : new org.yarngnn.app.runtime.WorkerSession.Reconnect(attempt, 2, 120_000, "container-" + attempt + "-" + w,
               published::get);
-      return GraphWorker.serve(conf, spec, model(), w, 0, host, port, transport, r);
+      return InferenceWorker.serve(conf, spec, model(), w, 0, host, port, transport, r);
     }
 
     @Override

@@ -57,7 +57,7 @@ class DriverRefusesStrangersTest {
     TransportOptions options = transport.options(GraphWorkerCodec.CODEC, Participants.worker(0));
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     try (TransportClient intruder = new TransportClient(options, strangerInbox);
-        ThreadWorkers real = GraphWorker.threads(conf, job, model, transport)) {
+        ThreadWorkers real = InferenceWorker.threads(conf, job, model, transport)) {
       intruder.start();
       WorkerLauncher launcher = new StrangerFirstLauncher((host, port) -> {
         // Before the real workers: a stranger answers the first phase without registering.

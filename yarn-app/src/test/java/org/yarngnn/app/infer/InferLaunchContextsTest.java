@@ -51,8 +51,8 @@ class InferLaunchContextsTest {
     List<String> am = LaunchContexts.command(s);
     // Inference's graph workers as InferenceJobDriver launches them.
     List<String> worker = LaunchContexts.command(ContainerWorkers.spec("am-host.example", 40123, job.job().workers(),
-        job.job().workerMemoryMb(), job.job().workerVcores(), List.of(), GraphWorkerMain.class.getName(),
-        GraphWorkerMain.JAVA_OPTS));
+        job.job().workerMemoryMb(), job.job().workerVcores(), List.of(), InferenceWorkerMain.class.getName(),
+        InferenceWorkerMain.JAVA_OPTS));
     for (List<String> cmd : List.of(am, worker)) {
       String line = String.join(" ", cmd);
       for (String input : new String[] {"hdfs:", "/data/", "cora", "my-model", "/out", "staged:", "1@plan"}) {
@@ -63,7 +63,7 @@ class InferLaunchContextsTest {
     assertEquals(List.of(InferenceJobDriver.class.getName()), s.amArgs());
     assertTrue(am.get(0).endsWith("AmMain '" + InferenceJobDriver.class.getName() + "' 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"),
         am.get(0));
-    assertTrue(worker.get(0).contains(GraphWorkerMain.class.getName() + " 'am-host.example' '40123' 1>"),
+    assertTrue(worker.get(0).contains(InferenceWorkerMain.class.getName() + " 'am-host.example' '40123' 1>"),
         worker.get(0));
     // Inference's graph workers run G1 without concurrent marking; training's (another main class) do not.
     assertTrue(worker.get(0).contains(LaunchContexts.INFER_GC), worker.get(0));

@@ -69,7 +69,7 @@ class IntrudersTest {
             Participants.worker(0)), new InboundQueue());
         TransportClient claimsAnother = new TransportClient(transport.options(GraphWorkerCodec.CODEC,
             Participants.worker(1)), insiderInbox);
-        ThreadWorkers real = GraphWorker.threads(conf, job, model, transport)) {
+        ThreadWorkers real = InferenceWorker.threads(conf, job, model, transport)) {
       wrongKey.start();
       claimsAnother.start();
       WorkerLauncher launcher = new StrangerFirstLauncher((host, port) -> {
@@ -116,7 +116,7 @@ class IntrudersTest {
         fake.options(GraphWorkerCodec.CODEC, Participants.DRIVER), fakeInbox)) {
       server.start();
       InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").edges("e").nodes("n").workers(1).local(true).layers(1)).model("m").output("o").build();
-      int status = GraphWorker.serve(new Configuration(), job, null, 0, JobTransport.LOOPBACK, server.port(),
+      int status = InferenceWorker.serve(new Configuration(), job, null, 0, JobTransport.LOOPBACK, server.port(),
           JobTransport.local(new Configuration()));
       assertEquals(1, status);
       assertEquals(null, fakeInbox.poll(200, TimeUnit.MILLISECONDS), "the fake driver heard nothing");

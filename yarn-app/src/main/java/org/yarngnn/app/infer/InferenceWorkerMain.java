@@ -12,17 +12,18 @@ import org.yarngnn.app.yarn.ContainerEnv;
 import org.yarngnn.app.yarn.LaunchContexts;
 
 /**
- * A graph worker container's entry point: {@code GraphWorkerMain DRIVER_HOST DRIVER_PORT}. The job's options come
- * from the localized {@value LaunchContexts#JOB_XML}, the worker's index from {@link ContainerEnv}.
+ * An inference graph-worker container's entry point: {@code InferenceWorkerMain DRIVER_HOST DRIVER_PORT}. The
+ * job's options come from the localized {@value LaunchContexts#JOB_XML}, the worker's index from
+ * {@link ContainerEnv}.
  */
-public final class GraphWorkerMain {
+public final class InferenceWorkerMain {
   /**
    * Inference's workers run G1 without concurrent marking ({@link LaunchContexts#INFER_GC}); training's as they
    * are.
    */
   static final String JAVA_OPTS = LaunchContexts.INFER_GC;
 
-  private GraphWorkerMain() {}
+  private InferenceWorkerMain() {}
 
   public static void main(String[] args) throws Exception {
     String host = System.getenv("NM_HOST");
@@ -35,7 +36,7 @@ public final class GraphWorkerMain {
     YarnConfiguration conf = new YarnConfiguration();
     // The job's secret comes from the container's credentials; the worker listens on its NodeManager's host only.
     String attempt = System.getenv(ContainerWorkers.ATTEMPT_ENV);
-    int status = GraphWorker.serve(conf, spec, null, ContainerEnv.index(),
+    int status = InferenceWorker.serve(conf, spec, null, ContainerEnv.index(),
         attempt == null || attempt.isEmpty() ? 0 : Integer.parseInt(attempt), args[0], Integer.parseInt(args[1]),
         JobTransport.inContainer(conf, host), spec.recovery().writesCheckpoints() ? reconnect(conf, staging)
             : null);

@@ -43,7 +43,7 @@ import org.yarngnn.io.table.OutputCommit;
  * {@link PartWriter}. Each phase's result is a value the next phase takes; the fields below hold the latest one.
  * Every row is computed exactly once per layer across all workers.
  */
-public final class GraphWorker implements WorkerSession.Role {
+public final class InferenceWorker implements WorkerSession.Role {
   /** Part files one worker may write in parallel; also the stride of part numbers between workers. */
   static final int PARTS_PER_WORKER = 8;
   private static final long WARM_UP_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(3);
@@ -88,7 +88,7 @@ public final class GraphWorker implements WorkerSession.Role {
    * {@code model} is the job's model when this JVM already holds it ({@code --local}), else null and the worker
    * reads it once, in the job phase.
    */
-  GraphWorker(Configuration conf, InferOptions spec, Model model, int index, int attempt, JobTransport transport)
+  InferenceWorker(Configuration conf, InferOptions spec, Model model, int index, int attempt, JobTransport transport)
       throws Exception {
     this.attempt = attempt;
     this.checkpoints = spec.recovery().writesCheckpoints()
@@ -155,7 +155,7 @@ public final class GraphWorker implements WorkerSession.Role {
     if (reconnect != null) {
       session.reconnecting(reconnect);
     }
-    return session.run(() -> new GraphWorker(conf, spec, model, index, attempt, transport));
+    return session.run(() -> new InferenceWorker(conf, spec, model, index, attempt, transport));
   }
 
   @Override
