@@ -3,7 +3,6 @@ package org.yarngnn.app;
 import org.yarngnn.app.graphworker.GraphJobOptions;
 import java.io.PrintStream;
 import java.util.List;
-import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -19,7 +18,6 @@ import org.yarngnn.app.infer.InferenceJobDriver;
 import org.yarngnn.app.infer.NodewiseBaseline;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.RunMetrics;
-import org.yarngnn.app.yarn.JobDriver;
 import org.yarngnn.app.yarn.JobResult;
 import org.yarngnn.app.yarn.JobSubmission;
 import org.yarngnn.app.yarn.YarnJobClient;
@@ -27,7 +25,6 @@ import org.yarngnn.compute.model.Model;
 import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.IdTable;
-import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.NodeTable;
 import org.yarngnn.io.table.OutputCommit;
 import org.yarngnn.io.table.PathOverlap;
@@ -117,7 +114,7 @@ public final class InferCommand implements Command {
         RunMetrics.writeOrWarn(conf, o.job().metrics(), RunMetrics.summary("infer", r.seconds(), r.workers()), out,
             "infer");
       }
-      printStats(out, "infer", r.workers());
+      JobCommands.printStats(out, "infer", r.workers());
       out.printf("yarn-gnn infer: wrote %,d embeddings of width %d to %s (%d part files) in %.1f s%n",
           r.written(), model.spec().outputWidth(), commit.outputDir(), partFiles(conf, commit.outputDir()),
           r.seconds());
@@ -140,17 +137,18 @@ public final class InferCommand implements Command {
     // Compute threads follow the containers' vcores, not this machine's cores.
     qualified.job().threads(o.job().workerVcores());
     if (o.job().edges() != null) {
-      qualified.job().edges(onCluster(conf, o.job().edges(), "edges")).nodes(onCluster(conf, o.job().nodes(), "nodes"));
+      qualified.job().edges(JobCommands.onCluster(conf, o.job().edges(), "edges"))
+          .nodes(JobCommands.onCluster(conf, o.job().nodes(), "nodes"));
     }
     if (o.job().graph() != null) {
-      qualified.job().graph(onCluster(conf, o.job().graph(), "graph"));
+      qualified.job().graph(JobCommands.onCluster(conf, o.job().graph(), "graph"));
     }
     if (o.targets() != null) {
-      qualified.targets(onCluster(conf, o.targets(), "targets"));
+      qualified.targets(JobCommands.onCluster(conf, o.targets(), "targets"));
     }
     Path modelPath = new Path(o.model());
     java.nio.file.Path shippedModel = null;
-    if (isLocal(conf, modelPath) && !isLocal(conf, new Path("/"))) {
+    if (JobCommands.isLocal(conf, modelPath) && !JobCommands.isLocal(conf, new Path("/"))) {
       shippedModel = java.nio.file.Path.of(modelPath.toUri().getPath());
       qualified.model(InferenceJobDriver.STAGED + shippedModel.getFileName());
     } else {
@@ -160,52 +158,19 @@ public final class InferCommand implements Command {
     try {
       InferOptions job = job(conf, qualified.output(commit.outputDir().toString()).build(), model,
           commit.workDir(), 2);
-      JobResult r = new YarnJobClient(conf, out).run(submission(job, shippedJar(conf), shippedModel));
+      JobResult r = new YarnJobClient(conf, out).run(submission(job, JobCommands.shippedJar(conf), shippedModel));
       if (r.succeeded()) {
         out.printf("yarn-gnn infer: application %s SUCCEEDED: %,d embeddings in %s%n", r.applicationId(),
             committedRows(conf, commit.outputDir()), commit.outputDir());
         return Main.OK;
       }
       commit.abort();
-      throw failed(r);
+      throw JobCommands.failed(r);
     } catch (Exception | Error e) {
       commit.abort();
       throw e;
     }
   }
-
-  /** Why an application did not succeed: bad input (its diagnostics say so; exit 2) or a failure while running. */
-  static RuntimeException failed(JobResult r) {
-    String diag = r.diagnostics() == null ? "" : r.diagnostics();
-    int bad = diag.indexOf(JobDriver.BAD_INPUT);
-    if (bad >= 0) {
-      return new InputException(diag.substring(bad + JobDriver.BAD_INPUT.length()).trim());
-    }
-    return new IllegalStateException("application " + r.applicationId() + " " + r.finalStatus()
-        + (diag.isEmpty() ? "" : ": " + withoutTraces(diag, r.applicationId())));
-  }
-
-  /**
-   * {@code diag} up to its first stack-trace line. YARN's diagnostics of a container that exited non-zero carry
-   * the tail of its stderr, where an ApplicationMaster that failed before it could unregister printed its trace:
-   * that belongs in the container logs, not on the user's terminal (the message says where the rest is).
-   */
-  static String withoutTraces(String diag, String applicationId) {
-    String[] lines = diag.split("\\R");
-    StringBuilder kept = new StringBuilder();
-    for (String line : lines) {
-      if (STACK_LINE.matcher(line).find()) {
-        return kept.toString().trim() + " (the rest is in the application's logs: yarn logs -applicationId "
-            + applicationId + ")";
-      }
-      kept.append(kept.length() > 0 ? "\n" : "").append(line);
-    }
-    return diag;
-  }
-
-  /** A Java stack trace's frame, cause or elision line. */
-  private static final java.util.regex.Pattern STACK_LINE =
-      java.util.regex.Pattern.compile("^(\\s+at \\S+\\(|Caused by: |\\s*\\.\\.\\. \\d+ more)");
 
   /**
    * The YARN application of a job: the jar, the model directory when it is shipped ({@code shippedModel}, else
@@ -235,63 +200,6 @@ public final class InferCommand implements Command {
   private static long committedRows(Configuration conf, Path output) {
     return NodeTable.open(conf, output, TableReadOptions.builder().featuresColumn("embedding")
         .labelColumn("prediction").splitColumn("_no_split_column").build()).countHint();
-  }
-
-  /** The key naming the jar to ship (default: the jar this class was loaded from). */
-  public static final String JAR_KEY = "yarngnn.app.jar";
-
-  static Path shippedJar(Configuration conf) throws Exception {
-    String configured = conf.get(JAR_KEY);
-    if (configured != null) {
-      return new Path(configured);
-    }
-    java.io.File f = new java.io.File(InferCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    if (!f.isFile()) {
-      // `yarn jar` (Hadoop's RunJar) runs from an unpacked copy; the jar itself is RunJar's first argument.
-      String[] command = System.getProperty("sun.java.command", "").split(" ");
-      if (command.length > 1 && command[0].equals("org.apache.hadoop.util.RunJar")
-          && new java.io.File(command[1]).isFile()) {
-        f = new java.io.File(command[1]);
-      }
-    }
-    if (!f.isFile()) {
-      throw new UsageException("cannot tell which jar to ship (running from " + f + "); set -D " + JAR_KEY + "=JAR");
-    }
-    return new Path(f.getAbsolutePath());
-  }
-
-  static boolean isLocal(Configuration conf, Path p) throws java.io.IOException {
-    return "file".equals(p.getFileSystem(conf).getUri().getScheme());
-  }
-
-  /**
-   * The table's paths (a comma-separated list), each qualified on the cluster FileSystem; a table only on this
-   * machine is refused.
-   */
-  static String onCluster(Configuration conf, String path, String option) throws java.io.IOException {
-    java.util.List<String> qualified = new java.util.ArrayList<>();
-    for (String part : org.yarngnn.io.table.TablePaths.split(path)) {
-      Path p = new Path(part);
-      if (isLocal(conf, p) && !isLocal(conf, new Path("/"))) {
-        throw new UsageException("--" + option + " " + path + " is on the local disk; containers read tables from the"
-            + " cluster FileSystem (" + FileSystem.getDefaultUri(conf) + "): copy it there or use --local");
-      }
-      qualified.add(p.getFileSystem(conf).makeQualified(p).toString());
-    }
-    return qualified.isEmpty() ? path : String.join(",", qualified);
-  }
-
-  /**
-   * One line of figures per worker (phase seconds, bytes exchanged, peak heap) after a {@code command} run in this
-   * JVM: what benchmarks parse.
-   */
-  static void printStats(PrintStream out, String command, List<Map<String, Double>> workers) {
-    for (int w = 0; w < workers.size(); w++) {
-      StringBuilder sb = new StringBuilder("yarn-gnn " + command + ": worker " + w + " stats:");
-      workers.get(w).forEach((k, v) -> sb.append(' ').append(k).append('=')
-          .append(v == Math.rint(v) ? Long.toString(v.longValue()) : String.format("%.3f", v)));
-      out.println(sb);
-    }
   }
 
   /** Prints each new status once, with the percentage. */

@@ -187,7 +187,7 @@ public final class TrainCommand implements Command {
       if (job.job().metrics() != null) {
         RunMetrics.writeOrWarn(conf, job.job().metrics(), ModelOutput.summary(r, job), out, "train");
       }
-      InferCommand.printStats(out, "train", r.workers());
+      JobCommands.printStats(out, "train", r.workers());
       discard(checkpoints, out);
       if (r.link()) {
         out.printf(java.util.Locale.ROOT, "yarn-gnn train: best epoch %d of %d: val auc %.4f, test auc %.4f ap %.4f "
@@ -241,11 +241,11 @@ public final class TrainCommand implements Command {
     GraphJobOptions g = o.job();
     GraphJobOptions.Builder qualified = g.toBuilder().threads(g.workerVcores());
     if (g.edges() != null) {
-      qualified.edges(InferCommand.onCluster(conf, g.edges(), "edges"))
-          .nodes(InferCommand.onCluster(conf, g.nodes(), "nodes"));
+      qualified.edges(JobCommands.onCluster(conf, g.edges(), "edges"))
+          .nodes(JobCommands.onCluster(conf, g.nodes(), "nodes"));
     }
     if (g.graph() != null) {
-      qualified.graph(InferCommand.onCluster(conf, g.graph(), "graph"));
+      qualified.graph(JobCommands.onCluster(conf, g.graph(), "graph"));
     }
     OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), g.overwrite());
     OutputCommit pairs = null;
@@ -263,7 +263,7 @@ public final class TrainCommand implements Command {
         resumedEpoch = resumed.epoch();
       }
       JobSubmission submission = JobSubmission.builder().appName(job.job().name()).queue(job.job().queue())
-          .jar(InferCommand.shippedJar(conf)).amMemoryMb(512).jobConf(job.toConfiguration())
+          .jar(JobCommands.shippedJar(conf)).amMemoryMb(512).jobConf(job.toConfiguration())
           .accesses(job.job().accessedPaths()).accesses(checkpoints.dir().toString(), job.resume())
           .accesses(pairs == null ? null : pairs.outputDir().toString())
           .driver(TrainJobDriver.class.getName(), List.of()).build();
@@ -289,7 +289,7 @@ public final class TrainCommand implements Command {
       if (pairs != null) {
         pairs.abort();
       }
-      throw InferCommand.failed(r);
+      throw JobCommands.failed(r);
     } catch (Exception | Error e) {
       commit.abort();
       if (pairs != null) {
