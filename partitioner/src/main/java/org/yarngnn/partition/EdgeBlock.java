@@ -10,9 +10,9 @@ import java.util.Arrays;
  * owner's node {@code to} from {@code from}, with its weight and table row; the flag is 1 for the reverse of a
  * table edge under --undirected. Weights are left out when all are 1 (unweighted tables). Wire form: int file,
  * int count, byte weighted, int length, then {@code length} bytes: to ids, from ids (each bit-packed, see
- * {@link RowBlock#packLongs}), weights (float32 big-endian) when weighted, then the rows ({@link RowBlock}).
+ * {@link ShuffleBlock#packLongs}), weights (float32 big-endian) when weighted, then the rows ({@link ShuffleBlock}).
  */
-final class EdgeBlock extends RowBlock {
+final class EdgeBlock extends ShuffleBlock {
   long[] to = new long[0];
   long[] from = new long[0];
   float[] weight = new float[0];

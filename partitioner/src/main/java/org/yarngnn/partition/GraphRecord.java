@@ -44,7 +44,7 @@ public final class GraphRecord implements Writable {
     return kind;
   }
 
-  private RowBlock block() {
+  private ShuffleBlock block() {
     return kind == PartitionKey.NODE ? nodes : kind == PartitionKey.REF ? refs : edges;
   }
 
@@ -93,7 +93,7 @@ public final class GraphRecord implements Writable {
   }
 
   /**
-   * The block in its wire form ({@link RowBlock#write}, without the kind byte), encoded straight into an array of
+   * The block in its wire form ({@link ShuffleBlock#write}, without the kind byte), encoded straight into an array of
    * its own of exactly that length.
    */
   public byte[] encodeBlock() {
@@ -110,11 +110,11 @@ public final class GraphRecord implements Writable {
    * into this record (its block objects are reused), node rows required to be {@code width} floats wide. The
    * block is decoded in place and keeps {@code bytes} for its table rows (decoded when an error names one), so
    * the caller leaves them unchanged while it uses the record. Every count and length is checked against those
-   * bytes before anything is allocated for it ({@link RowBlock#decode}), and the block must use them all;
+   * bytes before anything is allocated for it ({@link ShuffleBlock#decode}), and the block must use them all;
    * corrupt bytes fail with an {@link IOException}.
    */
   public GraphRecord decode(byte kind, byte[] bytes, int offset, int length, int width) throws IOException {
-    RowBlock b;
+    ShuffleBlock b;
     switch (kind) {
       case PartitionKey.NODE:
         if (nodes == null) {

@@ -1,6 +1,10 @@
 package org.yarngnn.partition;
 
-/** Figures of one graph construction, printed by the CLI and kept with partitioned graphs. */
+/**
+ * Figures of a graph built whole, in one JVM ({@link LocalGraph}); one of the stats family named by what each
+ * describes, with {@link PartitionStats} (one partition) and {@link PartitionedGraphStats} (a graph built as P
+ * partitions).
+ */
 public record GraphStats(long nodes, long edges, long isolatedNodes, int maxInDegree, long csrBytes,
     double readSeconds, double buildSeconds) {
 

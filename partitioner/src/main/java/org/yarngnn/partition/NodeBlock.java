@@ -11,10 +11,10 @@ import org.yarngnn.io.table.NodeSplit;
  * splits and feature rows (row-major, {@code width} floats each), with their table rows for error messages.
  * Labels and splits are left out while all are absent (-1, {@link NodeSplit#NONE}). Wire form: int file, int
  * count, int width, byte (1 labels, 2 splits), int length, then {@code length} bytes: ids (bit-packed, see
- * {@link RowBlock#packLongs}), labels (int32) and splits (int8) when present, features (float32; big-endian), then
- * the rows ({@link RowBlock}).
+ * {@link ShuffleBlock#packLongs}), labels (int32) and splits (int8) when present, features (float32; big-endian), then
+ * the rows ({@link ShuffleBlock}).
  */
-final class NodeBlock extends RowBlock {
+final class NodeBlock extends ShuffleBlock {
   private static final int LABELS = 1;
   private static final int SPLITS = 2;
 

@@ -12,7 +12,7 @@ import org.yarngnn.io.table.NodeSplit;
  * reference and edge blocks in any order and interleaving (the shuffle hands references before edges; a worker
  * receives both from several peers at once). It assembles the partition, or keeps the first bad-input finding
  * (duplicate id, an edge endpoint without a node row whatever the ownership) in table order: findings are
- * compared by (file, row, column) ({@link InputError#min}), so the order blocks arrive in does not matter. Edges
+ * compared by (file, row, column) ({@link InputFinding#min}), so the order blocks arrive in does not matter. Edges
  * are held as (int32 local destination, int64 source id, float32 weight when weighted) until
  * {@link PartitionBlockBuilder} builds the block, whose CSR depends only on the multiset of edges. Under
  * --missing-features zero, an edge whose destination has no row yet is kept with a provisional destination,
@@ -66,7 +66,7 @@ public final class PartitionAssembler {
   private boolean edgesSeen;
   /** Set while edges are written straight in ({@link #directEdges}): edge blocks then go through it too. */
   private DirectEdges direct;
-  private InputError error;
+  private InputFinding error;
 
   public PartitionAssembler(int partition, Ownership ownership, int width, boolean weighted, boolean hasLabels,
       boolean hasSplits, MissingFeatures missing) {
@@ -159,14 +159,14 @@ public final class PartitionAssembler {
    */
   private void duplicate(int k, long id, int file, long row) {
     boolean earlier = file < nodeFile[k] || (file == nodeFile[k] && row < nodeRow[k]);
-    InputError offer = earlier
-        ? new InputError(InputError.NODES, nodeFile[k], nodeRow[k], 0, "duplicate node id " + id, false)
-        : new InputError(InputError.NODES, file, row, 0, "duplicate node id " + id, false);
+    InputFinding offer = earlier
+        ? new InputFinding(InputFinding.NODES, nodeFile[k], nodeRow[k], 0, "duplicate node id " + id, false)
+        : new InputFinding(InputFinding.NODES, file, row, 0, "duplicate node id " + id, false);
     if (earlier) {
       nodeFile[k] = file;
       nodeRow[k] = row;
     }
-    error = InputError.min(error, offer);
+    error = InputFinding.min(error, offer);
   }
 
   /**
@@ -423,15 +423,15 @@ public final class PartitionAssembler {
     w = w == null ? null : Arrays.copyOf(w, cap);
   }
 
-  private void danglingAt(RowBlock b, int i, int column, long id) {
+  private void danglingAt(ShuffleBlock b, int i, int column, long id) {
     dangling(b.file, b.row(i), column, id);
   }
 
   /** Synchronized: with {@link #directEdges}, reading threads and the consumer's blocks find at once. */
   private synchronized void dangling(int file, long row, int column, long id) {
-    InputError here = new InputError(InputError.EDGES, file, row, column,
+    InputFinding here = new InputFinding(InputFinding.EDGES, file, row, column,
         EdgeCollector.danglingMessage(column == 0 ? "src" : "dst", id), false);
-    error = InputError.min(error, here);
+    error = InputFinding.min(error, here);
   }
 
   /**
@@ -628,7 +628,7 @@ public final class PartitionAssembler {
   }
 
   /** The first bad-input finding, or null. */
-  public synchronized InputError error() {
+  public synchronized InputFinding error() {
     return error;
   }
 

@@ -23,7 +23,7 @@ public final class PartitionBuilder {
   private PartitionBuilder() {}
 
   /** The partitions and the build's statistics. */
-  public record Result(List<GraphPartition> partitions, PartitioningStats stats) {}
+  public record Result(List<GraphPartition> partitions, PartitionedGraphStats stats) {}
 
   public static Result build(EdgeTable edges, NodeTable nodes, int parts, GraphBuildOptions options) {
     if (parts < 1) {
@@ -63,7 +63,7 @@ public final class PartitionBuilder {
     for (GraphPartition g : out) {
       stats.add(g.stats());
     }
-    return new Result(out, new PartitioningStats(layout.ownership, stats, (t1 - t0) / 1e9, (t2 - t1) / 1e9));
+    return new Result(out, new PartitionedGraphStats(layout.ownership, stats, (t1 - t0) / 1e9, (t2 - t1) / 1e9));
   }
 
   private static EdgeBuffer[] newBuffers(int parts, boolean weighted, long each) {

@@ -62,7 +62,7 @@ public final class RecordRouter extends InEdgeSink implements NodeSink {
   private final NodeBlock[] nodeBlocks;
   private final EdgeBlock[] edgeBlocks;
   private final RefBlock[] refBlocks;
-  private final RowBlock.Scratch scratch = new RowBlock.Scratch();
+  private final ShuffleBlock.Scratch scratch = new ShuffleBlock.Scratch();
   private int blocks;
 
   RecordRouter(Ownership ownership, boolean undirected, MissingFeatures missing, int width, int file,
@@ -133,7 +133,7 @@ public final class RecordRouter extends InEdgeSink implements NodeSink {
       own.file(f);
     }
     for (int p = 0; p < refBlocks.length; p++) {
-      for (RowBlock b : new RowBlock[] {nodeBlocks[p], refBlocks[p], edgeBlocks[p]}) {
+      for (ShuffleBlock b : new ShuffleBlock[] {nodeBlocks[p], refBlocks[p], edgeBlocks[p]}) {
         if (b != null) {
           b.clear(f);
         }

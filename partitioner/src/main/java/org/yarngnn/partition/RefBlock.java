@@ -8,10 +8,10 @@ import java.util.Arrays;
  * small direct-mapped cache of recent ids folds repeats (hubs repeat often) into one entry that keeps the smallest
  * (row, column) it was seen at, so the owner can still name the first offending row in table order; an id the
  * cache forgot is simply entered again. The flag is the column (0 src, 1 dst). Wire form: int file, int count,
- * int length, then {@code length} bytes: ids (bit-packed, see {@link RowBlock#packLongs}), then the rows
- * ({@link RowBlock}).
+ * int length, then {@code length} bytes: ids (bit-packed, see {@link ShuffleBlock#packLongs}), then the rows
+ * ({@link ShuffleBlock}).
  */
-final class RefBlock extends RowBlock {
+final class RefBlock extends ShuffleBlock {
   /** Recent-id cache slots at most: 192 KiB stays in L2; fewer for small blocks, so many owners stay cheap. */
   private static final int MAX_CACHE_BITS = 14;
 

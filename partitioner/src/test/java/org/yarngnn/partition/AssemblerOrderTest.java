@@ -304,9 +304,9 @@ class AssemblerOrderTest {
                   .missingFeatures(MissingFeatures.ERROR).build());
               TestGraphs.assertPartitionsEqual(whole, parts);
             } else {
-              InputError first = null;
+              InputFinding first = null;
               for (PartitionAssembler a : direct) {
-                first = InputError.min(first, a.error());
+                first = InputFinding.min(first, a.error());
               }
               assertNotNull(first, where);
             }
@@ -343,7 +343,7 @@ class AssemblerOrderTest {
           String where = "dangling " + dangling + ", undirected " + undirected + ", " + own.parts() + " parts";
           List<List<GraphRecord>> routed = route(edges, nodes, own, undirected, MissingFeatures.ERROR, 16);
           List<GraphPartition> parts = new ArrayList<>();
-          InputError first = null;
+          InputFinding first = null;
           for (int p = 0; p < own.parts(); p++) {
             PartitionAssembler a = filterAll(edges, nodes, own, undirected, routed.get(p), p);
             List<GraphRecord> blocks = new ArrayList<>();
@@ -355,7 +355,7 @@ class AssemblerOrderTest {
             if (dangling < 0 && !undirected) {
               assertEquals(p == own.owner(-5), a.error() != null, where + ", partition " + p);
             }
-            first = InputError.min(first, a.error());
+            first = InputFinding.min(first, a.error());
             if (dangling == 0) {
               assertNull(a.error(), where);
               parts.add(a.finish());
@@ -391,8 +391,8 @@ class AssemblerOrderTest {
           String where = "dangling " + dangling + ", undirected " + undirected + ", " + own.parts() + " parts";
           List<List<GraphRecord>> routed = route(edges, nodes, own, undirected, MissingFeatures.ERROR, 16);
           List<PartitionAssembler> peers = routeWithPeers(edges, nodes, own, undirected, routed, true);
-          InputError wideFirst = null;
-          InputError[] narrowFirst = new InputError[3];
+          InputFinding wideFirst = null;
+          InputFinding[] narrowFirst = new InputFinding[3];
           List<List<GraphPartition>> parts = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
           for (int p = 0; p < own.parts(); p++) {
             List<GraphRecord> blocks = new ArrayList<>();
@@ -403,13 +403,13 @@ class AssemblerOrderTest {
             for (GraphRecord r : blocks) {
               blocks2.add(r.copy());
             }
-            wideFirst = InputError.min(wideFirst,
+            wideFirst = InputFinding.min(wideFirst,
                 assemble(p, own, nodes, edges, MissingFeatures.ERROR, blocks, 4000, false).error());
             PartitionAssembler[] narrow = {
                 assemble(p, own, nodes, edges, MissingFeatures.ERROR, blocks2, 4000, true),
                 filterAll(edges, nodes, own, undirected, routed.get(p), p, true), peers.get(p)};
             for (int k = 0; k < narrow.length; k++) {
-              narrowFirst[k] = InputError.min(narrowFirst[k], narrow[k].error());
+              narrowFirst[k] = InputFinding.min(narrowFirst[k], narrow[k].error());
               if (dangling == 0) {
                 assertNull(narrow[k].error(), where);
                 parts.get(k).add(narrow[k].finish());
@@ -449,12 +449,12 @@ class AssemblerOrderTest {
           List<List<GraphRecord>> routed = route(edges, nodes, own, undirected, MissingFeatures.ERROR, 16);
           List<GraphPartition> byRows = new ArrayList<>();
           List<GraphPartition> byBlocks = new ArrayList<>();
-          InputError first = null;
+          InputFinding first = null;
           for (int p = 0; p < parts; p++) {
             PartitionAssembler rows = filterAll(edges, nodes, own, undirected, routed.get(p), p, true, 0);
             PartitionAssembler blocks = filterAll(edges, nodes, own, undirected, routed.get(p), p, true, 997);
             assertEquals(rows.error(), blocks.error(), where + ", partition " + p);
-            first = InputError.min(first, blocks.error());
+            first = InputFinding.min(first, blocks.error());
             if (dangling == 0) {
               assertNull(blocks.error(), where);
               byRows.add(rows.finish());
@@ -680,18 +680,18 @@ class AssemblerOrderTest {
     NodeTable nodes = nodes();
     for (Ownership own : List.of(Ownership.hash(1), Ownership.hash(2), Ownership.hash(3))) {
       List<List<GraphRecord>> routed = route(edges, nodes, own, false, MissingFeatures.ERROR, 8);
-      InputError expectedAll = null;
+      InputFinding expectedAll = null;
       for (int trial = 0; trial < 8; trial++) {
         Random rnd = trial == 0 ? null : new Random(40 + trial);
-        InputError all = null;
+        InputFinding all = null;
         for (int p = 0; p < own.parts(); p++) {
           // Fresh decoded blocks per trial: findings decode rows lazily.
           List<GraphRecord> blocks = new ArrayList<>();
           for (GraphRecord r : order(routed.get(p), rnd, trial % 2 == 1)) {
             blocks.add(r.copy());
           }
-          InputError e = assemble(p, own, nodes, edges, MissingFeatures.ERROR, blocks).error();
-          all = InputError.min(all, e);
+          InputFinding e = assemble(p, own, nodes, edges, MissingFeatures.ERROR, blocks).error();
+          all = InputFinding.min(all, e);
         }
         assertNotNull(all);
         if (expectedAll == null) {

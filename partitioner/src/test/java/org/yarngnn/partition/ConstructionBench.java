@@ -60,7 +60,7 @@ public final class ConstructionBench {
           NodeTable.open(conf, nodePath, TableReadOptions.defaults()), parts, opts);
       Timing cold = Timing.median(1, build);
       Timing total = Timing.median(RUNS, build);
-      PartitioningStats s = last[0].stats();
+      PartitionedGraphStats s = last[0].stats();
       Timing edgePhase = total.minus(nodeRead);
       System.out.printf(Locale.ROOT, "in-memory construction P=%d: %s total (nodes table %s; edges read+route+CSR "
           + "%s = %.1f M edges/s, %.1f M edges per CPU-second; last run's CSR build alone %.2fs = %.1f M edges/s), "
@@ -93,7 +93,7 @@ public final class ConstructionBench {
     Configuration jobConf = new Configuration(conf);
     jobConf.set("mapreduce.cluster.local.dir", dir.resolve("mr-local").toString());
     jobConf.setInt("mapreduce.task.io.sort.mb", 256);
-    PartitioningStats js = PartitionJob.run(jobConf, PartitionJobOptions.builder().edges(edgePath).nodes(nodePath)
+    PartitionedGraphStats js = PartitionJob.run(jobConf, PartitionJobOptions.builder().edges(edgePath).nodes(nodePath)
         .output(localPath(out)).partitions(jobParts).overwrite(true).local(true).build());
     double jobSeconds = (System.nanoTime() - t) / 1e9;
     System.out.printf(Locale.ROOT, "partition job (local job runner, P=%d): %.1fs wall%n%s%n", jobParts, jobSeconds,

@@ -31,13 +31,13 @@ class MapReduceLogicTest {
 
   /** Maps every file, partitions, sorts with the raw comparator and reduces each group. */
   private static List<GraphPartition> runLogic(EdgeTable edges, NodeTable nodes, Ownership own, boolean undirected,
-      MissingFeatures missing, List<InputError> errors) throws Exception {
+      MissingFeatures missing, List<InputFinding> errors) throws Exception {
     return runLogic(edges, nodes, own, undirected, missing, RecordRouter.MAX_BLOCK_ROWS, errors);
   }
 
   /** As above with blocks of at most {@code blockRows} edges or references. */
   private static List<GraphPartition> runLogic(EdgeTable edges, NodeTable nodes, Ownership own, boolean undirected,
-      MissingFeatures missing, int blockRows, List<InputError> errors) throws Exception {
+      MissingFeatures missing, int blockRows, List<InputFinding> errors) throws Exception {
     List<Shuffled> out = new ArrayList<>();
     PartitionKey.OwnerPartitioner partitioner = new PartitionKey.OwnerPartitioner();
     RecordRouter.Emitter emit = (k, r) -> {
@@ -98,7 +98,7 @@ class MapReduceLogicTest {
       for (int parts = 1; parts <= 4; parts++) {
         // Blocks of one row, a few, and the most: the block size never changes the result.
         for (int rows : new int[] {1, 7, RecordRouter.MAX_BLOCK_ROWS}) {
-          List<InputError> errors = new ArrayList<>();
+          List<InputFinding> errors = new ArrayList<>();
           List<GraphPartition> ps = runLogic(t.edgeTable(), t.nodeTable(), Ownership.hash(parts), undirected,
               MissingFeatures.ERROR, rows, errors);
           assertTrue(errors.isEmpty());
@@ -114,19 +114,19 @@ class MapReduceLogicTest {
     java.nio.file.Files.writeString(dir.resolve("edges.tsv"), "1\t2\n2\t3\n40\t1\n3\t50\n");
     EdgeTable edges = edgesTsv();
     NodeTable nodes = nodesTsv();
-    List<InputError> errors = new ArrayList<>();
+    List<InputFinding> errors = new ArrayList<>();
     runLogic(edges, nodes, Ownership.hash(3), false, MissingFeatures.ERROR, errors);
-    InputError first = errors.stream().min(InputError::compareTo).orElseThrow();
-    assertEquals(InputError.NODES, first.table());
+    InputFinding first = errors.stream().min(InputFinding::compareTo).orElseThrow();
+    assertEquals(InputFinding.NODES, first.table());
     assertEquals(4, first.row());
     assertEquals("duplicate node id 2", first.message());
     // Each reducer keeps only its own first finding; the driver reports the smallest.
-    assertTrue(errors.stream().anyMatch(e -> e.table() == InputError.EDGES
+    assertTrue(errors.stream().anyMatch(e -> e.table() == InputFinding.EDGES
         && e.message().matches("(src 40|dst 50) has no row.*")), errors.toString());
-    List<InputError> edgeOnly = new ArrayList<>();
+    List<InputFinding> edgeOnly = new ArrayList<>();
     java.nio.file.Files.writeString(dir.resolve("nodes.tsv"), "1\t0.5\n2\t1.5\n3\t2\n");
     runLogic(edges, nodesTsv(), Ownership.hash(3), false, MissingFeatures.ERROR, edgeOnly);
-    InputError firstEdge = edgeOnly.stream().min(InputError::compareTo).orElseThrow();
+    InputFinding firstEdge = edgeOnly.stream().min(InputFinding::compareTo).orElseThrow();
     assertEquals(3, firstEdge.row());
     assertTrue(firstEdge.message().startsWith("src 40 has no row"), firstEdge.message());
   }
@@ -140,7 +140,7 @@ class MapReduceLogicTest {
     GraphBuildOptions o = GraphBuildOptions.builder().missingFeatures(MissingFeatures.ZERO).build();
     LocalGraph whole = GraphBuilder.build(edges, nodes, o);
     for (int parts = 1; parts <= 3; parts++) {
-      List<InputError> errors = new ArrayList<>();
+      List<InputFinding> errors = new ArrayList<>();
       for (int rows : new int[] {1, 2, RecordRouter.MAX_BLOCK_ROWS}) {
         // Blocks of one or two rows repeat a missing id across blocks: it must be added once.
         List<GraphPartition> ps = runLogic(edges, nodes, Ownership.hash(parts), false, MissingFeatures.ZERO, rows,
@@ -320,22 +320,22 @@ class MapReduceLogicTest {
           v[0] = span[0];
           v[1] = span[0] + span[1];
         }
-        byte[] b = new byte[RowBlock.maxPackedBytes(count) + 8];
+        byte[] b = new byte[ShuffleBlock.maxPackedBytes(count) + 8];
         java.util.Arrays.fill(b, (byte) 0x55);
-        int end = RowBlock.packLongs(v, count, b, 0);
+        int end = ShuffleBlock.packLongs(v, count, b, 0);
         int bits = count < 2 ? 0 : 64 - Long.numberOfLeadingZeros(span[1]);
         assertEquals(9 + (bits > 56 ? 8L * count : ((long) count * bits + 7) / 8), end,
             "span " + span[1] + ", " + count + " values");
-        assertEquals(end, RowBlock.packedBytes(v, count));
+        assertEquals(end, ShuffleBlock.packedBytes(v, count));
         for (int i = end; i < b.length; i++) {
           assertEquals((byte) 0x55, b[i], "written past the end at " + i);
         }
         long[] back = new long[count];
-        assertEquals(end, RowBlock.unpackLongs(b, 0, back, count, b.length - 8));
+        assertEquals(end, ShuffleBlock.unpackLongs(b, 0, back, count, b.length - 8));
         assertTrue(java.util.Arrays.equals(v, back), "span " + span[1]);
         // Decoded from an array that ends where the values do: nothing past it is read.
         long[] exact = new long[count];
-        assertEquals(end, RowBlock.unpackLongs(java.util.Arrays.copyOf(b, end), 0, exact, count, end));
+        assertEquals(end, ShuffleBlock.unpackLongs(java.util.Arrays.copyOf(b, end), 0, exact, count, end));
         assertTrue(java.util.Arrays.equals(v, exact), "span " + span[1] + " from an exact array");
       }
     }
@@ -407,9 +407,9 @@ class MapReduceLogicTest {
     NodeTable nodes = nodesTsv();
     for (int parts = 1; parts <= 3; parts++) {
       for (int rows : new int[] {1, 2, 64}) {
-        List<InputError> errors = new ArrayList<>();
+        List<InputFinding> errors = new ArrayList<>();
         runLogic(edges, nodes, Ownership.hash(parts), false, MissingFeatures.ERROR, rows, errors);
-        InputError first = errors.stream().min(InputError::compareTo).orElseThrow();
+        InputFinding first = errors.stream().min(InputFinding::compareTo).orElseThrow();
         assertEquals(3, first.row(), parts + " parts, blocks of " + rows);
         assertEquals(0, first.column());
         assertTrue(first.message().startsWith("src 40 has no row"), first.message());
@@ -448,7 +448,7 @@ class MapReduceLogicTest {
         b.add(7, -1, (byte) 0, new float[] {k}, rows[k][1]);
         a.accept(new GraphRecord().nodes(b));
       }
-      InputError e = a.error();
+      InputFinding e = a.error();
       assertEquals(0, e.file(), java.util.Arrays.toString(order));
       assertEquals(9, e.row(), java.util.Arrays.toString(order));
       assertEquals("duplicate node id 7", e.message());

@@ -10,8 +10,8 @@ import org.yarngnn.compute.model.ModelSpec;
 import org.yarngnn.compute.model.Tensor;
 
 /**
- * A straightforward, independent implementation of CONTRACT.md's layer semantics in double precision: plain
- * loops over per-node neighbour lists, written from the contract's formulas, sharing no code with the engine
+ * A straightforward, independent implementation of the layer semantics of docs/formats.md ("Model directory") in
+ * double precision: plain loops over per-node neighbour lists, written from the contract's formulas, sharing no code with the engine
  * (only the model records). The end-to-end tests compare the product's output with it.
  */
 final class ContractReference {

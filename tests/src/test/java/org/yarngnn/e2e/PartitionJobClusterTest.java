@@ -33,7 +33,7 @@ import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.GraphBuildOptions;
 import org.yarngnn.partition.GraphPartition;
 import org.yarngnn.partition.PartitionBuilder;
-import org.yarngnn.partition.PartitioningStats;
+import org.yarngnn.partition.PartitionedGraphStats;
 import org.yarngnn.partition.format.PartitionedGraph;
 import org.yarngnn.partition.mr.PartitionJob;
 import org.yarngnn.partition.mr.PartitionJobOptions;
@@ -86,7 +86,7 @@ class PartitionJobClusterTest {
     for (int parts : new int[] {2, 3}) {
       String name = "cluster-test cora p" + parts;
       Path out = fs.makeQualified(new Path("/graphs/cora-p" + parts));
-      PartitioningStats stats = PartitionJob.run(jobConf(), job(CORA_EDGES, out, parts, name).build());
+      PartitionedGraphStats stats = PartitionJob.run(jobConf(), job(CORA_EDGES, out, parts, name).build());
       System.out.println(stats.summary());
       assertRanOnYarn(name);
       assertEquals(10556, stats.edges());

@@ -1,10 +1,11 @@
 package org.yarngnn.app;
 
+import org.yarngnn.app.graphworker.EdgeReading;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
-import org.yarngnn.app.infer.EdgeReading;
 import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.train.TrainOptions;
 import org.yarngnn.compute.cost.CostEstimate;
@@ -17,23 +18,26 @@ import org.yarngnn.io.table.NodeTable;
 import org.yarngnn.io.table.TableReadOptions;
 
 /**
- * {@code --dry-run} (CONTRACT.md "Other options") of infer and train: the command's checks have run (tables'
- * schemas and widths, the model; bad input exits 2 as in a real run); this prints what a run would do — the
- * tables' sizes (exact from Parquet and ORC footers, estimated from a text table's bytes), the model, the workers
- * and containers, and the cost model's estimate of the time per phase, the bytes exchanged and the heap per graph
- * worker ({@link CostModel}) — and runs nothing, writes nothing.
+ * {@code --dry-run} (docs/commands.md, "Options every job shares") of infer and train: the command's checks have run
+ * (tables' schemas and widths, the model; bad input exits 2 as in a real run); this prints what a run would do — the
+ * tables' sizes (exact from Parquet and ORC footers, estimated from a text table's bytes), the model, the workers and
+ * containers, and the cost model's estimate of the time per phase, the bytes exchanged and the heap per graph worker
+ * ({@link CostModel}) — and runs nothing, writes nothing.
  */
 final class DryRun {
   private DryRun() {}
 
-  static void print(Configuration conf, String command, InferOptions g, ModelSpec spec, PrintStream out,
+  static void print(Configuration conf, String command, InferOptions o, ModelSpec spec, PrintStream out,
       String extra) {
-    print(conf, command, g, spec, out, extra, 0);
+    print(conf, command, o.job(), spec, out, extra, 0, o.fusion(), o.pipelining());
   }
 
-  /** {@link #print} of a job of {@code epochs} training epochs (0: inference). */
-  static void print(Configuration conf, String command, InferOptions g, ModelSpec spec, PrintStream out,
-      String extra, int epochs) {
+  /**
+   * {@link #print} of a job of {@code epochs} training epochs (0: inference), with or without fusion and
+   * pipelining (training pipelines its exchange and fuses nothing).
+   */
+  static void print(Configuration conf, String command, GraphJobOptions g, ModelSpec spec, PrintStream out,
+      String extra, int epochs, boolean fusion, boolean pipelining) {
     String p = "yarn-gnn " + command + ": ";
     out.println(p + "dry run: checked the tables and the model; nothing runs, nothing is written");
     long nodes = -1;
@@ -70,7 +74,7 @@ final class DryRun {
     }
     if (nodes >= 0 && edges >= 0 && featureWidth >= 1) {
       printEstimate(p, out, g, spec, nodes, g.undirected() ? 2 * edges : edges, featureWidth, weighted, epochs,
-          crossing);
+          crossing, fusion, pipelining);
     }
   }
 
@@ -111,17 +115,18 @@ final class DryRun {
    * The cost model's estimate ({@link CostModel}, with the rates measured on the reference machine): seconds per
    * phase and a graph worker's peak heap, against the heap its container gets.
    */
-  private static void printEstimate(String p, PrintStream out, InferOptions g, ModelSpec spec, long nodes,
-      long edges, int featureWidth, boolean weighted, int epochs, double crossing) {
+  private static void printEstimate(String p, PrintStream out, GraphJobOptions g, ModelSpec spec, long nodes,
+      long edges, int featureWidth, boolean weighted, int epochs, double crossing, boolean fusion,
+      boolean pipelining) {
     int workers = Math.max(1, g.workers());
     double cores = g.local()
         ? Math.min((long) g.threads() * workers, Runtime.getRuntime().availableProcessors()) / (double) workers
         : Math.min(g.threads(), g.workerVcores());
     CostInputs in = CostInputs.builder().nodes(Math.max(1, nodes)).edges(edges).featureWidth(featureWidth)
         .layers(spec.layers().stream().map(CostLayer::of).toList()).workers(workers).coresPerWorker(cores)
-        .weighted(weighted).fused(g.fusion() && epochs == 0).epochs(epochs)
+        .weighted(weighted).fused(fusion && epochs == 0).epochs(epochs)
         .nodeCrossing("hash".equals(g.ownership()) ? Double.NaN : crossing)
-        .readAllEdges(g.edgeReadingKind(workers) == EdgeReading.ALL).pipelined(epochs > 0 || g.pipelining()).build();
+        .readAllEdges(g.edgeReadingKind(workers) == EdgeReading.ALL).pipelined(epochs > 0 || pipelining).build();
     CostEstimate e = CostModel.estimate(in);
     // On YARN the job also waits for its containers: allocated, localized, their JVMs started and the model read.
     double start = g.local() ? 0 : CONTAINER_START_SECONDS;

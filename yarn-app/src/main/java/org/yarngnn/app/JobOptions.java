@@ -3,22 +3,21 @@ package org.yarngnn.app;
 import java.io.File;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
+import org.yarngnn.app.graphworker.GraphJobOptions;
+import org.yarngnn.app.options.OptionValues;
 
-/** The options every job command shares (CONTRACT.md "Common options") and where a job runs. */
+/** The options every job command shares (docs/commands.md, "Options every job shares") and where a job runs. */
 public final class JobOptions {
   private JobOptions() {}
 
+  /** Adds the options of every job command ({@code --local}, {@code --workers}, the containers, the output). */
   public static OptionSpec common(OptionSpec spec) {
-    return KerberosLogin.options(spec)
-        .flag("local", "run in this JVM (workers as threads); the default when no cluster configuration is found")
-        .value("workers", "N", "graph workers (default 1 locally)")
-        .value("worker-memory", "MB", "memory per worker container")
-        .value("worker-vcores", "N", "vcores per worker container")
-        .value("queue", "Q", "YARN queue")
-        .value("name", "NAME", "YARN application name")
-        .flag("overwrite", "replace an existing output directory")
-        .value("output-format", "parquet|orc", "output table format (default parquet)")
-        .value("seed", "S", "seed of the neighbour sampler (default 0)");
+    return OptionValues.declare(kerberos(spec), GraphJobOptions.JOB);
+  }
+
+  /** Adds {@code --principal} and {@code --keytab}. */
+  public static OptionSpec kerberos(OptionSpec spec) {
+    return KerberosLogin.options(spec);
   }
 
   /**

@@ -70,7 +70,7 @@ public final class Main {
         return OK;
       }
       java.util.List<String> hooks = org.yarngnn.app.runtime.TestHooks.refusedKeys(conf,
-          org.yarngnn.app.infer.InferOptions.HALT_AT_KEY);
+          org.yarngnn.app.graphworker.GraphJobOptions.HALT_AT.key());
       if (!hooks.isEmpty()) {
         throw new UsageException("-D " + hooks.get(0) + " is a test hook, not an option: hooks act only in JVMs "
             + "the test harness starts with them on");

@@ -12,7 +12,7 @@ import org.yarngnn.io.table.PathOverlap;
 import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.MissingFeatures;
 import org.yarngnn.partition.Ownership;
-import org.yarngnn.partition.PartitioningStats;
+import org.yarngnn.partition.PartitionedGraphStats;
 import org.yarngnn.partition.mr.PartitionJob;
 import org.yarngnn.partition.mr.PartitionJobOptions;
 
@@ -82,7 +82,7 @@ public final class PartitionCommand implements Command {
       return Main.OK;
     }
     long t0 = System.nanoTime();
-    PartitioningStats stats = PartitionJob.run(cl.conf(), job);
+    PartitionedGraphStats stats = PartitionJob.run(cl.conf(), job);
     double seconds = (System.nanoTime() - t0) / 1e9;
     out.println("yarn-gnn partition: " + stats.summary());
     out.printf("yarn-gnn partition: wrote %d partitions to %s in %.1f s%n", stats.partitions().size(),

@@ -115,7 +115,7 @@ public final class TopkCommand implements Command {
       if (o.metrics() != null) {
         RunMetrics.writeOrWarn(conf, o.metrics(), r.summary(), out, "topk");
       }
-      InferCommand.printStats(out, "topk", r.workers());
+      JobCommands.printStats(out, "topk", r.workers());
       printMetrics(out, r.metrics());
       out.printf(Locale.ROOT, "yarn-gnn topk: wrote %,d rows for %,d queries to %s in %.1f s%n", r.rows(),
           r.queries(), commit.outputDir(), r.seconds());
@@ -142,22 +142,22 @@ public final class TopkCommand implements Command {
    */
   private int runOnYarn(Configuration clientConf, TopkOptions o, PrintStream out) throws Exception {
     Configuration conf = new YarnConfiguration(clientConf);
-    TopkOptions qualified = o.withTables(InferCommand.onCluster(conf, o.embeddings(), "embeddings"),
-        o.queries() == null ? null : InferCommand.onCluster(conf, o.queries(), "queries"),
-        o.candidates() == null ? null : InferCommand.onCluster(conf, o.candidates(), "candidates"),
-        o.exclude() == null ? null : InferCommand.onCluster(conf, o.exclude(), "exclude"),
-        o.truth() == null ? null : InferCommand.onCluster(conf, o.truth(), "truth"), o.output(), o.metrics());
+    TopkOptions qualified = o.withTables(JobCommands.onCluster(conf, o.embeddings(), "embeddings"),
+        o.queries() == null ? null : JobCommands.onCluster(conf, o.queries(), "queries"),
+        o.candidates() == null ? null : JobCommands.onCluster(conf, o.candidates(), "candidates"),
+        o.exclude() == null ? null : JobCommands.onCluster(conf, o.exclude(), "exclude"),
+        o.truth() == null ? null : JobCommands.onCluster(conf, o.truth(), "truth"), o.output(), o.metrics());
     OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.overwrite());
     try {
       TopkOptions job = qualified.withTables(qualified.embeddings(), qualified.queries(), qualified.candidates(),
           qualified.exclude(), qualified.truth(), commit.outputDir().toString(), qualified.metrics())
           .with(o.workers() == 0 ? 2 : o.workers(), commit.workDir().toString());
       JobSubmission submission = JobSubmission.builder().appName(job.name()).queue(job.queue())
-          .jar(InferCommand.shippedJar(conf)).amMemoryMb(512).accesses(job.accessedPaths())
+          .jar(JobCommands.shippedJar(conf)).amMemoryMb(512).accesses(job.accessedPaths())
           .jobConf(job.toConfiguration()).driver(TopkJobDriver.class.getName(), List.of()).build();
       JobResult r = new YarnJobClient(conf, out).run(submission);
       if (!r.succeeded()) {
-        throw InferCommand.failed(r);
+        throw JobCommands.failed(r);
       }
       out.printf("yarn-gnn topk: application %s SUCCEEDED: top %d in %s%n", r.applicationId(), job.k(),
           commit.outputDir());

@@ -9,9 +9,8 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
-import org.yarngnn.app.infer.InferOptions;
-import org.yarngnn.app.infer.InferenceJobDriver;
-import org.yarngnn.app.infer.ThreadWorkers;
+import org.yarngnn.app.graphworker.GraphJobOptions;
+import org.yarngnn.app.graphworker.ThreadWorkers;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.app.train.Checkpoint;
@@ -49,7 +48,7 @@ public final class TrainCommand implements Command {
   @Override
   public int run(CommandLine cl, PrintStream out) throws Exception {
     TrainOptions o = TrainOptions.fromCommandLine(cl);
-    InferOptions g = o.graph();
+    GraphJobOptions g = o.job();
     PathOverlap.check(cl.conf(), "--output", g.output(), "--edges", g.edges(), "--nodes", g.nodes(), "--graph",
         g.graph(), "--model-spec", o.modelSpec());
     if (o.link() != null) {
@@ -61,7 +60,7 @@ public final class TrainCommand implements Command {
     if (cl.flag("dry-run")) {
       TrainOptions checked = validate(cl.conf(), o);
       DryRun.print(cl.conf(), "train", g, ModelFormat.parse(checked.specJson(), o.modelSpec()), out,
-          DryRun.trainPlan(o), o.epochs());
+          DryRun.trainPlan(o), o.epochs(), false, true);
       return Main.OK;
     }
     return o.local() ? runLocal(cl.conf(), o, out) : runOnYarn(cl.conf(), o, out);
@@ -87,7 +86,7 @@ public final class TrainCommand implements Command {
       throw new InputException(file + ": output.predict is false: train needs a classifier, \"output\": "
           + "{\"predict\": true}, whose last layer's width is the number of classes");
     }
-    InferOptions g = o.graph();
+    GraphJobOptions g = o.job();
     int width;
     String features;
     if (g.graph() != null) {
@@ -130,7 +129,7 @@ public final class TrainCommand implements Command {
             + "one after its first --checkpoint-every epoch until it succeeds; a finished run leaves none)");
       }
     } else if (c.exists()) {
-      if (!o.graph().overwrite()) {
+      if (!o.job().overwrite()) {
         throw new InputException(o.output() + ": the checkpoint of a stopped run is beside it, in " + c.dir()
             + ": continue that run with --resume " + o.output() + ", or start afresh with --overwrite (which "
             + "deletes it)");
@@ -151,19 +150,19 @@ public final class TrainCommand implements Command {
 
   /** The job: workers resolved, the layer count, the commit's work directory. */
   static TrainOptions job(Configuration conf, TrainOptions o, Path workDir, int defaultWorkers) {
-    InferOptions g = o.graph();
+    GraphJobOptions g = o.job();
     int workers = g.workers() != 0 ? g.workers()
         : g.graph() != null ? PartitionedGraph.open(conf, new Path(g.graph())).parts() : defaultWorkers;
     ModelSpec spec = ModelFormat.parse(o.specJson(), o.modelSpec());
-    return o.toBuilder().graph(g.toBuilder().workers(workers).layers(spec.layers().size())
-        .workDir(workDir.toString()).build()).build();
+    return o.toBuilder().job(g.toBuilder().workers(workers).layers(spec.layers().size())
+        .workDir(workDir.toString())).build();
   }
 
   private int runLocal(Configuration conf, TrainOptions given, PrintStream out) throws Exception {
     TrainOptions o = validate(conf, given);
     ModelSpec spec = ModelFormat.parse(o.specJson(), o.modelSpec());
     Checkpoint checkpoints = checkpoints(conf, o);
-    OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.graph().overwrite()).abortOnExit();
+    OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.job().overwrite()).abortOnExit();
     OutputCommit pairs = null;
     try {
       pairs = beginPairs(conf, o);
@@ -185,10 +184,10 @@ public final class TrainCommand implements Command {
       if (pairs != null) {
         pairs.commit();
       }
-      if (job.graph().metrics() != null) {
-        RunMetrics.writeOrWarn(conf, job.graph().metrics(), ModelOutput.summary(r, job), out, "train");
+      if (job.job().metrics() != null) {
+        RunMetrics.writeOrWarn(conf, job.job().metrics(), ModelOutput.summary(r, job), out, "train");
       }
-      InferCommand.printStats(out, "train", r.workers());
+      JobCommands.printStats(out, "train", r.workers());
       discard(checkpoints, out);
       if (r.link()) {
         out.printf(java.util.Locale.ROOT, "yarn-gnn train: best epoch %d of %d: val auc %.4f, test auc %.4f ap %.4f "
@@ -215,7 +214,7 @@ public final class TrainCommand implements Command {
   /** {@code --link-pairs DIR}: its commit, begun before anything runs (an existing DIR needs --overwrite); or null. */
   static OutputCommit beginPairs(Configuration conf, TrainOptions o) {
     return o.link() == null || o.link().pairs() == null ? null
-        : OutputCommit.begin(conf, new Path(o.link().pairs()), o.graph().overwrite());
+        : OutputCommit.begin(conf, new Path(o.link().pairs()), o.job().overwrite());
   }
 
   /** The options with {@code pairs}' work directory, where the workers write their parts (unchanged when null). */
@@ -239,21 +238,21 @@ public final class TrainCommand implements Command {
     Configuration conf = new YarnConfiguration(clientConf);
     TrainOptions o = validate(conf, given);
     Checkpoint checkpoints = checkpoints(conf, o);
-    InferOptions g = o.graph();
-    InferOptions.Builder qualified = g.toBuilder().threads(g.workerVcores());
+    GraphJobOptions g = o.job();
+    GraphJobOptions.Builder qualified = g.toBuilder().threads(g.workerVcores());
     if (g.edges() != null) {
-      qualified.edges(InferCommand.onCluster(conf, g.edges(), "edges"))
-          .nodes(InferCommand.onCluster(conf, g.nodes(), "nodes"));
+      qualified.edges(JobCommands.onCluster(conf, g.edges(), "edges"))
+          .nodes(JobCommands.onCluster(conf, g.nodes(), "nodes"));
     }
     if (g.graph() != null) {
-      qualified.graph(InferCommand.onCluster(conf, g.graph(), "graph"));
+      qualified.graph(JobCommands.onCluster(conf, g.graph(), "graph"));
     }
     OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), g.overwrite());
     OutputCommit pairs = null;
     try {
       pairs = beginPairs(conf, o);
-      TrainOptions job = job(conf, withPairs(o, pairs).toBuilder().graph(qualified.output(commit.outputDir()
-          .toString()).build()).build(), commit.workDir(), 2);
+      TrainOptions job = job(conf, withPairs(o, pairs).toBuilder().job(qualified.output(commit.outputDir()
+          .toString())).build(), commit.workDir(), 2);
       // A resumed run prints the epochs after its checkpoint's, as --local does.
       int resumedEpoch = 0;
       if (job.resume() != null) {
@@ -263,9 +262,9 @@ public final class TrainCommand implements Command {
         checkpoints.checkOptions(resumed, job, spec);
         resumedEpoch = resumed.epoch();
       }
-      JobSubmission submission = JobSubmission.builder().appName(job.graph().name()).queue(job.graph().queue())
-          .jar(InferCommand.shippedJar(conf)).amMemoryMb(512).jobConf(job.toConfiguration())
-          .accesses(InferCommand.accessedPaths(job.graph())).accesses(checkpoints.dir().toString(), job.resume())
+      JobSubmission submission = JobSubmission.builder().appName(job.job().name()).queue(job.job().queue())
+          .jar(JobCommands.shippedJar(conf)).amMemoryMb(512).jobConf(job.toConfiguration())
+          .accesses(job.job().accessedPaths()).accesses(checkpoints.dir().toString(), job.resume())
           .accesses(pairs == null ? null : pairs.outputDir().toString())
           .driver(TrainJobDriver.class.getName(), List.of()).build();
       EpochLines epochLines = new EpochLines(out, resumedEpoch);
@@ -290,7 +289,7 @@ public final class TrainCommand implements Command {
       if (pairs != null) {
         pairs.abort();
       }
-      throw InferCommand.failed(r);
+      throw JobCommands.failed(r);
     } catch (Exception | Error e) {
       commit.abort();
       if (pairs != null) {

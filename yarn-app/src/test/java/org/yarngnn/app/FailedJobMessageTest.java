@@ -20,19 +20,19 @@ class FailedJobMessageTest {
         + "Caused by: java.io.IOException: gone\n"
         + "\t... 3 more\n"
         + ". Failing the application.";
-    String shown = InferCommand.withoutTraces(diag, APP);
+    String shown = JobCommands.withoutTraces(diag, APP);
     assertTrue(shown.contains("java.lang.IllegalStateException: no job.xml"), shown);
     assertFalse(shown.contains("\tat "), shown);
     assertFalse(shown.contains("Caused by"), shown);
     assertTrue(shown.endsWith("(the rest is in the application's logs: yarn logs -applicationId " + APP + ")"),
         shown);
-    RuntimeException e = InferCommand.failed(new org.yarngnn.app.yarn.JobResult(APP, null, null, diag, "", 1.0));
+    RuntimeException e = JobCommands.failed(new org.yarngnn.app.yarn.JobResult(APP, null, null, diag, "", 1.0));
     assertFalse(e.getMessage().contains("\tat "), e.getMessage());
   }
 
   @Test
   void diagnosticsWithoutATraceAreKeptWhole() {
     String diag = "the driver failed: worker 1 died\nstopped 1 other container";
-    assertEquals(diag, InferCommand.withoutTraces(diag, APP));
+    assertEquals(diag, JobCommands.withoutTraces(diag, APP));
   }
 }

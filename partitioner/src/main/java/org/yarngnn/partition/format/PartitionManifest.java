@@ -13,7 +13,7 @@ import org.apache.hadoop.fs.Path;
 import org.yarngnn.compute.model.Json;
 import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.PartitionStats;
-import org.yarngnn.partition.PartitioningStats;
+import org.yarngnn.partition.PartitionedGraphStats;
 
 /**
  * {@code manifest.json} of a partitioned graph: format name and version, P, the ownership function, counts,
@@ -21,7 +21,7 @@ import org.yarngnn.partition.PartitioningStats;
  * counts and each file's size and CRC-32C.
  */
 public record PartitionManifest(int parts, Ownership ownership, long nodes, long edges, int featureWidth,
-    boolean weighted, boolean hasLabels, boolean hasSplits, PartitioningStats stats,
+    boolean weighted, boolean hasLabels, boolean hasSplits, PartitionedGraphStats stats,
     List<Map<String, PartitionFiles.Checksum>> checksums) {
 
   static final String FILE = "manifest.json";
@@ -91,7 +91,7 @@ public record PartitionManifest(int parts, Ownership ownership, long nodes, long
       sums.add(files);
     }
     Map<?, ?> s = (Map<?, ?>) m.get("stats");
-    PartitioningStats st = new PartitioningStats(ownership, stats, dbl(s, "read_seconds"),
+    PartitionedGraphStats st = new PartitionedGraphStats(ownership, stats, dbl(s, "read_seconds"),
         dbl(s, "build_seconds"));
     return new PartitionManifest(parts, ownership, num(m, "nodes"), num(m, "edges"), (int) num(m, "feature_width"),
         Boolean.TRUE.equals(m.get("weighted")), Boolean.TRUE.equals(m.get("has_labels")),

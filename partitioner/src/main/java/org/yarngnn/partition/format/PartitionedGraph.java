@@ -20,7 +20,7 @@ import org.yarngnn.partition.LocalGraph;
 import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.PartitionBuilder;
 import org.yarngnn.partition.PartitionStats;
-import org.yarngnn.partition.PartitioningStats;
+import org.yarngnn.partition.PartitionedGraphStats;
 
 /**
  * A graph written by the {@code partition} job (or {@link #write}): {@code manifest.json}, one {@code
@@ -106,7 +106,7 @@ public final class PartitionedGraph {
   }
 
   /** The statistics recorded when the graph was partitioned. */
-  public PartitioningStats stats() {
+  public PartitionedGraphStats stats() {
     return manifest.stats();
   }
 

@@ -21,11 +21,11 @@ import org.yarngnn.io.table.NodeTable;
 import org.yarngnn.io.table.OutputCommit;
 import org.yarngnn.io.table.PathOverlap;
 import org.yarngnn.partition.GraphRecord;
-import org.yarngnn.partition.InputError;
+import org.yarngnn.partition.InputFinding;
 import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.PartitionKey;
 import org.yarngnn.partition.PartitionStats;
-import org.yarngnn.partition.PartitioningStats;
+import org.yarngnn.partition.PartitionedGraphStats;
 import org.yarngnn.partition.format.PartitionFiles;
 import org.yarngnn.partition.format.PartitionManifest;
 import org.yarngnn.partition.format.PartitionedGraph;
@@ -42,7 +42,7 @@ import org.yarngnn.partition.format.PartitionedGraph;
 public final class PartitionJob {
   private PartitionJob() {}
 
-  public static PartitioningStats run(Configuration baseConf, PartitionJobOptions o) {
+  public static PartitionedGraphStats run(Configuration baseConf, PartitionJobOptions o) {
     long t0 = System.nanoTime();
     Configuration conf = new Configuration(baseConf);
     PathOverlap.check(conf, "--output", o.output(), "--edges", o.edges(), "--nodes", o.nodes());
@@ -58,7 +58,7 @@ public final class PartitionJob {
       Job job = configure(conf, o, edges, nodes, ownership, work);
       boolean ok = job.waitForCompletion(o.verbose());
       FileSystem fs = work.getFileSystem(conf);
-      InputError error = firstError(fs, work);
+      InputFinding error = firstError(fs, work);
       if (error != null) {
         throw error.toException(nodes.files(), edges.files());
       }
@@ -66,7 +66,7 @@ public final class PartitionJob {
         throw new IllegalStateException("partition job " + job.getJobID() + " failed: "
             + job.getStatus().getFailureInfo());
       }
-      PartitioningStats stats = writeManifest(fs, work, o, ownership, edges, nodes, (System.nanoTime() - t0) / 1e9);
+      PartitionedGraphStats stats = writeManifest(fs, work, o, ownership, edges, nodes, (System.nanoTime() - t0) / 1e9);
       commit.commit();
       return stats;
     } catch (IOException e) {
@@ -176,19 +176,19 @@ public final class PartitionJob {
     TokenCache.obtainTokensForNamenodes(job.getCredentials(), paths.toArray(new Path[0]), job.getConfiguration());
   }
 
-  private static InputError firstError(FileSystem fs, Path work) throws IOException {
-    Path dir = new Path(work, InputError.DIR);
+  private static InputFinding firstError(FileSystem fs, Path work) throws IOException {
+    Path dir = new Path(work, InputFinding.DIR);
     if (!fs.exists(dir)) {
       return null;
     }
-    InputError first = null;
+    InputFinding first = null;
     for (FileStatus st : fs.listStatus(dir)) {
-      first = InputError.min(first, InputError.read(fs, st.getPath()));
+      first = InputFinding.min(first, InputFinding.read(fs, st.getPath()));
     }
     return first;
   }
 
-  private static PartitioningStats writeManifest(FileSystem fs, Path work, PartitionJobOptions o,
+  private static PartitionedGraphStats writeManifest(FileSystem fs, Path work, PartitionJobOptions o,
       Ownership ownership, EdgeTable edges, NodeTable nodes, double seconds) throws IOException {
     List<PartitionStats> stats = new ArrayList<>();
     List<Map<String, PartitionFiles.Checksum>> sums = new ArrayList<>();
@@ -209,10 +209,10 @@ public final class PartitionJob {
       sums.add(files);
       fs.delete(meta, false);
     }
-    PartitioningStats all = new PartitioningStats(ownership, stats, 0, seconds);
+    PartitionedGraphStats all = new PartitionedGraphStats(ownership, stats, 0, seconds);
     new PartitionManifest(o.partitions(), ownership, all.nodes(), all.edges(), nodes.featureWidth(),
         edges.weighted(), nodes.hasLabels(), nodes.hasSplits(), all, sums).write(fs, work);
-    Path stale = new Path(work, InputError.DIR);
+    Path stale = new Path(work, InputFinding.DIR);
     if (fs.exists(stale)) {
       fs.delete(stale, true);
     }

@@ -10,7 +10,7 @@ import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.NodeTable;
 import org.yarngnn.partition.GraphRecord;
-import org.yarngnn.partition.InputError;
+import org.yarngnn.partition.InputFinding;
 import org.yarngnn.partition.MissingFeatures;
 import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.PartitionKey;
@@ -45,7 +45,7 @@ public final class PartitionMapper extends Mapper<NullWritable, NullWritable, Pa
         });
     try {
       try {
-        if (split.table == InputError.NODES) {
+        if (split.table == InputFinding.NODES) {
           NodeTable.open(conf, new Path(conf.get(JobConfKeys.NODES)), JobConfKeys.readOptions(conf, "nodes"))
               .readFile(split.file, router);
         } else {
@@ -54,8 +54,8 @@ public final class PartitionMapper extends Mapper<NullWritable, NullWritable, Pa
         }
       } catch (InputException e) {
         Path work = new Path(conf.get(JobConfKeys.WORK));
-        new InputError(split.table, split.file, Long.MAX_VALUE, 0, e.getMessage(), true).write(
-            work.getFileSystem(conf), new Path(new Path(work, InputError.DIR), "m-" + split.table + "-" + split.file));
+        new InputFinding(split.table, split.file, Long.MAX_VALUE, 0, e.getMessage(), true).write(
+            work.getFileSystem(conf), new Path(new Path(work, InputFinding.DIR), "m-" + split.table + "-" + split.file));
       }
       router.finish();
     } catch (UncheckedIOException e) {

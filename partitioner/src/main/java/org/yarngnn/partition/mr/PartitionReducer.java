@@ -13,7 +13,7 @@ import org.apache.hadoop.mapreduce.Reducer;
 import org.yarngnn.compute.model.Json;
 import org.yarngnn.partition.GraphPartition;
 import org.yarngnn.partition.GraphRecord;
-import org.yarngnn.partition.InputError;
+import org.yarngnn.partition.InputFinding;
 import org.yarngnn.partition.MissingFeatures;
 import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.PartitionAssembler;
@@ -49,9 +49,9 @@ public final class PartitionReducer extends Reducer<PartitionKey, GraphRecord, N
     }
     Path work = new Path(conf.get(JobConfKeys.WORK));
     FileSystem fs = work.getFileSystem(conf);
-    InputError error = a.error();
+    InputFinding error = a.error();
     if (error != null) {
-      error.write(fs, new Path(new Path(work, InputError.DIR), "r-" + p));
+      error.write(fs, new Path(new Path(work, InputFinding.DIR), "r-" + p));
       return;
     }
     writePartition(fs, work, a.finish());

@@ -16,7 +16,7 @@ import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.NodeTable;
-import org.yarngnn.partition.InputError;
+import org.yarngnn.partition.InputFinding;
 
 /**
  * One split per file of the nodes and edges tables (located at the file's first block), each giving its mapper
@@ -32,8 +32,8 @@ public final class TableInputFormat extends InputFormat<NullWritable, NullWritab
         JobConfKeys.readOptions(conf, "nodes")).files();
     List<Path> edgeFiles = EdgeTable.open(conf, new Path(conf.get(JobConfKeys.EDGES)),
         JobConfKeys.readOptions(conf, "edges")).files();
-    add(conf, splits, InputError.NODES, nodeFiles);
-    add(conf, splits, InputError.EDGES, edgeFiles);
+    add(conf, splits, InputFinding.NODES, nodeFiles);
+    add(conf, splits, InputFinding.EDGES, edgeFiles);
     return splits;
   }
 

@@ -6,7 +6,7 @@ import java.io.IOException;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.InputSplit;
-import org.yarngnn.partition.InputError;
+import org.yarngnn.partition.InputFinding;
 
 /** One file of the nodes or edges table: a map task reads it whole through hdfs-io's readers. */
 public final class TableSplit extends InputSplit implements Writable {
@@ -55,6 +55,6 @@ public final class TableSplit extends InputSplit implements Writable {
 
   @Override
   public String toString() {
-    return (table == InputError.NODES ? "nodes " : "edges ") + path;
+    return (table == InputFinding.NODES ? "nodes " : "edges ") + path;
   }
 }

@@ -21,7 +21,7 @@ import org.yarngnn.partition.GraphBuilder;
 import org.yarngnn.partition.GraphPartition;
 import org.yarngnn.partition.LocalGraph;
 import org.yarngnn.partition.Ownership;
-import org.yarngnn.partition.PartitioningStats;
+import org.yarngnn.partition.PartitionedGraphStats;
 import org.yarngnn.partition.TestGraphs;
 import org.yarngnn.partition.format.PartitionedGraph;
 
@@ -47,7 +47,7 @@ class PartitionJobTest {
     GraphBuildOptions o = GraphBuildOptions.builder().build();
     LocalGraph whole = GraphBuilder.build(t.edgeTable(), t.nodeTable(), o);
     for (int parts : new int[] {1, 3}) {
-      PartitioningStats stats = PartitionJob.run(conf(), job(t.edges(), t.nodes(), parts).build());
+      PartitionedGraphStats stats = PartitionJob.run(conf(), job(t.edges(), t.nodes(), parts).build());
       assertEquals(4000, stats.edges());
       assertEquals(500, stats.nodes());
       PartitionedGraph g = PartitionedGraph.open(conf(), new Path(dir.resolve("out-" + parts).toUri()));
@@ -78,7 +78,7 @@ class PartitionJobTest {
   void coraWithRanges() {
     Path edges = TestGraphs.cora("edges.tsv");
     Path nodes = TestGraphs.cora("nodes.tsv.gz");
-    PartitioningStats stats = PartitionJob.run(conf(), job(edges, nodes, 4).build());
+    PartitionedGraphStats stats = PartitionJob.run(conf(), job(edges, nodes, 4).build());
     assertEquals(Ownership.ranges(4, 2708), stats.ownership());
     assertEquals(10556, stats.edges());
     assertTrue(stats.edgeBalance() < 1.5, stats.summary());

@@ -13,7 +13,7 @@ import java.util.Locale;
  * from sizes and headers (each file is renamed into place once written, or vouched for by a manifest renamed into
  * place last); the checksums are checked by the workers that read them.
  */
-public record CheckpointResume(int layer, String reason) {
+record CheckpointResume(int layer, String reason) {
   /** Start over: no usable checkpoint, for {@code reason}. */
   static CheckpointResume none(String reason) {
     return new CheckpointResume(-1, reason);

@@ -3,8 +3,9 @@ package org.yarngnn.app.infer;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import org.yarngnn.app.graphworker.ConstructionRounds;
+import org.yarngnn.app.graphworker.GraphWorkerCodec;
 import org.yarngnn.app.runtime.DriverSession;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Phase;
@@ -95,10 +96,11 @@ public final class InferenceDriver {
   public Result run(int layerCount) throws Exception {
     long t0 = System.nanoTime();
     this.layers = layerCount;
-    try (DriverSession s = new DriverSession(InferenceCodec.CODEC, transport, launcher, spec.roundTimeoutSeconds(),
+    try (DriverSession s = new DriverSession(GraphWorkerCodec.CODEC, transport, launcher,
+        spec.job().roundTimeoutSeconds(),
         progress, log)) {
       session = s;
-      int p = spec.workers();
+      int p = spec.job().workers();
       if (continueAt >= 0 && adoption != null) {
         s.start(p, adoption);
       } else {
@@ -106,8 +108,8 @@ public final class InferenceDriver {
       }
       if (launcher instanceof ReplaceableWorkers r && spec.recovery().replacesWorkers()) {
         recovery = new WorkerRecovery(s, r, spec.recovery().maxWorkerFailures());
-        resume = new LayerResume(layerCount, counts -> ownership(spec, p, counts),
-            spec.recovery().writesCheckpoints(), spec.graph() == null);
+        resume = new LayerResume(layerCount, counts -> ConstructionRounds.ownership(spec.job().ownership(), p, counts),
+            spec.recovery().writesCheckpoints(), spec.job().graph() == null);
       }
       if (continueAt >= 0 && recovery == null) {
         throw new IllegalStateException("only a job that replaces lost workers continues from checkpoints");
@@ -122,16 +124,16 @@ public final class InferenceDriver {
         sizes = recovery.rejoinAll(LayerResume.atLayer(continueAt), 0.40f,
             "loading the checkpoints (continuing at layer " + (continueAt + 1) + "/" + layers + ")");
         ownershipText = "as the previous attempt built it";
-      } else if (spec.graph() != null) {
+      } else if (spec.job().graph() != null) {
         // A partitioned graph: each worker loads its own partition's files; nothing is routed.
         sizes = round(new PhaseCommand(Phase.LOAD_PARTITION), 0.35f);
-        ownershipText = "from " + spec.graph();
+        ownershipText = "from " + spec.job().graph();
       } else {
         Ownership own = route(p);
         ownershipText = own.toString();
         sizes = round(new PhaseCommand(Phase.BUILD_EDGES), 0.35f);
       }
-      PartitionSummary sum = PartitionSummary.of(sizes);
+      ConstructionRounds.PartitionSummary sum = ConstructionRounds.PartitionSummary.of(sizes);
       log.print(sum.describe("infer", p, ownershipText));
       if (continueAt < 0) {
         round(new PhaseCommand(Phase.PLAN), 0.40f);
@@ -150,42 +152,7 @@ public final class InferenceDriver {
 
   /** Reads the node files, chooses the ownership from the ids, and routes node rows to their owners. */
   private Ownership route(int p) throws Exception {
-    return route(session, spec, p, this::round);
-  }
-
-  /** A round of a driver: the command and the progress fraction once it is done. */
-  @FunctionalInterface
-  public interface Rounds {
-    List<PhaseResult> round(PhaseCommand command, float after) throws Exception;
-  }
-
-  /**
-   * READ_NODES, then the ownership chosen from the ids every worker read, then ROUTE_NODES under it: the node
-   * side of construction, the same for every graph job.
-   */
-  public static Ownership route(DriverSession session, InferOptions spec, int p, Rounds rounds) throws Exception {
-    Ownership own = ownership(spec, p, rounds.round(new PhaseCommand(Phase.READ_NODES), 0.10f));
-    rounds.round(new PhaseCommand(Phase.ROUTE_NODES, 0, own), 0.20f);
-    return own;
-  }
-
-  /**
-   * The ownership chosen from the ids the workers read (their READ_NODES answers): a function of the node tables
-   * alone, so a read-nodes run again after a lost worker comes to the same one.
-   */
-  static Ownership ownership(InferOptions spec, int p, List<PhaseResult> counts) {
-    long nodes = 0;
-    long min = Long.MAX_VALUE;
-    long max = Long.MIN_VALUE;
-    for (PhaseResult r : counts) {
-      PhaseResult.NodeCounts c = (PhaseResult.NodeCounts) r;
-      nodes += c.count();
-      if (c.count() > 0) {
-        min = Math.min(min, c.minId());
-        max = Math.max(max, c.maxId());
-      }
-    }
-    return Ownership.choose(Ownership.Kind.byName(spec.ownership()), p, nodes, min, max);
+    return ConstructionRounds.route(spec.job().ownership(), p, this::round);
   }
 
   private List<PhaseResult> round(PhaseCommand command, float after) throws Exception {
@@ -193,57 +160,13 @@ public final class InferenceDriver {
         + (command.phase() == Phase.LAYER ? " " + (command.layer() + 1) + "/" + layers : "");
     if (recovery != null) {
       resume.sent(command);
-      return recovery.round(command, after, label, InferenceDriver::expected, resume);
+      return recovery.round(command, after, label, ConstructionRounds::expected, resume);
     }
-    return session.round(command, after, label, InferenceDriver::expected);
+    return session.round(command, after, label, ConstructionRounds::expected);
   }
 
   /** Graph workers lost and replaced during the job (0 when it does not replace them). */
   public int replacedWorkers() {
     return recovery == null ? 0 : recovery.failures();
-  }
-
-  /** Whether {@code r} is the kind of result the graph phases of {@code c} answer with. */
-  public static boolean expected(PhaseCommand c, PhaseResult r) {
-    switch (c.phase()) {
-      case READ_NODES: return r instanceof PhaseResult.NodeCounts;
-      case BUILD_EDGES:
-      case LOAD_PARTITION: return r instanceof PhaseResult.PartitionSizes;
-      case EXIT: return r instanceof PhaseResult.WorkerReport;
-      default: return r instanceof PhaseResult.Empty;
-    }
-  }
-
-  /** The partitions' sizes, summed, and the lines the job prints about them. */
-  public record PartitionSummary(long nodes, long edges, long halo, long maxEdges, List<PhaseResult> sizes) {
-    public static PartitionSummary of(List<PhaseResult> sizes) {
-      long nodes = 0;
-      long edges = 0;
-      long halo = 0;
-      long maxEdges = 0;
-      for (PhaseResult r : sizes) {
-        PhaseResult.PartitionSizes s = (PhaseResult.PartitionSizes) r;
-        nodes += s.nodes();
-        edges += s.edges();
-        halo += s.halo();
-        maxEdges = Math.max(maxEdges, s.edges());
-      }
-      return new PartitionSummary(nodes, edges, halo, maxEdges, sizes);
-    }
-
-    /** The job's partition lines ({@code yarn-gnn COMMAND: ...}), each ending with a newline. */
-    public String describe(String command, int p, String ownershipText) {
-      StringBuilder perPartition = new StringBuilder();
-      for (int w = 0; w < sizes.size(); w++) {
-        PhaseResult.PartitionSizes s = (PhaseResult.PartitionSizes) sizes.get(w);
-        perPartition.append(String.format(Locale.ROOT,
-            "yarn-gnn %s:   partition %d: %,d nodes, %,d edges, halo %,d nodes per layer%n", command, w, s.nodes(),
-            s.edges(), s.halo()));
-      }
-      double mean = (double) edges / Math.max(1, sizes.size());
-      return String.format(Locale.ROOT, "yarn-gnn %s: %d workers, ownership %s: %,d nodes, %,d edges, %,d halo rows, "
-          + "edge balance max/mean %.3f%n%s", command, p, ownershipText, nodes, edges, halo,
-          mean == 0 ? 1.0 : maxEdges / mean, perPartition);
-    }
   }
 }

@@ -2,6 +2,7 @@ package org.yarngnn.app.infer;
 
 import java.util.List;
 import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.graphworker.ContainerWorkers;
 import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.app.yarn.DriverContext;
 import org.yarngnn.app.yarn.JobDriver;
@@ -20,8 +21,6 @@ import org.yarngnn.io.table.OutputCommit;
  * the first attempt's checkpoints where they are whole ({@link CheckpointResume}), else runs the job again.
  */
 public final class InferenceJobDriver implements JobDriver {
-  /** Prefix of the diagnostics of a job refused for bad input; the client exits 2 on it. */
-  public static final String BAD_INPUT = "bad input: ";
   /** A model shipped through the staging directory: {@code staged:NAME}. */
   public static final String STAGED = "staged:";
 
@@ -34,9 +33,10 @@ public final class InferenceJobDriver implements JobDriver {
   @Override
   public int run(DriverContext ctx) throws Exception {
     InferOptions spec = inStaging(InferOptions.fromConfiguration(LaunchContexts.jobConf()), ctx.stagingDir());
-    OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(spec.output()), new Path(spec.workDir()),
-        spec.overwrite());
-    List<String> hosts = spec.graph() == null ? List.of() : partitionHosts(ctx.conf(), new Path(spec.graph()));
+    OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(spec.job().output()),
+        new Path(spec.job().workDir()), spec.job().overwrite());
+    List<String> hosts = spec.job().graph() == null ? List.of()
+        : ContainerWorkers.partitionHosts(ctx.conf(), new Path(spec.job().graph()));
     LayerCheckpoints checkpoints = spec.recovery().writesCheckpoints()
         ? new LayerCheckpoints(ctx.conf(), new Path(spec.recovery().dir())) : null;
     CheckpointResume resume = CheckpointResume.none("this is the first attempt");
@@ -46,27 +46,27 @@ public final class InferenceJobDriver implements JobDriver {
       // are never kept (the last layer is not checkpointed, so a write is always run again; a survivor deletes
       // its own parts before it writes again).
       resume = checkpoints == null ? CheckpointResume.none("no checkpoints (--checkpoint none)")
-          : CheckpointResume.find(checkpoints, spec.workers(), spec.layers(), spec.graph() == null);
+          : CheckpointResume.find(checkpoints, spec.job().workers(), spec.job().layers(), spec.job().graph() == null);
       if (!resume.resumes()) {
         ctx.releasePrevious(java.util.Set.of());
       }
       commit.clearWorkDir();
-      ctx.log().println(resume.describe(ctx.attempt(), spec.layers()));
+      ctx.log().println(resume.describe(ctx.attempt(), spec.job().layers()));
       if (checkpoints != null && !resume.resumes()) {
         checkpoints.deleteQuietly(System.err); // the dead attempt's: this one writes its own
       }
     } else {
       ctx.releasePrevious(java.util.Set.of());
     }
-    try (ContainerWorkers workers = spec.recovery().replacesWorkers()
-        ? ContainerWorkers.replaceable(ctx.containers(), spec.workerMemoryMb(), spec.workerVcores(), hosts)
-        : new ContainerWorkers(ctx.containers(), spec.workerMemoryMb(), spec.workerVcores(), hosts)) {
+    try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), spec.job().workerMemoryMb(),
+        spec.job().workerVcores(), hosts, InferenceWorkerMain.class.getName(), InferenceWorkerMain.JAVA_OPTS,
+        spec.recovery().replacesWorkers())) {
       InferenceDriver.Result r = new InferenceDriver(spec, ctx.transport(), workers, ctx.reporter(), ctx.log())
           .continueAt(resume.layer()).adopting(resume.resumes() ? new WorkerAdoption(ctx) : null)
-          .run(spec.layers());
+          .run(spec.job().layers());
       commit.commit();
-      if (spec.metrics() != null) {
-        RunMetrics.writeOrWarn(ctx.conf(), spec.metrics(), RunMetrics.summary("infer", r.seconds(), r.workers()),
+      if (spec.job().metrics() != null) {
+        RunMetrics.writeOrWarn(ctx.conf(), spec.job().metrics(), RunMetrics.summary("infer", r.seconds(), r.workers()),
             System.out, "infer");
       }
       ctx.setProgress(1f, String.format("wrote %,d embeddings", r.written()));
@@ -94,25 +94,5 @@ public final class InferenceJobDriver implements JobDriver {
       b.model(new Path(stagingDir, o.model().substring(STAGED.length())).toString());
     }
     return b.build();
-  }
-
-  /**
-   * Hosts that hold blocks of a partitioned graph's files: the locality hint for the worker containers (YARN
-   * relaxes it when those hosts are busy).
-   */
-  public static List<String> partitionHosts(org.apache.hadoop.conf.Configuration conf, Path graph) {
-    java.util.Set<String> hosts = new java.util.TreeSet<>();
-    try {
-      org.apache.hadoop.fs.FileSystem fs = graph.getFileSystem(conf);
-      org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> it = fs.listFiles(graph, true);
-      while (it.hasNext()) {
-        for (org.apache.hadoop.fs.BlockLocation b : it.next().getBlockLocations()) {
-          hosts.addAll(java.util.Arrays.asList(b.getHosts()));
-        }
-      }
-    } catch (java.io.IOException e) {
-      System.err.println("yarn-gnn AM: no locality hints for " + graph + ": " + e.getMessage());
-    }
-    return List.copyOf(hosts);
   }
 }

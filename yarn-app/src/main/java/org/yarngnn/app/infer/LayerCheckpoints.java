@@ -10,6 +10,7 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.graphworker.WorkerPartition;
 import org.yarngnn.compute.model.Json;
 import org.yarngnn.compute.tensor.DenseMatrix;
 import org.yarngnn.partition.GraphPartition;
@@ -30,7 +31,7 @@ import org.yarngnn.partition.format.PartitionFiles;
  * The ApplicationMaster deletes the directory when the job ends, in any state (and the client removes the whole
  * staging directory after).
  */
-public final class LayerCheckpoints {
+final class LayerCheckpoints {
   static final String MANIFEST = "partition.json";
   /** A partition manifest is a few hundred bytes; a larger file is not one. */
   static final int MAX_MANIFEST_BYTES = 1 << 16;

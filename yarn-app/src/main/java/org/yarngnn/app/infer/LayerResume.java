@@ -43,7 +43,7 @@ import org.yarngnn.partition.Ownership;
  * </ul>
  * One per job: it remembers the job's {@link Phase#ROUTE_NODES} command ({@link #sent}).
  */
-public final class LayerResume implements WorkerRecovery.Resume {
+final class LayerResume implements WorkerRecovery.Resume {
   public static final int AFTER_JOB = 0;
   public static final int BEFORE_CONSTRUCTION = 1;
   public static final int BEFORE_PLAN = 2;

@@ -9,7 +9,7 @@ import org.yarngnn.io.table.InputException;
  * the edge weights) are bad input naming the edges table; anything else that is not finite by the time a row
  * is written (e.g. an overflow inside a layer) fails the job before a part is written, so nothing is committed.
  */
-public final class NumberChecks {
+final class NumberChecks {
   private NumberChecks() {}
 
   /**

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.graphworker.Background;
 import org.yarngnn.compute.tensor.DenseMatrix;
 import org.yarngnn.io.table.EmbeddingWriter;
 import org.yarngnn.io.table.TableFormat;
@@ -15,7 +16,7 @@ import org.yarngnn.io.table.TableFormat;
  * writing. The one writer of every inference mode: a graph worker writes its partition's rows, the single-JVM
  * run the whole graph's; the caller names each part's file (in its output commit's work directory).
  */
-public final class PartWriter {
+final class PartWriter {
   private final Configuration conf;
   private final TableFormat format;
   private final int layers;

@@ -1,10 +1,7 @@
 package org.yarngnn.app.infer;
 
 import java.util.Locale;
-import org.apache.hadoop.conf.Configuration;
 import org.yarngnn.app.cli.UsageException;
-import org.yarngnn.app.cli.CommandLine;
-import org.yarngnn.app.cli.OptionSpec;
 
 /**
  * How an inference survives a lost graph worker on YARN: {@code --max-worker-failures N} (losses the job replaces
@@ -26,7 +23,7 @@ import org.yarngnn.app.cli.OptionSpec;
  * checkpoints would go, set where the staging directory is known (the ApplicationMaster and each worker
  * container), null elsewhere; it marks a job that runs in containers. Immutable.
  */
-public record RecoveryOptions(boolean checkpointLayers, int maxWorkerFailures, String dir) {
+record RecoveryOptions(boolean checkpointLayers, int maxWorkerFailures, String dir) {
   public static final int DEFAULT_MAX_WORKER_FAILURES = 3;
   /** More than any job should survive; past it a cluster is broken, not unlucky. */
   static final int MOST_WORKER_FAILURES = 1000;
@@ -48,36 +45,6 @@ public record RecoveryOptions(boolean checkpointLayers, int maxWorkerFailures, S
     return new RecoveryOptions(false, DEFAULT_MAX_WORKER_FAILURES, null);
   }
 
-  /** Adds {@code --checkpoint} and {@code --max-worker-failures} to {@code spec}. */
-  public static OptionSpec addTo(OptionSpec spec) {
-    return spec
-        .value("checkpoint", "none|layers", "what a replaced graph worker resumes from: none (default) builds the "
-            + "graph again and reruns the finished layers on every worker, at no cost until a fault; layers writes "
-            + "each partition and its output of every finished layer under the job's staging directory, so a "
-            + "replacement resumes at the current layer")
-        .value("max-worker-failures", "N", "lost graph-worker containers replaced in total before the job fails "
-            + "(default " + DEFAULT_MAX_WORKER_FAILURES + ")");
-  }
-
-  /** The options from {@code cl}. */
-  public static RecoveryOptions parse(CommandLine cl) {
-    String mode = cl.get("checkpoint");
-    boolean layers;
-    if (mode == null || mode.isEmpty()) {
-      layers = false;
-    } else if (mode.equals("layers") || mode.equals("none")) {
-      layers = mode.equals("layers");
-    } else {
-      throw new UsageException("--checkpoint must be layers or none, not '" + mode + "'");
-    }
-    long max = cl.getLong("max-worker-failures", DEFAULT_MAX_WORKER_FAILURES);
-    if (max < 0 || max > MOST_WORKER_FAILURES) {
-      throw new UsageException("option --max-worker-failures must be between 0 and " + MOST_WORKER_FAILURES
-          + ", not " + max);
-    }
-    return new RecoveryOptions(layers, (int) max, null);
-  }
-
   /** With the checkpoints under {@code stagingDir}. */
   public RecoveryOptions inStaging(org.apache.hadoop.fs.Path stagingDir) {
     return new RecoveryOptions(checkpointLayers, maxWorkerFailures,
@@ -95,12 +62,6 @@ public record RecoveryOptions(boolean checkpointLayers, int maxWorkerFailures, S
    */
   public boolean writesCheckpoints() {
     return checkpointLayers && replacesWorkers();
-  }
-
-  /** Writes both options under their keys ({@code dir} stays out: each side derives it from its staging). */
-  public void toConfiguration(Configuration c) {
-    c.set(CommandLine.KEY_PREFIX + "checkpoint", checkpointLayers ? "layers" : "none");
-    c.set(CommandLine.KEY_PREFIX + "max-worker-failures", Integer.toString(maxWorkerFailures));
   }
 
   @Override

@@ -25,7 +25,7 @@ import org.yarngnn.compute.tensor.DenseMatrix;
  * header against them and the file's length against the header before it allocates, and the checksum before it
  * returns; any mismatch is an {@link IOException} naming the file.
  */
-public final class RowCheckpoint {
+final class RowCheckpoint {
   static final byte[] MAGIC = "YGNNROWS".getBytes(StandardCharsets.US_ASCII);
   static final int VERSION = 1;
   static final int HEADER_BYTES = 8 + 5 * 4;

@@ -1,10 +1,12 @@
 package org.yarngnn.app.infer;
 
 import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.app.graphworker.TargetPlan;
+import org.yarngnn.app.graphworker.WorkerPartition;
 import org.yarngnn.io.table.IdTable;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.TableReadOptions;
-import org.yarngnn.partition.InputError;
+import org.yarngnn.partition.InputFinding;
 
 /**
  * One worker's share of {@code --targets}: the table is read whole by every worker, in table order, and each keeps
@@ -13,24 +15,21 @@ import org.yarngnn.partition.InputError;
  * ({@link TargetPlan#build}), so the job names the first unknown id of the whole table. Reading the table on every
  * worker costs one pass over a table that is small next to the nodes table, and spares a routing round.
  */
-record TargetRows(int[] rows, InputError unknown) {
-  /** Orders a targets finding after every construction finding (nodes, edges). */
-  static final int TARGETS_TABLE = 2;
-
+record TargetRows(int[] rows, InputFinding unknown) {
   static TargetRows read(Configuration conf, InferOptions spec, WorkerPartition part, int self) {
     IdTable table = IdTable.open(conf, spec.targets(), TableReadOptions.builder().format(spec.targetsFormat()).build(),
         "targets");
     int n = part.graph().numNodes();
     boolean[] mine = new boolean[n];
     int[] count = new int[1];
-    InputError[] unknown = new InputError[1];
+    InputFinding[] unknown = new InputFinding[1];
     table.read((id, file, row) -> {
       if (unknown[0] != null || part.ownership().owner(id) != self) {
         return;
       }
       int r = part.index().get(id);
       if (r < 0) {
-        unknown[0] = new InputError(TARGETS_TABLE, file, row, 0, InputException.at(table.files().get(file), row,
+        unknown[0] = new InputFinding(TargetPlan.TARGETS_TABLE, file, row, 0, InputException.at(table.files().get(file), row,
             "target id " + id + " is not a node of the graph (--targets " + spec.targets() + ")").getMessage(), true);
       } else if (!mine[r]) {
         mine[r] = true;

@@ -5,7 +5,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.yarngnn.app.transport.MessageCodec;
 import org.yarngnn.app.transport.TransportOptions;
 import org.yarngnn.app.transport.TransportSecret;
-import org.yarngnn.app.yarn.JobSecretKey;
 
 /**
  * What every transport of one job shares: the job's secret, whether frames are encrypted

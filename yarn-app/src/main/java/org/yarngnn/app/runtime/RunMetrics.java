@@ -16,12 +16,12 @@ import org.yarngnn.compute.model.Json;
 import org.yarngnn.io.table.PathOverlap;
 
 /**
- * {@code --metrics FILE} (CONTRACT.md "Other options"): a JSON summary of a run for schedulers and dashboards,
- * written after the output's commit to any FileSystem, outside the output directory (which keeps only the
- * contract's files): the command, its seconds, the graph's size, each phase's seconds (the slowest worker's),
- * bytes exchanged, the peak heap and resident set (the largest worker's), every worker's figures (its partition's nodes, edges and halo, phase seconds,
- * bytes, peak heap), and for {@code train} the contents of {@code metrics.json}. Written under a temporary name
- * and renamed, so a reader never sees half a file.
+ * {@code --metrics FILE} (docs/formats.md, "The --metrics summary"): a JSON summary of a run for schedulers and
+ * dashboards, written after the output's commit to any FileSystem, outside the output directory (which keeps only the
+ * contract's files): the command, its seconds, the graph's size, each phase's seconds (the slowest worker's), bytes
+ * exchanged, the peak heap and resident set (the largest worker's), every worker's figures (its partition's nodes,
+ * edges and halo, phase seconds, bytes, peak heap), and for {@code train} the contents of {@code metrics.json}. Written
+ * under a temporary name and renamed, so a reader never sees half a file.
  */
 public final class RunMetrics {
   private RunMetrics() {}

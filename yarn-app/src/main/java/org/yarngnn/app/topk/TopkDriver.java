@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.yarngnn.app.graphworker.ThreadWorkers;
+import org.yarngnn.app.graphworker.ThreadWorkers;
 import org.yarngnn.app.runtime.DriverSession;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Phase;
@@ -53,12 +55,11 @@ public final class TopkDriver {
 
   /**
    * {@code --local}: the workers as threads of this JVM, on the driver's {@code transport} (its in-memory secret,
-   * loopback). ThreadWorkers lives in app.infer but launches any graph-worker role (training's too): the
-   * restructure moves it to app.runtime.
+   * loopback).
    */
   public static WorkerLauncher threadWorkers(org.apache.hadoop.conf.Configuration conf, TopkOptions job,
       JobTransport transport) {
-    return new org.yarngnn.app.infer.ThreadWorkers(
+    return new ThreadWorkers(
         (index, host, port) -> TopkWorker.serve(conf, job, index, host, port, transport));
   }
 

@@ -2,8 +2,7 @@ package org.yarngnn.app.topk;
 
 import java.util.List;
 import org.apache.hadoop.fs.Path;
-import org.yarngnn.app.infer.ContainerWorkers;
-import org.yarngnn.app.infer.InferenceJobDriver;
+import org.yarngnn.app.graphworker.ContainerWorkers;
 import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.app.yarn.DriverContext;
 import org.yarngnn.app.yarn.JobDriver;
@@ -27,8 +26,6 @@ public final class TopkJobDriver implements JobDriver {
     if (ctx.attempt() > 1) {
       commit.clearWorkDir(); // the dead attempt's parts: this one writes every part again
     }
-    // ContainerWorkers lives in app.infer but is the runtime's container launcher for any graph-worker role
-    // (training uses it too): the restructure moves it to app.runtime.
     try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), o.workerMemoryMb(), o.workerVcores(),
         List.of(), TopkWorkerMain.class.getName())) {
       TopkDriver.Result r = new TopkDriver(o, ctx.transport(), workers, ctx.reporter(), ctx.log()).run();
@@ -42,7 +39,7 @@ public final class TopkJobDriver implements JobDriver {
     } catch (InputException e) {
       commit.abort();
       // The client turns this prefix of the diagnostics back into exit status 2.
-      throw new IllegalStateException(InferenceJobDriver.BAD_INPUT + e.getMessage());
+      throw new IllegalStateException(BAD_INPUT + e.getMessage());
     } catch (Exception | Error e) {
       commit.abort();
       throw e;

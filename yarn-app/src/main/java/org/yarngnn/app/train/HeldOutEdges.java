@@ -3,7 +3,7 @@ package org.yarngnn.app.train;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.yarngnn.app.infer.ReadEdgeFilter;
+import org.yarngnn.app.graphworker.ReadEdgeFilter;
 import org.yarngnn.compute.link.LinkSplit;
 import org.yarngnn.io.table.EdgeSink;
 import org.yarngnn.partition.Ownership;
@@ -15,7 +15,7 @@ import org.yarngnn.partition.Ownership;
  * rows never do. Of those, the worker keeps the directed edges whose destination it owns (both directions of a row
  * of an undirected table), in two compact lists: its held-out edges, evaluated by their destination's owner.
  *
- * <p>The worker reads every row itself ({@link org.yarngnn.app.infer.WorkerConstruction#filterEdges}), so no
+ * <p>The worker reads every row itself ({@link org.yarngnn.app.graphworker.WorkerConstruction#filterEdges}), so no
  * held-out edge is lost whichever worker's file it is in. Memory: 16 bytes per kept held-out edge.
  */
 final class HeldOutEdges implements ReadEdgeFilter {

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.yarngnn.app.infer.WorkerMesh;
+import org.yarngnn.app.graphworker.WorkerMesh;
 import org.yarngnn.app.transport.ProtocolException;
 
 /**

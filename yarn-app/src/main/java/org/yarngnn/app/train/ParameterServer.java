@@ -14,7 +14,7 @@ import org.yarngnn.compute.train.Parameters;
  * {@link org.yarngnn.compute.train.FullGraphTrainer} does without {@code decayFirstLayerOnly}: one worker gives
  * that trainer's steps.
  */
-public final class ParameterServer implements ParameterService {
+final class ParameterServer implements ParameterService {
   private final Parameters params;
   private final Adam adam;
   private final double weightDecay;

@@ -9,7 +9,7 @@ import org.yarngnn.app.runtime.Weights;
  * optimiser step from the gradients of every worker. Runs inside the driver for now; a parameter-server
  * container serving the same two calls over the transport takes its place when tensor work moves out.
  */
-public interface ParameterService {
+interface ParameterService {
   /** The latest weights and their version (0 before the first step). */
   Weights current();
 

@@ -1,6 +1,6 @@
 package org.yarngnn.app.train;
 
-import org.yarngnn.app.infer.InferenceCodec;
+import org.yarngnn.app.graphworker.GraphWorkerCodec;
 import org.yarngnn.app.runtime.WeightGradients;
 import org.yarngnn.app.runtime.Weights;
 import org.yarngnn.app.tensor.PoolMessages;
@@ -9,7 +9,7 @@ import org.yarngnn.app.transport.MessageCodec;
 /** The transport codec of training jobs: inference's messages, the weight messages, the tensor pool's and
  * bounded asynchrony's. */
 final class TrainCodec {
-  static final MessageCodec CODEC = AsyncMessages.register(PoolMessages.register(InferenceCodec.builder()
+  static final MessageCodec CODEC = AsyncMessages.register(PoolMessages.register(GraphWorkerCodec.builder()
       .register(Weights.TYPE, Weights::read)
       .register(WeightGradients.TYPE, WeightGradients::read)
       .register(TrainRows.TYPE, TrainRows::read)

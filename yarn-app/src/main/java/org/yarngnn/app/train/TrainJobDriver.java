@@ -2,8 +2,7 @@ package org.yarngnn.app.train;
 
 import java.util.List;
 import org.apache.hadoop.fs.Path;
-import org.yarngnn.app.infer.ContainerWorkers;
-import org.yarngnn.app.infer.InferenceJobDriver;
+import org.yarngnn.app.graphworker.ContainerWorkers;
 import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.app.tensor.ContainerTensorWorkers;
 import org.yarngnn.app.yarn.DriverContext;
@@ -40,13 +39,13 @@ public final class TrainJobDriver implements JobDriver {
   public int run(DriverContext ctx) throws Exception {
     TrainOptions opts = TrainOptions.fromConfiguration(LaunchContexts.jobConf());
     OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(opts.output()),
-        new Path(opts.graph().workDir()), opts.graph().overwrite());
+        new Path(opts.job().workDir()), opts.job().overwrite());
     // --link-pairs: the client began its commit too; the workers write their parts, this driver commits it.
     OutputCommit pairs = opts.link() == null || opts.link().pairsWorkDir() == null ? null
         : OutputCommit.resume(ctx.conf(), new Path(opts.link().pairs()), new Path(opts.link().pairsWorkDir()),
-            opts.graph().overwrite());
-    List<String> hosts = opts.graph().graph() == null ? List.of()
-        : InferenceJobDriver.partitionHosts(ctx.conf(), new Path(opts.graph().graph()));
+            opts.job().overwrite());
+    List<String> hosts = opts.job().graph() == null ? List.of()
+        : ContainerWorkers.partitionHosts(ctx.conf(), new Path(opts.job().graph()));
     try {
       ModelSpec spec = ModelFormat.parse(opts.specJson(), opts.modelSpec());
       Checkpoint checkpoints = Checkpoint.of(ctx.conf(), new Path(opts.output()));
@@ -66,8 +65,8 @@ public final class TrainJobDriver implements JobDriver {
       for (int losses = 0; r == null; ) {
         // A lost graph worker (killed, preempted, lost node) ends the round; the job then starts a new set of
         // workers from the last checkpoint (the epochs that follow are an undisturbed run's) or from epoch 1.
-        ContainerWorkers workers = ContainerWorkers.restartable(ctx.containers(), opts.graph().workerMemoryMb(),
-            opts.graph().workerVcores(), hosts, TrainWorkerMain.class.getName(), losses);
+        ContainerWorkers workers = ContainerWorkers.restartable(ctx.containers(), opts.job().workerMemoryMb(),
+            opts.job().workerVcores(), hosts, TrainWorkerMain.class.getName(), losses);
         ContainerTensorWorkers tensors = opts.tensorBackend() == TrainOptions.TensorBackend.REMOTE
             ? new ContainerTensorWorkers(ctx.containers(), opts.tensorWorkerMemoryMb(), opts.tensorWorkerVcores(),
                 TensorWorkerMain.class.getName())
@@ -102,8 +101,8 @@ public final class TrainJobDriver implements JobDriver {
       if (pairs != null) {
         pairs.commit();
       }
-      if (opts.graph().metrics() != null) {
-        RunMetrics.writeOrWarn(ctx.conf(), opts.graph().metrics(), ModelOutput.summary(r, opts), System.out,
+      if (opts.job().metrics() != null) {
+        RunMetrics.writeOrWarn(ctx.conf(), opts.job().metrics(), ModelOutput.summary(r, opts), System.out,
             "train");
       }
       try {
@@ -119,7 +118,7 @@ public final class TrainJobDriver implements JobDriver {
       if (pairs != null) {
         pairs.abort();
       }
-      throw new IllegalStateException(InferenceJobDriver.BAD_INPUT + e.getMessage());
+      throw new IllegalStateException(BAD_INPUT + e.getMessage());
     } catch (Exception | Error e) {
       commit.abort();
       if (pairs != null) {

@@ -1,275 +1,166 @@
 package org.yarngnn.app.train;
 
-import java.util.Arrays;
+import static java.util.Map.entry;
+
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
-import org.yarngnn.app.runtime.TestHooks;
 import org.yarngnn.app.JobOptions;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
-import org.yarngnn.app.infer.InferOptions;
+import org.yarngnn.app.graphworker.GraphJobOptions;
+import org.yarngnn.app.options.Option;
+import org.yarngnn.app.options.OptionValues;
 import org.yarngnn.partition.MissingFeatures;
 
 /**
- * Immutable options of a {@code train} job (CONTRACT.md "Training"): the graph side (tables or partitioned graph,
- * construction, workers, containers, the round timeout: an {@link InferOptions} whose model is the spec, fusion
- * off) and the training side (epochs, Adam, dropout, patience, the tensor backend and staleness of the next
- * issue). Parsed once ({@link #fromCommandLine}), validated once ({@link Builder#build()}), handed as this object
- * to the local run and staged as {@code job.xml} on YARN ({@link #toConfiguration()}, {@link #fromConfiguration}),
- * each option under {@code yarngnn.OPTION}; the spec's text travels in {@value #SPEC_JSON_KEY}.
+ * Immutable options of a {@code train} job (docs/commands.md "train"): the graph job's ({@link #job()}: tables or
+ * partitioned graph, construction, workers, containers, the round timeout) and training's own (the spec, epochs,
+ * Adam, dropout, patience, checkpoints, the tensor backend and its pool, staleness, prices, link prediction).
+ * Parsed once ({@link #fromCommandLine}), validated once ({@link Builder#build()}), handed as this object to the
+ * local run and staged as {@code job.xml} on YARN ({@link #toConfiguration()}, {@link #fromConfiguration}), each
+ * option under {@code yarngnn.OPTION}; the spec's text travels in {@link #SPEC_JSON_KEY}.
  */
 public final class TrainOptions {
-  static final String PREFIX = CommandLine.KEY_PREFIX;
-  /** Internal: the model spec's JSON text (workers and the AM read no spec file). */
-  public static final String SPEC_JSON_KEY = PREFIX + "job.model-spec-json";
-  /**
-   * Test hook: the driver fails (exit 1, as a kill would leave things) right after epoch N's checkpoint. Travels
-   * to the ApplicationMaster in job.xml.
-   */
-  public static final String STOP_AFTER_EPOCH_KEY = PREFIX + "test.stop-after-epoch";
-
-  /** Advanced: the tensor pool grows while a task waits longer than this many ms (default 500). */
-  public static final String GROW_AFTER_KEY = PREFIX + "tensor-pool.grow-after-ms";
-  /** Advanced: a tensor worker idle this many ms is retired, down to --tensor-workers-min (default 30000). */
-  public static final String IDLE_KEY = PREFIX + "tensor-pool.idle-ms";
+  private static final long INT = Integer.MAX_VALUE;
 
   /** Where the tensor work runs. */
   public enum TensorBackend { LOCAL, REMOTE }
 
-  private final InferOptions graph;
-  private final String modelSpec;
-  private final String specJson;
-  private final int epochs;
-  private final double lr;
-  private final double weightDecay;
-  private final double dropout;
-  private final int patience;
-  private final int checkpointEvery;
-  private final int maxWorkerFailures;
-  private final String resume;
-  private final TensorBackend tensorBackend;
-  private final int tensorWorkers;
-  private final int staleness;
-  private final int intervals;
-  private final int tensorWorkersMin;
-  private final int tensorWorkersMax;
-  private final int tensorWorkerMemoryMb;
-  private final int tensorWorkerVcores;
-  private final int parameterServers;
-  private final double[] prices;
-  private final long growAfterMs;
-  private final long idleMs;
-  private final int stopAfterEpoch;
+  static final Option<String> MODEL_SPEC = Option.text("model-spec", "FILE", null, "the model to train: a "
+      + "model.json without weights (output.predict true), or a directory holding only one");
+  static final Option<Long> EPOCHS = Option.whole("epochs", "N", 200L, 1, INT, "epochs (default {default})");
+  static final Option<Double> LR = Option.number("lr", "RATE", 0.01,
+      v -> v > 0 && Double.isFinite(v) ? null : "option --lr must be a positive number, not " + v,
+      "Adam's learning rate (default {default})");
+  static final Option<Double> WEIGHT_DECAY = Option.number("weight-decay", "L2", 0, atLeastZero("weight-decay"),
+      "L2 penalty added to every weight's gradient, as torch.optim.Adam (default 0)");
+  static final Option<Double> DROPOUT = Option.number("dropout", "P", 0.5, v -> v >= 0 && v < 1 ? null
+      : "option --dropout must be at least 0 and below 1, not " + v, "dropout of every layer's input and of gat "
+      + "attention (default {default}); a layer's \"dropout\" in the spec wins");
+  static final Option<Long> PATIENCE = Option.whole("patience", "P", 0L, 0, INT,
+      "stop when the validation accuracy has not improved for P epochs (default: never)");
+  static final Option<Long> CHECKPOINT_EVERY = Option.whole("checkpoint-every", "K", 0L, 0, INT, "checkpoint every "
+      + "K epochs into .MODEL_DIR.yarn-gnn-checkpoint beside the output (default {default} = never)");
+  static final Option<String> RESUME = Option.text("resume", "MODEL_DIR", null, "continue the stopped run whose "
+      + "output is MODEL_DIR from its last checkpoint (the same options; --epochs may grow; --output may be left out)");
+  static final Option<TensorBackend> TENSOR_BACKEND = Option.choice("tensor-backend", "local|remote",
+      TensorBackend.LOCAL, "tensor work in the graph workers (local, default) or on an elastic pool of stateless "
+      + "tensor workers (remote)", entry("local", TensorBackend.LOCAL), entry("remote", TensorBackend.REMOTE));
+  static final Option<Long> TENSOR_WORKERS = Option.whole("tensor-workers", "M", 2L, 1, 10_000,
+      "tensor workers the remote pool starts with (default {default})");
+  static final Option<Long> TENSOR_WORKERS_MIN = Option.whole("tensor-workers-min", "M", 1L, 1, 10_000,
+      "the pool shrinks to no fewer (default {default})");
+  /** Not given: twice {@link #TENSOR_WORKERS}, resolved by {@link Builder#build()}. */
+  static final Option<Long> TENSOR_WORKERS_MAX = Option.whole("tensor-workers-max", "M", null, 1, 10_000,
+      "the pool grows to no more (default 2 x --tensor-workers)");
+  static final Option<Long> TENSOR_WORKER_MEMORY = Option.whole("tensor-worker-memory", "MB", 1024L, 256, 1 << 20,
+      "memory of a tensor-worker container (default {default})");
+  static final Option<Long> TENSOR_WORKER_VCORES = Option.whole("tensor-worker-vcores", "N", 1L, 1, 1024,
+      "vcores of a tensor-worker container, and its compute threads (default {default})");
+  static final Option<Long> PARAMETER_SERVERS = Option.whole("parameter-servers", "K", 1L, Long.MIN_VALUE,
+      Long.MAX_VALUE, "parameter servers (only 1: it runs in the ApplicationMaster)").checked(v -> v == 1 ? null
+      : "option --parameter-servers " + v + ": only 1 (the parameter server runs in the ApplicationMaster, or in "
+      + "the client's JVM with --local)");
+  static final Option<Double> PRICE_GRAPH_WORKER = price("price-graph-worker-hour", 0.17,
+      "price of a graph-worker container hour in metrics.json's cost (default {default})");
+  static final Option<Double> PRICE_TENSOR_WORKER = price("price-tensor-worker-hour", 0.06,
+      "price of a tensor-worker container hour (default {default})");
+  static final Option<Double> PRICE_PARAMETER_SERVER = price("price-parameter-server-hour", 0.17,
+      "price of a parameter-server hour (default {default})");
+  static final Option<Long> STALENESS = Option.whole("staleness", "S", 0L, 0, INT, "bounded asynchrony: epochs may "
+      + "overlap by S, neighbour rows up to S epochs old (0: synchronous)");
+  static final Option<Long> INTERVALS = Option.whole("intervals", "I", 4L, 1, 1 << 20, "vertex intervals each "
+      + "partition's rows are cut into, the tensor tasks of the remote backend (default {default}; more when an "
+      + "interval would exceed 8 MB)");
+
+  /** Internal: the model spec's JSON text (workers and the AM read no spec file). */
+  static final Option<String> SPEC_JSON = Option.text("job.model-spec-json", null, null, "").internal();
+  public static final String SPEC_JSON_KEY = SPEC_JSON.key();
+  /** Advanced: the tensor pool grows while a task waits longer than this many ms. */
+  static final Option<Long> GROW_AFTER = poolTiming("tensor-pool.grow-after-ms", 500);
+  /** Advanced: a tensor worker idle this many ms is retired, down to --tensor-workers-min. */
+  static final Option<Long> IDLE = poolTiming("tensor-pool.idle-ms", 30_000);
+  public static final String GROW_AFTER_KEY = GROW_AFTER.key();
+  public static final String IDLE_KEY = IDLE.key();
+  /**
+   * Test hook: the driver fails (exit 1, as a kill would leave things) right after epoch N's checkpoint. Travels
+   * to the ApplicationMaster in job.xml.
+   */
+  static final Option<Long> STOP_AFTER_EPOCH = Option.whole("test.stop-after-epoch", null, 0L, Long.MIN_VALUE,
+      Long.MAX_VALUE, "").internal().checked(v -> v >= 0 && v <= INT ? null
+      : "-D yarngnn.test.stop-after-epoch must be an epoch, not " + v);
+  public static final String STOP_AFTER_EPOCH_KEY = STOP_AFTER_EPOCH.key();
+
+  /** Training's own options, beside {@link GraphJobOptions#DECLARED} and {@link LinkOptions}. */
+  static final List<Option<?>> DECLARED = List.of(MODEL_SPEC, EPOCHS, LR, WEIGHT_DECAY, DROPOUT, PATIENCE,
+      CHECKPOINT_EVERY, RESUME, TENSOR_BACKEND, TENSOR_WORKERS, TENSOR_WORKERS_MIN, TENSOR_WORKERS_MAX,
+      TENSOR_WORKER_MEMORY, TENSOR_WORKER_VCORES, PARAMETER_SERVERS, PRICE_GRAPH_WORKER, PRICE_TENSOR_WORKER,
+      PRICE_PARAMETER_SERVER, STALENESS, INTERVALS, SPEC_JSON, GROW_AFTER, IDLE, STOP_AFTER_EPOCH);
+
+  private static Function<Double, String> atLeastZero(String name) {
+    return v -> v >= 0 && Double.isFinite(v) ? null : "option --" + name + " must be at least 0, not " + v;
+  }
+
+  private static Option<Double> price(String name, double dflt, String help) {
+    return Option.number(name, "USD", dflt, atLeastZero(name), help);
+  }
+
+  private static Option<Long> poolTiming(String name, long dflt) {
+    return Option.whole(name, null, dflt, Long.MIN_VALUE, Long.MAX_VALUE, "").internal().checked(v -> v >= 0 ? null
+        : "-D yarngnn.tensor-pool.grow-after-ms and -D yarngnn.tensor-pool.idle-ms must be at least 0");
+  }
+
+  private final GraphJobOptions job;
+  private final OptionValues values;
   /** {@code --task link}: the link-prediction options; null for node classification. */
   private final LinkOptions link;
 
-  private TrainOptions(Builder b) {
-    this.graph = b.graph;
-    this.modelSpec = b.modelSpec;
-    this.specJson = b.specJson;
-    this.epochs = (int) b.epochs;
-    this.lr = b.lr;
-    this.weightDecay = b.weightDecay;
-    this.dropout = b.dropout;
-    this.patience = (int) b.patience;
-    this.checkpointEvery = (int) b.checkpointEvery;
-    this.maxWorkerFailures = (int) b.maxWorkerFailures;
-    this.resume = b.resume;
-    this.tensorBackend = b.tensorBackend;
-    this.tensorWorkers = (int) b.tensorWorkers;
-    this.staleness = (int) b.staleness;
-    this.intervals = (int) b.intervals;
-    this.tensorWorkersMin = (int) b.tensorWorkersMin;
-    this.tensorWorkersMax = (int) b.tensorWorkersMax;
-    this.tensorWorkerMemoryMb = (int) b.tensorWorkerMemoryMb;
-    this.tensorWorkerVcores = (int) b.tensorWorkerVcores;
-    this.parameterServers = (int) b.parameterServers;
-    this.prices = b.prices.clone();
-    this.growAfterMs = b.growAfterMs;
-    this.idleMs = b.idleMs;
-    this.stopAfterEpoch = (int) b.stopAfterEpoch;
-    this.link = b.link;
+  private TrainOptions(GraphJobOptions job, OptionValues values, LinkOptions link) {
+    this.job = job;
+    this.values = values;
+    this.link = link;
   }
 
-  public static Builder builder() {
-    return new Builder();
+  public static Builder builder(GraphJobOptions.Builder job) {
+    return new Builder(job, OptionValues.builder(DECLARED), null);
   }
 
   public Builder toBuilder() {
-    Builder b = new Builder();
-    b.graph = graph;
-    b.modelSpec = modelSpec;
-    b.specJson = specJson;
-    b.epochs = epochs;
-    b.lr = lr;
-    b.weightDecay = weightDecay;
-    b.dropout = dropout;
-    b.patience = patience;
-    b.checkpointEvery = checkpointEvery;
-    b.maxWorkerFailures = maxWorkerFailures;
-    b.resume = resume;
-    b.tensorBackend = tensorBackend;
-    b.tensorWorkers = tensorWorkers;
-    b.staleness = staleness;
-    b.intervals = intervals;
-    b.tensorWorkersMin = tensorWorkersMin;
-    b.tensorWorkersMax = tensorWorkersMax;
-    b.tensorWorkerMemoryMb = tensorWorkerMemoryMb;
-    b.tensorWorkerVcores = tensorWorkerVcores;
-    b.parameterServers = parameterServers;
-    b.prices = prices.clone();
-    b.growAfterMs = growAfterMs;
-    b.idleMs = idleMs;
-    b.stopAfterEpoch = stopAfterEpoch;
-    b.link = link;
-    return b;
+    return new Builder(job.toBuilder(), values.toBuilder(), link);
   }
 
   // ---- the command line --------------------------------------------------------------------------------------
 
   public static OptionSpec optionSpec() {
-    return LinkOptions.declare(InferOptions.graphOptions(new OptionSpec("train",
-        "(--edges PATH --nodes PATH | --graph DIR) --model-spec model.json --output MODEL_DIR [--local] [--workers N]"))
-        .value("model-spec", "FILE", "the model to train: a model.json without weights (output.predict true), or a "
-            + "directory holding only one")
-        .value("output", "DIR", "the model directory written: model.json, weights.safetensors, metrics.json")
-        .value("epochs", "N", "epochs (default 200)")
-        .value("lr", "RATE", "Adam's learning rate (default 0.01)")
-        .value("weight-decay", "L2", "L2 penalty added to every weight's gradient, as torch.optim.Adam (default 0)")
-        .value("dropout", "P", "dropout of every layer's input and of gat attention (default 0.5); a layer's "
-            + "\"dropout\" in the spec wins")
-        .value("patience", "P", "stop when the validation accuracy has not improved for P epochs (default: never)")
-        .value("max-worker-failures", "N", "on YARN, lost graph workers the job survives in total (default 3): "
-            + "it starts new workers and goes on from its last --checkpoint-every checkpoint (or epoch 1)")
-        .value("checkpoint-every", "K", "checkpoint every K epochs into .MODEL_DIR.yarn-gnn-checkpoint beside the output "
-            + "(default 0 = never)")
-        .value("resume", "MODEL_DIR", "continue the stopped run whose output is MODEL_DIR from its last checkpoint "
-            + "(the same options; --epochs may grow; --output may be left out)")
-        .value("tensor-backend", "local|remote", "tensor work in the graph workers (local, default) or on an "
-            + "elastic pool of stateless tensor workers (remote)")
-        .value("tensor-workers", "M", "tensor workers the remote pool starts with (default 2)")
-        .value("tensor-workers-min", "M", "the pool shrinks to no fewer (default 1)")
-        .value("tensor-workers-max", "M", "the pool grows to no more (default 2 x --tensor-workers)")
-        .value("tensor-worker-memory", "MB", "memory of a tensor-worker container (default 1024)")
-        .value("tensor-worker-vcores", "N", "vcores of a tensor-worker container, and its compute threads (default 1)")
-        .value("parameter-servers", "K", "parameter servers (only 1: it runs in the ApplicationMaster)")
-        .value("price-graph-worker-hour", "USD", "price of a graph-worker container hour in metrics.json's cost "
-            + "(default 0.17)")
-        .value("price-tensor-worker-hour", "USD", "price of a tensor-worker container hour (default 0.06)")
-        .value("price-parameter-server-hour", "USD", "price of a parameter-server hour (default 0.17)")
-        .value("staleness", "S", "bounded asynchrony: epochs may overlap by S, neighbour rows up to S epochs old "
-            + "(0: synchronous)")
-        .value("intervals", "I", "vertex intervals each partition's rows are cut into, the tensor tasks of the "
-            + "remote backend (default 4; more when an interval would exceed 8 MB)"));
+    OptionSpec spec = GraphJobOptions.declare(JobOptions.kerberos(new OptionSpec("train",
+        "(--edges PATH --nodes PATH | --graph DIR) --model-spec model.json --output MODEL_DIR [--local] [--workers N]")),
+        "the model directory written: model.json, weights.safetensors, metrics.json");
+    return LinkOptions.declare(OptionValues.declare(spec, DECLARED));
   }
 
   public static TrainOptions fromCommandLine(CommandLine cl) {
-    return parse(cl, JobOptions.runLocally(cl)).build();
+    return parse(cl, JobOptions.runLocally(cl));
   }
 
-  private static Builder parse(CommandLine cl, boolean local) {
-    InferOptions.Builder g = InferOptions.parseGraph(cl, "yarn-gnn train").local(local).fusion(false)
-        .model(cl.get("model-spec"));
-    Configuration conf = cl.conf();
-    String resume = cl.get("resume");
-    if (resume != null && !resume.isEmpty() && cl.get("output") == null) {
-      g.output(resume); // --resume MODEL_DIR continues the run whose output is MODEL_DIR
-    }
-    if (conf.getTrimmed(InferOptions.WORK_DIR_KEY) != null) {
-      g.workDir(conf.getTrimmed(InferOptions.WORK_DIR_KEY));
-    }
-    if (conf.getTrimmed(InferOptions.LAYERS_KEY) != null) {
-      g.layers(conf.getInt(InferOptions.LAYERS_KEY, 0));
-    }
-    if (TestHooks.get(conf, InferOptions.HALT_AT_KEY) != null) {
-      g.haltAt(TestHooks.get(conf, InferOptions.HALT_AT_KEY));
-    } else if (TestHooks.get(conf, InferOptions.HALT_KEY) != null) {
-      g.haltAt(TestHooks.get(conf, InferOptions.HALT_KEY));
-    }
-    Builder b = builder().graphBuilder(g).modelSpec(cl.get("model-spec"))
-        .specJson(conf.get(SPEC_JSON_KEY))
-        .epochs(cl.getLong("epochs", 200))
-        .lr(cl.getDouble("lr", 0.01))
-        .weightDecay(cl.getDouble("weight-decay", 0))
-        .dropout(cl.getDouble("dropout", 0.5))
-        .patience(cl.getLong("patience", 0))
-        .checkpointEvery(cl.getLong("checkpoint-every", 0))
-        .maxWorkerFailures(cl.getLong("max-worker-failures", 3))
-        .resume(resume)
-        .stopAfterEpoch(conf.getLong(STOP_AFTER_EPOCH_KEY, 0))
-        .poolTiming(conf.getLong(GROW_AFTER_KEY, 500), conf.getLong(IDLE_KEY, 30_000))
-        .tensorWorkers(cl.getLong("tensor-workers", 2))
-        .tensorWorkersMin(cl.getLong("tensor-workers-min", 1))
-        .tensorWorkersMax(cl.getLong("tensor-workers-max", 2 * cl.getLong("tensor-workers", 2)))
-        .tensorWorkerMemoryMb(cl.getLong("tensor-worker-memory", 1024))
-        .tensorWorkerVcores(cl.getLong("tensor-worker-vcores", 1))
-        .parameterServers(cl.getLong("parameter-servers", 1))
-        .prices(cl.getDouble("price-graph-worker-hour", 0.17), cl.getDouble("price-tensor-worker-hour", 0.06),
-            cl.getDouble("price-parameter-server-hour", 0.17))
-        .staleness(cl.getLong("staleness", 0))
-        .intervals(cl.getLong("intervals", 4));
+  private static TrainOptions parse(CommandLine cl, boolean local) {
+    Builder b = new Builder(GraphJobOptions.read("train", cl).local(local), OptionValues.read(DECLARED, cl), null);
     String task = cl.get("task", "classify");
     if (!task.equals("classify") && !task.equals("link")) {
       throw new UsageException("--task must be classify or link, not '" + task + "'");
     }
-    b.link(LinkOptions.parse(cl, task.equals("link")));
-    String backend = cl.get("tensor-backend", "local");
-    switch (backend) {
-      case "local":
-        b.tensorBackend(TensorBackend.LOCAL);
-        break;
-      case "remote":
-        b.tensorBackend(TensorBackend.REMOTE);
-        break;
-      default:
-        throw new UsageException("--tensor-backend must be local or remote, not '" + backend + "'");
-    }
-    return b;
+    return b.link(LinkOptions.parse(cl, task.equals("link"))).build();
   }
 
-  // ---- the job configuration ---------------------------------------------------------------------------------
-
-  /** Every option as {@code yarngnn.OPTION} (infer's own keys left out), internal fields under {@code job.*}. */
+  /** Every option as {@code yarngnn.OPTION}, internal fields under {@code job.*}. */
   public Configuration toConfiguration() {
-    Configuration c = graph.toConfiguration();
-    for (String key : InferOptions.INFER_ONLY) {
-      c.unset(PREFIX + key);
-    }
-    c.set(PREFIX + "model-spec", modelSpec);
-    c.set(PREFIX + "epochs", Integer.toString(epochs));
-    c.set(PREFIX + "lr", Double.toString(lr));
-    c.set(PREFIX + "weight-decay", Double.toString(weightDecay));
-    c.set(PREFIX + "dropout", Double.toString(dropout));
-    c.set(PREFIX + "patience", Integer.toString(patience));
-    c.set(PREFIX + "checkpoint-every", Integer.toString(checkpointEvery));
-    c.set(PREFIX + "max-worker-failures", Integer.toString(maxWorkerFailures));
-    if (resume != null) {
-      c.set(PREFIX + "resume", resume);
-    }
-    c.set(PREFIX + "tensor-backend", tensorBackend.name().toLowerCase(Locale.ROOT));
-    c.set(PREFIX + "tensor-workers", Integer.toString(tensorWorkers));
-    c.set(PREFIX + "staleness", Integer.toString(staleness));
-    c.set(PREFIX + "intervals", Integer.toString(intervals));
-    c.set(PREFIX + "tensor-workers-min", Integer.toString(tensorWorkersMin));
-    c.set(PREFIX + "tensor-workers-max", Integer.toString(tensorWorkersMax));
-    c.set(PREFIX + "tensor-worker-memory", Integer.toString(tensorWorkerMemoryMb));
-    c.set(PREFIX + "tensor-worker-vcores", Integer.toString(tensorWorkerVcores));
-    c.set(PREFIX + "parameter-servers", Integer.toString(parameterServers));
-    c.set(PREFIX + "price-graph-worker-hour", Double.toString(prices[0]));
-    c.set(PREFIX + "price-tensor-worker-hour", Double.toString(prices[1]));
-    c.set(PREFIX + "price-parameter-server-hour", Double.toString(prices[2]));
-    if (specJson != null) {
-      c.set(SPEC_JSON_KEY, specJson);
-    }
-    c.setLong(GROW_AFTER_KEY, growAfterMs);
-    c.setLong(IDLE_KEY, idleMs);
-    if (stopAfterEpoch > 0) {
-      c.set(STOP_AFTER_EPOCH_KEY, Integer.toString(stopAfterEpoch));
-    }
+    Configuration c = new Configuration(false);
+    job.write(c);
+    values.write(c);
     if (link != null) {
       link.writeTo(c);
     }
@@ -279,112 +170,113 @@ public final class TrainOptions {
   /** The options {@link #toConfiguration()} wrote, parsed and validated as the command line is. */
   public static TrainOptions fromConfiguration(Configuration conf) {
     CommandLine cl = CommandLine.parse(optionSpec(), new String[0], conf);
-    return parse(cl, cl.flag("local")).build();
+    return parse(cl, cl.flag("local"));
   }
 
   // ---- accessors ---------------------------------------------------------------------------------------------
 
-  /** The graph side of the job, as the shared construction code takes it (its {@code model()} is the spec). */
-  public InferOptions graph() {
-    return graph;
+  /** The graph side of the job, as the shared construction code takes it. */
+  public GraphJobOptions job() {
+    return job;
   }
 
   public String modelSpec() {
-    return modelSpec;
+    return values.get(MODEL_SPEC);
   }
 
   /** The spec's JSON text, once the client read it (null before). */
   public String specJson() {
-    return specJson;
+    return values.get(SPEC_JSON);
   }
 
   public int epochs() {
-    return epochs;
+    return values.get(EPOCHS).intValue();
   }
 
   public double lr() {
-    return lr;
+    return values.get(LR);
   }
 
   public double weightDecay() {
-    return weightDecay;
+    return values.get(WEIGHT_DECAY);
   }
 
   public double dropout() {
-    return dropout;
+    return values.get(DROPOUT);
   }
 
   /** Epochs without a better validation accuracy that stop the run; 0: never. */
   public int patience() {
-    return patience;
+    return values.get(PATIENCE).intValue();
   }
 
   /** Lost graph workers a job on YARN survives in total (restarting its workers from the last checkpoint). */
   public int maxWorkerFailures() {
-    return maxWorkerFailures;
+    return job.maxWorkerFailures();
   }
 
   public int checkpointEvery() {
-    return checkpointEvery;
+    return values.get(CHECKPOINT_EVERY).intValue();
   }
 
   /** The output of the stopped run to continue (the same as {@link #output()}), or null. */
   public String resume() {
-    return resume;
+    return values.get(RESUME);
   }
 
-  /** Test hook {@value #STOP_AFTER_EPOCH_KEY}: fail right after this epoch's checkpoint; 0: never. */
+  /** Test hook {@link #STOP_AFTER_EPOCH_KEY}: fail right after this epoch's checkpoint; 0: never. */
   public int stopAfterEpoch() {
-    return stopAfterEpoch;
+    return values.get(STOP_AFTER_EPOCH).intValue();
   }
 
   public TensorBackend tensorBackend() {
-    return tensorBackend;
+    return values.get(TENSOR_BACKEND);
   }
 
   public int tensorWorkers() {
-    return tensorWorkers;
+    return values.get(TENSOR_WORKERS).intValue();
   }
 
   public int staleness() {
-    return staleness;
+    return values.get(STALENESS).intValue();
   }
 
   public int intervals() {
-    return intervals;
+    return values.get(INTERVALS).intValue();
   }
 
   public int tensorWorkersMin() {
-    return tensorWorkersMin;
+    return values.get(TENSOR_WORKERS_MIN).intValue();
   }
 
   public int tensorWorkersMax() {
-    return tensorWorkersMax;
+    return values.get(TENSOR_WORKERS_MAX).intValue();
   }
 
   public int tensorWorkerMemoryMb() {
-    return tensorWorkerMemoryMb;
+    return values.get(TENSOR_WORKER_MEMORY).intValue();
   }
 
   public int tensorWorkerVcores() {
-    return tensorWorkerVcores;
+    return values.get(TENSOR_WORKER_VCORES).intValue();
   }
 
   public int parameterServers() {
-    return parameterServers;
+    return values.get(PARAMETER_SERVERS).intValue();
   }
 
   public long growAfterMs() {
-    return growAfterMs;
+    return values.get(GROW_AFTER);
   }
 
   public long idleMs() {
-    return idleMs;
+    return values.get(IDLE);
   }
 
   /** Prices per container hour of a graph worker, a tensor worker and a parameter server (USD). */
   public double[] prices() {
-    return prices.clone();
+    return new double[] {values.get(PRICE_GRAPH_WORKER), values.get(PRICE_TENSOR_WORKER),
+        values.get(PRICE_PARAMETER_SERVER)};
   }
 
   /** The link-prediction options of {@code --task link}; null for node classification (the default task). */
@@ -393,35 +285,30 @@ public final class TrainOptions {
   }
 
   public String output() {
-    return graph.output();
+    return job.output();
   }
 
   public int workers() {
-    return graph.workers();
+    return job.workers();
   }
 
   public long seed() {
-    return graph.seed();
+    return job.seed();
   }
 
   public boolean local() {
-    return graph.local();
-  }
-
-  private List<Object> fields() {
-    return Arrays.asList(graph, modelSpec, specJson, epochs, lr, weightDecay, dropout, patience, checkpointEvery, maxWorkerFailures,
-        resume, tensorBackend, tensorWorkers, staleness, intervals, tensorWorkersMin, tensorWorkersMax,
-        tensorWorkerMemoryMb, tensorWorkerVcores, parameterServers, Arrays.toString(prices), growAfterMs, idleMs, stopAfterEpoch, link);
+    return job.local();
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof TrainOptions other && fields().equals(other.fields());
+    return o instanceof TrainOptions other && job.equals(other.job) && values.equals(other.values)
+        && Objects.equals(link, other.link);
   }
 
   @Override
   public int hashCode() {
-    return fields().hashCode();
+    return Objects.hash(job, values, link);
   }
 
   @Override
@@ -433,159 +320,60 @@ public final class TrainOptions {
 
   /** Builds {@link TrainOptions}; {@link #build()} checks every value and throws {@link UsageException}. */
   public static final class Builder {
-    private InferOptions graph;
-    private InferOptions.Builder graphBuilder;
-    private String modelSpec;
-    private String specJson;
-    private long epochs = 200;
-    private double lr = 0.01;
-    private double weightDecay;
-    private double dropout = 0.5;
-    private long patience;
-    private long checkpointEvery;
-    private long maxWorkerFailures = 3;
-    private String resume;
-    private TensorBackend tensorBackend = TensorBackend.LOCAL;
-    private long tensorWorkers = 2;
-    private long staleness;
-    private long intervals = 4;
-    private long tensorWorkersMin = 1;
-    private long tensorWorkersMax = 4;
-    private long tensorWorkerMemoryMb = 1024;
-    private long tensorWorkerVcores = 1;
-    private long parameterServers = 1;
-    private double[] prices = {0.17, 0.06, 0.17};
-    private long growAfterMs = 500;
-    private long idleMs = 30_000;
-    private long stopAfterEpoch;
+    private GraphJobOptions.Builder job;
+    private final OptionValues.Builder values;
     private LinkOptions link;
 
-    private Builder() {}
+    private Builder(GraphJobOptions.Builder job, OptionValues.Builder values, LinkOptions link) {
+      this.job = job;
+      this.values = values;
+      this.link = link;
+    }
 
-    /** The graph side, to be built (and checked) with the rest; its model becomes the spec path. */
-    public Builder graphBuilder(InferOptions.Builder v) {
-      graphBuilder = v;
-      graph = null;
+    /** The graph side, to change in place. */
+    public GraphJobOptions.Builder job() {
+      return job;
+    }
+
+    /** Another graph side (e.g. with the workers resolved or qualified paths). */
+    public Builder job(GraphJobOptions.Builder v) {
+      job = v;
       return this;
     }
 
-    /** A variant of the graph side (e.g. with the workers resolved or qualified paths). */
-    public Builder graph(InferOptions v) {
-      graph = v;
-      graphBuilder = null;
+    /** Changes the graph job's options in a chain: {@code .job(j -> j.workers(2))}. */
+    public Builder job(java.util.function.Consumer<GraphJobOptions.Builder> change) {
+      change.accept(job);
       return this;
     }
 
-    public InferOptions.Builder graphToBuilder() {
-      return graph != null ? graph.toBuilder() : graphBuilder;
+    public <T> Builder set(Option<T> option, T value) {
+      values.set(option, value);
+      return this;
     }
 
     public Builder modelSpec(String v) {
-      modelSpec = v == null || v.isEmpty() ? null : v;
-      return this;
+      return set(MODEL_SPEC, v == null || v.isEmpty() ? null : v);
     }
 
     public Builder specJson(String v) {
-      specJson = v;
-      return this;
+      return set(SPEC_JSON, v);
     }
 
     public Builder epochs(long v) {
-      epochs = v;
-      return this;
+      return set(EPOCHS, v);
     }
 
     public Builder lr(double v) {
-      lr = v;
-      return this;
+      return set(LR, v);
     }
 
     public Builder weightDecay(double v) {
-      weightDecay = v;
-      return this;
-    }
-
-    public Builder dropout(double v) {
-      dropout = v;
-      return this;
-    }
-
-    public Builder patience(long v) {
-      patience = v;
-      return this;
-    }
-
-    public Builder maxWorkerFailures(long v) {
-      maxWorkerFailures = v;
-      return this;
-    }
-
-    public Builder checkpointEvery(long v) {
-      checkpointEvery = v;
-      return this;
+      return set(WEIGHT_DECAY, v);
     }
 
     public Builder resume(String v) {
-      resume = v == null || v.isEmpty() ? null : v;
-      return this;
-    }
-
-    public Builder tensorBackend(TensorBackend v) {
-      tensorBackend = v;
-      return this;
-    }
-
-    public Builder tensorWorkers(long v) {
-      tensorWorkers = v;
-      return this;
-    }
-
-    public Builder staleness(long v) {
-      staleness = v;
-      return this;
-    }
-
-    public Builder intervals(long v) {
-      intervals = v;
-      return this;
-    }
-
-    public Builder tensorWorkersMin(long v) {
-      tensorWorkersMin = v;
-      return this;
-    }
-
-    public Builder tensorWorkersMax(long v) {
-      tensorWorkersMax = v;
-      return this;
-    }
-
-    public Builder tensorWorkerMemoryMb(long v) {
-      tensorWorkerMemoryMb = v;
-      return this;
-    }
-
-    public Builder tensorWorkerVcores(long v) {
-      tensorWorkerVcores = v;
-      return this;
-    }
-
-    public Builder parameterServers(long v) {
-      parameterServers = v;
-      return this;
-    }
-
-    /** USD per container hour: graph worker, tensor worker, parameter server. */
-    public Builder prices(double graphWorker, double tensorWorker, double parameterServer) {
-      prices = new double[] {graphWorker, tensorWorker, parameterServer};
-      return this;
-    }
-
-    /** The tensor pool's grow and idle thresholds (ms). */
-    public Builder poolTiming(long growAfter, long idle) {
-      growAfterMs = growAfter;
-      idleMs = idle;
-      return this;
+      return set(RESUME, v == null || v.isEmpty() ? null : v);
     }
 
     /** {@code --task link} with these options; null: node classification. */
@@ -594,74 +382,43 @@ public final class TrainOptions {
       return this;
     }
 
-    public Builder stopAfterEpoch(long v) {
-      stopAfterEpoch = v;
-      return this;
-    }
-
     public TrainOptions build() {
-      InferOptions.Builder g = graphToBuilder();
-      if (g == null) {
-        throw new IllegalStateException("no graph options");
-      }
-      if (modelSpec == null) {
+      if (values.get(MODEL_SPEC) == null) {
         throw new UsageException("train needs --model-spec (a model.json without weights)");
       }
-      InferOptions probe;
-      try {
-        probe = g.model(modelSpec).build();
-      } catch (UsageException e) {
-        throw new UsageException(e.getMessage().replace("infer needs", "train needs"));
+      if (values.get(RESUME) != null && job.get(GraphJobOptions.OUTPUT) == null) {
+        job.output(values.get(RESUME)); // --resume MODEL_DIR continues the run whose output is MODEL_DIR
       }
-      graph = probe;
-      graphBuilder = null;
-      range("epochs", epochs, 1, Integer.MAX_VALUE);
-      range("patience", patience, 0, Integer.MAX_VALUE);
-      range("checkpoint-every", checkpointEvery, 0, Integer.MAX_VALUE);
-      range("max-worker-failures", maxWorkerFailures, 0, 1000);
-      range("tensor-workers", tensorWorkers, 1, 10_000);
-      range("tensor-workers-min", tensorWorkersMin, 1, tensorWorkers);
-      range("tensor-workers-max", tensorWorkersMax, tensorWorkers, 10_000);
-      range("tensor-worker-memory", tensorWorkerMemoryMb, 256, 1 << 20);
-      range("tensor-worker-vcores", tensorWorkerVcores, 1, 1024);
-      if (growAfterMs < 0 || idleMs < 0) {
-        throw new UsageException("-D " + GROW_AFTER_KEY + " and -D " + IDLE_KEY + " must be at least 0");
+      GraphJobOptions g = job.build();
+      job.require(GraphJobOptions.OUTPUT, g.output());
+      if (values.get(TENSOR_WORKERS_MAX) == null) {
+        values.set(TENSOR_WORKERS_MAX, 2 * values.get(TENSOR_WORKERS));
       }
-      if (parameterServers != 1) {
-        throw new UsageException("option --parameter-servers " + parameterServers + ": only 1 (the parameter server "
-            + "runs in the ApplicationMaster, or in the client's JVM with --local)");
+      OptionValues v = values.build();
+      long workers = v.get(TENSOR_WORKERS);
+      if (v.get(TENSOR_WORKERS_MIN) > workers) {
+        throw new UsageException("option --tensor-workers-min must be between 1 and " + workers + ", not "
+            + v.get(TENSOR_WORKERS_MIN));
       }
-      String[] priceNames = {"price-graph-worker-hour", "price-tensor-worker-hour", "price-parameter-server-hour"};
-      for (int i = 0; i < 3; i++) {
-        if (!(prices[i] >= 0) || !Double.isFinite(prices[i])) {
-          throw new UsageException("option --" + priceNames[i] + " must be at least 0, not " + prices[i]);
-        }
+      if (v.get(TENSOR_WORKERS_MAX) < workers) {
+        throw new UsageException("option --tensor-workers-max must be between " + workers + " and 10000, not "
+            + v.get(TENSOR_WORKERS_MAX));
       }
-      range("staleness", staleness, 0, Integer.MAX_VALUE);
-      range("intervals", intervals, 1, 1 << 20);
-      if (stopAfterEpoch < 0 || stopAfterEpoch > Integer.MAX_VALUE) {
-        throw new UsageException("-D " + STOP_AFTER_EPOCH_KEY + " must be an epoch, not " + stopAfterEpoch);
-      }
-      if (!(lr > 0) || !Double.isFinite(lr)) {
-        throw new UsageException("option --lr must be a positive number, not " + lr);
-      }
-      if (!(weightDecay >= 0) || !Double.isFinite(weightDecay)) {
-        throw new UsageException("option --weight-decay must be at least 0, not " + weightDecay);
-      }
-      if (!(dropout >= 0 && dropout < 1)) {
-        throw new UsageException("option --dropout must be at least 0 and below 1, not " + dropout);
-      }
-      if (staleness > 0 && (resume != null || checkpointEvery > 0 || stopAfterEpoch > 0)) {
-        throw new UsageException("--staleness " + staleness + " with " + (resume != null ? "--resume"
+      long staleness = v.get(STALENESS);
+      boolean resume = v.get(RESUME) != null;
+      long checkpointEvery = v.get(CHECKPOINT_EVERY);
+      long stopAfterEpoch = v.get(STOP_AFTER_EPOCH);
+      if (staleness > 0 && (resume || checkpointEvery > 0 || stopAfterEpoch > 0)) {
+        throw new UsageException("--staleness " + staleness + " with " + (resume ? "--resume"
             : checkpointEvery > 0 ? "--checkpoint-every" : "-D " + STOP_AFTER_EPOCH_KEY) + ": checkpoints are "
             + "synchronous only (an asynchronous run's epochs overlap, so no epoch ends with all state in one place)");
       }
       if (link != null) {
         link.check();
         String unsupported = staleness > 0 ? "--staleness " + staleness
-            : tensorBackend == TensorBackend.REMOTE ? "--tensor-backend remote"
-            : checkpointEvery > 0 ? "--checkpoint-every" : resume != null ? "--resume"
-            : probe.graph() != null ? "--graph" : probe.missingFeatures() == MissingFeatures.ZERO
+            : v.get(TENSOR_BACKEND) == TensorBackend.REMOTE ? "--tensor-backend remote"
+            : checkpointEvery > 0 ? "--checkpoint-every" : resume ? "--resume"
+            : g.graph() != null ? "--graph" : g.missingFeatures() == MissingFeatures.ZERO
                 ? "--missing-features zero" : null;
         if (unsupported != null) {
           // Not built yet for link prediction (docs/link-prediction.md): refused rather than run wrongly.
@@ -669,14 +426,7 @@ public final class TrainOptions {
               + "and --nodes tables, synchronously, with the local tensor backend, without checkpoints)");
         }
       }
-      return new TrainOptions(this);
-    }
-
-    private static void range(String option, long v, long min, long max) {
-      if (v < min || v > max) {
-        throw new UsageException("option --" + option + " must be " + (max == Integer.MAX_VALUE ? "at least " + min
-            : "between " + min + " and " + max) + ", not " + v);
-      }
+      return new TrainOptions(g, v, link);
     }
   }
 }

@@ -1,19 +1,19 @@
 package org.yarngnn.app.train;
 
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.app.graphworker.Background;
+import org.yarngnn.app.graphworker.ConstructionPhases;
+import org.yarngnn.app.graphworker.ContainerWorkers;
+import org.yarngnn.app.graphworker.FeatureLoader;
+import org.yarngnn.app.graphworker.HaloExchange;
+import org.yarngnn.app.graphworker.HaloPlan;
+import org.yarngnn.app.graphworker.WorkerFigures;
+import org.yarngnn.app.graphworker.WorkerMesh;
+import org.yarngnn.app.graphworker.WorkerPartition;
 import org.yarngnn.app.runtime.TestHooks;
-import org.yarngnn.app.infer.Background;
-import org.yarngnn.app.infer.FeatureLoader;
-import org.yarngnn.app.infer.GraphWorker;
-import org.yarngnn.app.infer.HaloExchange;
-import org.yarngnn.app.infer.HaloPlan;
-import org.yarngnn.app.infer.InferOptions;
-import org.yarngnn.app.infer.ConstructionPhases;
-import org.yarngnn.app.infer.WorkerFigures;
-import org.yarngnn.app.infer.WorkerMesh;
-import org.yarngnn.app.infer.WorkerPartition;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.runtime.Phase;
@@ -42,9 +42,10 @@ import org.yarngnn.io.table.NodeSplit;
 
 /**
  * A graph worker of training (Dorylus' graph server with the tensor work done in place: the local tensor
- * backend), the role its {@link WorkerSession} runs. Construction is inference's ({@link FeatureLoader} without
- * fusion, keeping labels and splits; {@link org.yarngnn.app.infer.WorkerConstruction}); the {@link HaloPlan} covers each layer's whole
- * in-edge lists, so every epoch's sample is inside it. Per epoch, driven phase by phase:
+ * backend), the role its {@link WorkerSession} runs. Construction is the graph-worker core's, as inference's
+ * ({@link FeatureLoader} without fusion, keeping labels and splits;
+ * {@link org.yarngnn.app.graphworker.WorkerConstruction}); the {@link HaloPlan} covers each layer's whole in-edge
+ * lists, so every epoch's sample is inside it. Per epoch, driven phase by phase:
  * <ul>
  *   <li>{@code FORWARD k}: dropout and transform of own rows ({@link LayerStep#forwardTransform}), the forward
  *   {@link HaloExchange} fills the halo message rows, rows aggregate as their inputs arrive;</li>
@@ -66,7 +67,7 @@ public final class TrainWorker implements WorkerSession.Role {
 
   private final Configuration conf;
   private final TrainOptions opts;
-  private final InferOptions graphSpec;
+  private final GraphJobOptions graphSpec;
   private final ModelSpec spec;
   private final int index;
   private final int workers;
@@ -113,7 +114,7 @@ public final class TrainWorker implements WorkerSession.Role {
       throws Exception {
     this.conf = conf;
     this.opts = opts;
-    this.graphSpec = opts.graph();
+    this.graphSpec = opts.job();
     this.spec = spec;
     this.index = index;
     this.workers = opts.workers();
@@ -203,7 +204,7 @@ public final class TrainWorker implements WorkerSession.Role {
   @Override
   public PhaseResult run(PhaseCommand c) throws Exception {
     String halt = graphSpec.haltAt();
-    String attempt = System.getenv(org.yarngnn.app.infer.ContainerWorkers.ATTEMPT_ENV);
+    String attempt = System.getenv(ContainerWorkers.ATTEMPT_ENV);
     if (halt != null && (halt.equals(index + "@" + c.phase().label()) || halt.equals("kill:" + index + "@"
         + c.phase().label()) && (attempt == null || attempt.equals("0")))) {
       // kill:W@PHASE: only the first set of workers (a restarted set runs the phase again and must not die too)
@@ -222,7 +223,7 @@ public final class TrainWorker implements WorkerSession.Role {
     switch (c.phase()) {
       case JOB:
         construction = new ConstructionPhases(conf, graphSpec, new Parameters(spec).toModel(),
-            new FeatureLoader(new Parameters(spec).toModel(), null, false, true), index, mesh, figures);
+            new FeatureLoader(new Parameters(spec).toModel(), opts.modelSpec(), null, false, true), index, mesh, figures);
         if (opts.link() != null) {
           heldOut = new HeldOutEdges(opts.seed(), opts.link().valFraction(), opts.link().testFraction(),
               graphSpec.undirected(), index);
@@ -231,7 +232,7 @@ public final class TrainWorker implements WorkerSession.Role {
         if (endpoints == null) {
           throw new IllegalStateException("job before the peer table");
         }
-        mesh.connect(endpoints, GraphWorker.PEER_TIMEOUT_MS);
+        mesh.connect(endpoints, WorkerMesh.PEER_TIMEOUT_MS);
         break;
       case LABELS:
         partition = construction.take(c);

@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.yarngnn.app.infer.InferenceDriver;
+import org.yarngnn.app.graphworker.ConstructionRounds;
 import org.yarngnn.app.runtime.DriverSession;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Participants;
@@ -264,7 +264,7 @@ public final class TrainingDriver {
     }
     ParameterServer ps = new ParameterServer(spec, opts.seed(), opts.lr(), opts.weightDecay());
     TensorPool pool = null;
-    try (DriverSession s = new DriverSession(TrainCodec.CODEC, transport, launcher, opts.graph().roundTimeoutSeconds(),
+    try (DriverSession s = new DriverSession(TrainCodec.CODEC, transport, launcher, opts.job().roundTimeoutSeconds(),
         progress, log)) {
       session = s;
       int p = opts.workers();
@@ -283,15 +283,15 @@ public final class TrainingDriver {
       round(new PhaseCommand(Phase.JOB), 0.02f);
       List<PhaseResult> sizes;
       String ownershipText;
-      if (opts.graph().graph() != null) {
+      if (opts.job().graph() != null) {
         sizes = round(new PhaseCommand(Phase.LOAD_PARTITION), 0.05f);
-        ownershipText = "from " + opts.graph().graph();
+        ownershipText = "from " + opts.job().graph();
       } else {
-        Ownership own = InferenceDriver.route(s, opts.graph(), p, this::round);
+        Ownership own = ConstructionRounds.route(opts.job().ownership(), p, this::round);
         ownershipText = own.toString();
         sizes = round(new PhaseCommand(Phase.BUILD_EDGES), 0.05f);
       }
-      InferenceDriver.PartitionSummary summary = InferenceDriver.PartitionSummary.of(sizes);
+      ConstructionRounds.PartitionSummary summary = ConstructionRounds.PartitionSummary.of(sizes);
       log.print(summary.describe("train", p, ownershipText));
       long[] counts = new long[3];
       for (PhaseResult r : round(new PhaseCommand(Phase.LABELS), 0.06f)) {
@@ -300,10 +300,10 @@ public final class TrainingDriver {
         counts[1] += c.val();
         counts[2] += c.test();
       }
-      String nodes = opts.graph().nodes() != null ? opts.graph().nodes() : opts.graph().graph();
+      String nodes = opts.job().nodes() != null ? opts.job().nodes() : opts.job().graph();
       boolean link = opts.link() != null;
       if (link && counts[0] == 0) {
-        throw new InputException(opts.graph().edges() + ": no training edge is left: every edge is held out ("
+        throw new InputException(opts.job().edges() + ": no training edge is left: every edge is held out ("
             + counts[1] + " val, " + counts[2] + " test; --link-split " + opts.link().valFraction() + ","
             + opts.link().testFraction() + "): nothing to train on");
       }
@@ -533,7 +533,7 @@ public final class TrainingDriver {
       case GRADIENTS: return r instanceof PhaseResult.TrainStep;
       case EVALUATE: return r instanceof PhaseResult.Accuracy || r instanceof PhaseResult.Empty;
       case LINK_EVALUATE: return r instanceof PhaseResult.LinkScores;
-      default: return InferenceDriver.expected(c, r);
+      default: return ConstructionRounds.expected(c, r);
     }
   }
 
@@ -555,7 +555,7 @@ public final class TrainingDriver {
     return x;
   }
 
-  /** CONTRACT.md's link figures of one set, named {@code prefix}auc, ap, mrr, hits@10, hits@50, hits@100. */
+  /** The link figures of one set (docs/link-prediction.md), named {@code prefix}auc, ap, mrr, hits@10, hits@50, hits@100. */
   static void linkFigures(String prefix, LinkTrainer.Figures f, Map<String, Object> into) {
     double[] v = {f.auc(), f.ap(), f.mrr(), f.hits10(), f.hits50(), f.hits100()};
     String[] names = {"auc", "ap", "mrr", "hits@10", "hits@50", "hits@100"};
@@ -566,8 +566,8 @@ public final class TrainingDriver {
   }
 
   /**
-   * metrics.json (CONTRACT.md "Training"): every epoch, the best one, tasks sent again, the containers' seconds
-   * and their cost at {@code prices} (USD per hour: graph worker, tensor worker, parameter server); with the
+   * metrics.json (docs/formats.md, "Model directory written by train"): every epoch, the best one, tasks sent
+   * again, the containers' seconds and their cost at {@code prices} (USD per hour: graph worker, tensor worker, parameter server); with the
    * remote backend also the pool size over time and the parameter server's live weight versions. The parameter
    * server runs in the ApplicationMaster (or the --local JVM) with either backend: its seconds are the run's, so
    * the backends' costs compare like for like.

@@ -11,8 +11,6 @@ import io.netty.buffer.ByteBufAllocator;
 public final class MessageCodec {
   public static final byte HELLO = 1;
   public static final byte PEER_TABLE = 2;
-  public static final byte COMMAND = 3;
-  public static final byte DONE = 4;
   public static final byte FAILURE = 5;
   public static final byte ROW_BLOCK = 6;
   public static final int FIRST_APPLICATION_TYPE = 32;
@@ -103,8 +101,6 @@ public final class MessageCodec {
     private Builder() {
       decoders[HELLO] = Hello::read;
       decoders[PEER_TABLE] = PeerTable::read;
-      decoders[COMMAND] = Command::read;
-      decoders[DONE] = Done::read;
       decoders[FAILURE] = Failure::read;
       decoders[ROW_BLOCK] = RowBlock::read;
       decoders[HEARTBEAT] = in -> Heartbeat.INSTANCE;

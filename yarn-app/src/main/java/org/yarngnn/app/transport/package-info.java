@@ -40,9 +40,6 @@
  *       <td>vInt workerIndex, string host, vInt port</td></tr>
  *   <tr><td>2</td><td>{@link org.yarngnn.app.transport.PeerTable}</td>
  *       <td>vInt n, then n endpoints as in Hello</td></tr>
- *   <tr><td>3</td><td>{@link org.yarngnn.app.transport.Command}</td>
- *       <td>string name, vLong arg, bytes payload</td></tr>
- *   <tr><td>4</td><td>{@link org.yarngnn.app.transport.Done}</td><td>vLong round, bytes payload</td></tr>
  *   <tr><td>5</td><td>{@link org.yarngnn.app.transport.Failure}</td><td>string reason</td></tr>
  *   <tr><td>6</td><td>{@link org.yarngnn.app.transport.RowBlock}</td>
  *       <td>int32 stream, int32 layer, int32 chunk, byte flags (1 = last), int32 width, int32 count,

@@ -31,6 +31,7 @@ import org.apache.hadoop.yarn.client.api.AMRMClient.ContainerRequest;
 import org.apache.hadoop.yarn.client.api.async.AMRMClientAsync;
 import org.apache.hadoop.yarn.client.api.async.NMClientAsync;
 import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
+import org.yarngnn.app.runtime.JobSecretKey;
 
 /**
  * The containers a {@link JobDriver} runs. {@link #launch} asks the ResourceManager for containers and starts

@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.runtime.JobSecretKey;
 import org.yarngnn.app.runtime.JobTransport;
 
 /** What a {@link JobDriver} gets from the ApplicationMaster. */

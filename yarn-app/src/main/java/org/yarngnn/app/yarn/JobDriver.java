@@ -12,6 +12,12 @@ package org.yarngnn.app.yarn;
  * interrupted.
  */
 public interface JobDriver {
+  /**
+   * Prefix of the diagnostics of a job refused for bad input: a driver throws with it, the client finds it in the
+   * application's diagnostics and exits 2 instead of 1.
+   */
+  String BAD_INPUT = "bad input: ";
+
   int run(DriverContext ctx) throws Exception;
 
   /**

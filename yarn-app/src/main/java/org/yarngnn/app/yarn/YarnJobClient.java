@@ -27,6 +27,7 @@ import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.client.api.YarnClientApplication;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.YarnException;
+import org.yarngnn.app.runtime.JobSecretKey;
 
 /**
  * Submits a {@link JobSubmission} to the ResourceManager and follows it to the end: stages the jar, files and

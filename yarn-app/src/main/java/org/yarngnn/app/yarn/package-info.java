@@ -28,5 +28,8 @@
  * <p>Smoke test of a cluster (the jar's own {@link org.yarngnn.app.yarn.SelfTestDriver}):
  * {@code HADOOP_CLASSPATH=yarn-gnn-<version>.jar hadoop org.yarngnn.app.yarn.SelfTestDriver --output /tmp/selftest}
  * exits 0 when two worker containers ran from the shipped jar and the application SUCCEEDED.
+ *
+ * <p>Above {@code runtime}: a {@link org.yarngnn.app.yarn.DriverContext} hands a driver the job's transport and a
+ * progress reporter of the driver protocol; {@code runtime} imports nothing of this package.
  */
 package org.yarngnn.app.yarn;

@@ -1,5 +1,6 @@
 package org.yarngnn.app.infer;
 
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -17,6 +18,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.app.graphworker.ThreadWorkers;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.ReplaceableWorkers;
 import org.yarngnn.compute.kernel.Activation;
@@ -90,11 +92,7 @@ class ContinueFromCheckpointsTest {
     Files.writeString(dir.resolve("nodes.tsv"), nodes);
     Files.writeString(dir.resolve("edges.tsv"), edges);
     Files.createDirectories(dir.resolve(work));
-    return InferOptions.builder().edges(dir.resolve("edges.tsv").toString())
-        .nodes(dir.resolve("nodes.tsv").toString()).model(dir.resolve("model").toString())
-        .output(dir.resolve("out").toString()).outputFormat(TableFormat.PARQUET).workers(WORKERS).threads(1)
-        .local(true).seed(3).workDir(dir.resolve(work).toString()).layers(3)
-        .recovery(new RecoveryOptions(true, 3, dir.resolve("_checkpoints").toString())).build();
+    return InferOptions.builder(GraphJobOptions.builder("infer").edges(dir.resolve("edges.tsv").toString()).nodes(dir.resolve("nodes.tsv").toString()).outputFormat(TableFormat.PARQUET).workers(WORKERS).threads(1).local(true).seed(3).workDir(dir.resolve(work).toString()).layers(3)).model(dir.resolve("model").toString()).output(dir.resolve("out").toString()).recovery(new RecoveryOptions(true, 3, dir.resolve("_checkpoints").toString())).build();
   }
 
   private static Model model() {
@@ -108,8 +106,9 @@ class ContinueFromCheckpointsTest {
     InferOptions spec = job(work);
     Configuration conf = new Configuration();
     JobTransport transport = JobTransport.local(conf);
-    try (Threads workers = new Threads(new ThreadWorkers(conf, spec, model(), transport))) {
-      return new InferenceDriver(spec, transport, workers, null, log).continueAt(at).run(spec.layers()).workers();
+    try (Threads workers = new Threads(InferenceWorker.threads(conf, spec, model(), transport))) {
+      return new InferenceDriver(spec, transport, workers, null, log).continueAt(at).run(spec.job().layers())
+          .workers();
     }
   }
 
@@ -195,7 +194,7 @@ class ContinueFromCheckpointsTest {
       org.yarngnn.app.runtime.WorkerSession.Reconnect r = mortal.contains(w) ? null
           : new org.yarngnn.app.runtime.WorkerSession.Reconnect(attempt, 2, 120_000, "container-" + attempt + "-" + w,
               published::get);
-      return GraphWorker.serve(conf, spec, model(), w, 0, host, port, transport, r);
+      return InferenceWorker.serve(conf, spec, model(), w, 0, host, port, transport, r);
     }
 
     @Override
@@ -239,7 +238,7 @@ class ContinueFromCheckpointsTest {
         new java.util.concurrent.atomic.AtomicReference<>();
     SurvivingThreads first = new SurvivingThreads(conf, spec, transport, 1, published, mortal);
     Exception died = assertThrows(Exception.class,
-        () -> new InferenceDriver(spec, transport, first, dies, quiet).run(spec.layers()));
+        () -> new InferenceDriver(spec, transport, first, dies, quiet).run(spec.job().layers()));
     assertTrue(String.valueOf(died.getMessage()).contains("first driver dies"), died.toString());
     CheckpointResume found = CheckpointResume.find(new LayerCheckpoints(conf,
         new org.apache.hadoop.fs.Path(dir.resolve("_checkpoints").toUri())), WORKERS, 3, true);
@@ -271,7 +270,7 @@ class ContinueFromCheckpointsTest {
     SurvivingThreads second = new SurvivingThreads(conf, spec, transport, 2, published, java.util.Set.of());
     List<Map<String, Double>> reports = new InferenceDriver(spec, transport, second, null,
         new PrintStream(printed, true, StandardCharsets.UTF_8)).continueAt(found.layer()).adopting(adoption)
-        .run(spec.layers()).workers();
+        .run(spec.job().layers()).workers();
     first.close();
     return new Adopted(printed.toString(StandardCharsets.UTF_8), adoptedContainers, reports);
   }

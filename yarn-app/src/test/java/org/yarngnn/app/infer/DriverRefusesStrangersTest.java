@@ -1,5 +1,8 @@
 package org.yarngnn.app.infer;
 
+import org.yarngnn.app.graphworker.GraphJobOptions;
+import org.yarngnn.app.graphworker.GraphWorkerCodec;
+import org.yarngnn.app.graphworker.ThreadWorkers;
 import org.yarngnn.app.runtime.WorkerLauncher;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,19 +48,16 @@ class DriverRefusesStrangersTest {
     Files.createDirectories(dir.resolve("work"));
     Model model = RandomModels.random(new ModelSpec("none", List.of(LayerSpec.gcn(3, 2, Activation.RELU, true)),
         "none", false), 1);
-    InferOptions job = InferOptions.builder().edges(dir.resolve("edges.tsv").toString())
-        .nodes(dir.resolve("nodes.tsv").toString()).model(dir.resolve("model").toString())
-        .output(dir.resolve("out").toString()).outputFormat(TableFormat.PARQUET).workers(2).threads(2).local(true)
-        .workDir(dir.resolve("work").toString()).layers(1).build();
+    InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").edges(dir.resolve("edges.tsv").toString()).nodes(dir.resolve("nodes.tsv").toString()).outputFormat(TableFormat.PARQUET).workers(2).threads(2).local(true).workDir(dir.resolve("work").toString()).layers(1)).model(dir.resolve("model").toString()).output(dir.resolve("out").toString()).build();
     Configuration conf = new Configuration();
     CompletableFuture<PeerConnection> stranger = new CompletableFuture<>();
     InboundQueue strangerInbox = new InboundQueue();
     JobTransport transport = JobTransport.local(conf);
     // An insider: it holds the job's secret and proves worker 0, but answers before it registered.
-    TransportOptions options = transport.options(InferenceCodec.CODEC, Participants.worker(0));
+    TransportOptions options = transport.options(GraphWorkerCodec.CODEC, Participants.worker(0));
     ByteArrayOutputStream log = new ByteArrayOutputStream();
     try (TransportClient intruder = new TransportClient(options, strangerInbox);
-        ThreadWorkers real = new ThreadWorkers(conf, job, model, transport)) {
+        ThreadWorkers real = InferenceWorker.threads(conf, job, model, transport)) {
       intruder.start();
       WorkerLauncher launcher = new StrangerFirstLauncher((host, port) -> {
         // Before the real workers: a stranger answers the first phase without registering.

@@ -1,5 +1,6 @@
 package org.yarngnn.app.infer;
 
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +16,7 @@ import org.apache.hadoop.yarn.api.records.LocalResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yarngnn.app.InferCommand;
+import org.yarngnn.app.graphworker.ContainerWorkers;
 import org.yarngnn.app.yarn.JobSubmission;
 import org.yarngnn.app.yarn.LaunchContexts;
 import org.yarngnn.app.yarn.StagingDir;
@@ -31,11 +33,7 @@ class InferLaunchContextsTest {
     java.nio.file.Path modelDir = Files.createDirectories(tmp.resolve("my-model"));
     Files.writeString(modelDir.resolve("model.json"), "{}");
     java.nio.file.Path jar = Files.writeString(tmp.resolve("app.jar"), "jar bytes");
-    InferOptions job = InferOptions.builder()
-        .edges("hdfs://nn:8020/data/cora/edges.tsv").nodes("hdfs://nn:8020/data/cora/nodes.tsv.gz")
-        .model(InferenceJobDriver.STAGED + "my-model").output("hdfs://nn:8020/out/emb")
-        .workDir("hdfs://nn:8020/out/.emb.yarn-gnn-tmp-1").workers(3).workerMemoryMb(768).workerVcores(2)
-        .threads(2).layers(2).seed(42).haltAt("1@plan").build();
+    InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").edges("hdfs://nn:8020/data/cora/edges.tsv").nodes("hdfs://nn:8020/data/cora/nodes.tsv.gz").workDir("hdfs://nn:8020/out/.emb.yarn-gnn-tmp-1").workers(3).workerMemoryMb(768).workerVcores(2).threads(2).layers(2).seed(42).haltAt("1@plan")).model(InferenceJobDriver.STAGED + "my-model").output("hdfs://nn:8020/out/emb").build();
     JobSubmission s = InferCommand.submission(job, new Path(jar.toString()), modelDir);
 
     Configuration conf = new Configuration();
@@ -51,8 +49,10 @@ class InferLaunchContextsTest {
     assertTrue(resources.containsKey("my-model"));
 
     List<String> am = LaunchContexts.command(s);
-    List<String> worker = LaunchContexts.command(ContainerWorkers.spec("am-host.example", 40123, job.workers(),
-        job.workerMemoryMb(), job.workerVcores(), List.of()));
+    // Inference's graph workers as InferenceJobDriver launches them.
+    List<String> worker = LaunchContexts.command(ContainerWorkers.spec("am-host.example", 40123, job.job().workers(),
+        job.job().workerMemoryMb(), job.job().workerVcores(), List.of(), InferenceWorkerMain.class.getName(),
+        InferenceWorkerMain.JAVA_OPTS));
     for (List<String> cmd : List.of(am, worker)) {
       String line = String.join(" ", cmd);
       for (String input : new String[] {"hdfs:", "/data/", "cora", "my-model", "/out", "staged:", "1@plan"}) {
@@ -63,13 +63,13 @@ class InferLaunchContextsTest {
     assertEquals(List.of(InferenceJobDriver.class.getName()), s.amArgs());
     assertTrue(am.get(0).endsWith("AmMain '" + InferenceJobDriver.class.getName() + "' 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"),
         am.get(0));
-    assertTrue(worker.get(0).contains(GraphWorkerMain.class.getName() + " 'am-host.example' '40123' 1>"),
+    assertTrue(worker.get(0).contains(InferenceWorkerMain.class.getName() + " 'am-host.example' '40123' 1>"),
         worker.get(0));
     // Inference's graph workers run G1 without concurrent marking; training's (another main class) do not.
     assertTrue(worker.get(0).contains(LaunchContexts.INFER_GC), worker.get(0));
     assertFalse(String.join(" ", am).contains(LaunchContexts.INFER_GC), am.get(0));
     List<String> training = LaunchContexts.command(ContainerWorkers.spec("am-host.example", 40123, 2, 4096, 2,
-        List.of(), org.yarngnn.app.train.TrainWorkerMain.class.getName()));
+        List.of(), org.yarngnn.app.train.TrainWorkerMain.class.getName(), ""));
     assertFalse(training.get(0).contains(LaunchContexts.INFER_GC), training.get(0));
 
     // What a container reads from its working directory is the job, unchanged; a staged model resolves there.

@@ -1,5 +1,7 @@
 package org.yarngnn.app.infer;
 
+import org.yarngnn.app.graphworker.EdgeReading;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -27,41 +29,31 @@ class InferOptionsTest {
 
   /** Every field set, none to its default. */
   static InferOptions everything() {
-    return InferOptions.builder()
-        .edges("hdfs://nn:8020/data/edges").nodes("hdfs://nn:8020/data/nodes dir/n.tsv.gz")
-        .edgesFormat(TableFormat.CSV).nodesFormat(TableFormat.TSV)
-        .model("staged:model").output("hdfs://nn:8020/out").outputFormat(TableFormat.ORC)
-        .undirected(true).missingFeatures(MissingFeatures.ZERO).overwrite(true).seed(-7)
-        .threads(3).workers(5).workerMemoryMb(2048).workerVcores(4).queue("q1").name("my job & <co>")
-        .fusion(false).pipelining(false).chunkRows(99).strategy(InferOptions.Strategy.LAYERWISE).batchSize(17)
-        .ownership(Ownership.Kind.HASH).edgeReading(EdgeReading.SHARE).local(false).verbose(true)
-        .workDir("hdfs://nn:8020/.out.yarn-gnn-tmp-1").layers(3).haltAt("1@plan")
-        .targets("hdfs://nn:8020/data/targets").targetsFormat(TableFormat.ORC)
-        .build();
+    return InferOptions.builder(GraphJobOptions.builder("infer").edges("hdfs://nn:8020/data/edges").nodes("hdfs://nn:8020/data/nodes dir/n.tsv.gz").edgesFormat(TableFormat.CSV).nodesFormat(TableFormat.TSV).outputFormat(TableFormat.ORC).undirected(true).missingFeatures(MissingFeatures.ZERO).overwrite(true).seed(-7).threads(3).workers(5).workerMemoryMb(2048).workerVcores(4).queue("q1").name("my job & <co>").chunkRows(99).ownership(Ownership.Kind.HASH).edgeReading(EdgeReading.SHARE).local(false).verbose(true).workDir("hdfs://nn:8020/.out.yarn-gnn-tmp-1").layers(3).haltAt("1@plan")).model("staged:model").output("hdfs://nn:8020/out").fusion(false).pipelining(false).strategy(InferOptions.Strategy.LAYERWISE).batchSize(17).targets("hdfs://nn:8020/data/targets").targetsFormat(TableFormat.ORC).build();
   }
 
   /** The fewest fields: a partitioned graph, no formats, no internal fields, workers unset. */
   static InferOptions minimal() {
-    return InferOptions.builder().graph("/g").model("/m").output("/o").build();
+    return InferOptions.builder(GraphJobOptions.builder("infer").graph("/g")).model("/m").output("/o").build();
   }
 
   @Test
   void everyFieldRoundTripsThroughAConfiguration() {
     for (InferOptions o : new InferOptions[] {everything(), minimal(),
-        minimal().toBuilder().strategy(InferOptions.Strategy.NODEWISE).local(true).build()}) {
+        minimal().toBuilder().strategy(InferOptions.Strategy.NODEWISE).job(j -> j.local(true)).build()}) {
       assertEquals(o, InferOptions.fromConfiguration(o.toConfiguration()), o.toString());
       assertEquals(o, o.toBuilder().build());
     }
     InferOptions back = InferOptions.fromConfiguration(minimal().toConfiguration());
-    assertNull(back.edges());
-    assertNull(back.nodes());
-    assertNull(back.edgesFormat());
-    assertNull(back.nodesFormat());
-    assertNull(back.workDir());
-    assertNull(back.haltAt());
+    assertNull(back.job().edges());
+    assertNull(back.job().nodes());
+    assertNull(back.job().edgesFormat());
+    assertNull(back.job().nodesFormat());
+    assertNull(back.job().workDir());
+    assertNull(back.job().haltAt());
     assertNull(back.targets());
-    assertEquals(0, back.workers());
-    assertEquals(0, back.layers());
+    assertEquals(0, back.job().workers());
+    assertEquals(0, back.job().layers());
   }
 
   @Test
@@ -116,32 +108,32 @@ class InferOptionsTest {
         "--chunk-rows", "8", "--fusion", "off", "--ownership", "range", "--edge-reading", "all",
         "--edges-format", "csv", "--workers", "3",
         "--missing-features", "zero", "--output-format", "orc", "--undirected");
-    assertEquals(7, o.seed());
-    assertEquals(8, o.chunkRows());
+    assertEquals(7, o.job().seed());
+    assertEquals(8, o.job().chunkRows());
     assertFalse(o.fusion());
     assertFalse(o.pipelining(), "auto: off between --local workers");
-    assertEquals("range", o.ownership());
-    assertEquals(EdgeReading.ALL, o.edgeReading());
-    assertEquals(EdgeReading.ALL, o.edgeReadingKind(EdgeReading.MAX_READING_ALL + 1));
-    assertEquals(TableFormat.CSV, o.edgesFormat());
-    assertNull(o.nodesFormat());
-    assertEquals(3, o.workers());
-    assertEquals(MissingFeatures.ZERO, o.missingFeatures());
-    assertEquals(TableFormat.ORC, o.outputFormat());
-    assertTrue(o.undirected());
-    assertTrue(o.local());
-    assertEquals("0@layer", o.haltAt());
+    assertEquals("range", o.job().ownership());
+    assertEquals(EdgeReading.ALL, o.job().edgeReading());
+    assertEquals(EdgeReading.ALL, o.job().edgeReadingKind(EdgeReading.MAX_READING_ALL + 1));
+    assertEquals(TableFormat.CSV, o.job().edgesFormat());
+    assertNull(o.job().nodesFormat());
+    assertEquals(3, o.job().workers());
+    assertEquals(MissingFeatures.ZERO, o.job().missingFeatures());
+    assertEquals(TableFormat.ORC, o.job().outputFormat());
+    assertTrue(o.job().undirected());
+    assertTrue(o.job().local());
+    assertEquals("0@layer", o.job().haltAt());
     InferOptions defaults = parse(new Configuration(false), "--local", "--graph", "g", "--model", "m", "--output", "o");
-    assertEquals(0, defaults.workers());
-    assertEquals(EdgeReading.AUTO, defaults.edgeReading());
-    assertEquals(EdgeReading.ALL, defaults.edgeReadingKind(2));
-    assertEquals(EdgeReading.ALL, defaults.edgeReadingKind(EdgeReading.MAX_READING_ALL));
-    assertEquals(EdgeReading.SHARE, defaults.edgeReadingKind(EdgeReading.MAX_READING_ALL + 1));
-    assertEquals(1024, defaults.workerMemoryMb());
-    assertEquals("yarn-gnn infer", defaults.name());
-    assertEquals("default", defaults.queue());
+    assertEquals(0, defaults.job().workers());
+    assertEquals(EdgeReading.AUTO, defaults.job().edgeReading());
+    assertEquals(EdgeReading.ALL, defaults.job().edgeReadingKind(2));
+    assertEquals(EdgeReading.ALL, defaults.job().edgeReadingKind(EdgeReading.MAX_READING_ALL));
+    assertEquals(EdgeReading.SHARE, defaults.job().edgeReadingKind(EdgeReading.MAX_READING_ALL + 1));
+    assertEquals(1024, defaults.job().workerMemoryMb());
+    assertEquals("yarn-gnn infer", defaults.job().name());
+    assertEquals("default", defaults.job().queue());
     assertEquals(InferOptions.Strategy.LAYERWISE, defaults.strategy());
-    assertEquals(Runtime.getRuntime().availableProcessors(), defaults.threads());
+    assertEquals(Runtime.getRuntime().availableProcessors(), defaults.job().threads());
   }
 
   @Test
@@ -167,23 +159,23 @@ class InferOptionsTest {
     String[] base = {"--edges", "e", "--nodes", "n", "--model", "m", "--output", "o"};
     // --local workers share this JVM's cores; a lone worker has them all.
     InferOptions local = parse(new Configuration(false), concat(base, "--local", "--workers", "2"));
-    assertEquals(Math.max(1, cores / 2), local.threads());
+    assertEquals(Math.max(1, cores / 2), local.job().threads());
     assertEquals(Math.max(1, cores / 64),
-        parse(new Configuration(false), concat(base, "--local", "--workers", "64")).threads());
+        parse(new Configuration(false), concat(base, "--local", "--workers", "64")).job().threads());
     // On YARN the client's cores are not the container's: the default is not shipped, each worker has its vcores.
     Configuration cluster = new Configuration(false);
     cluster.set("yarn.resourcemanager.address", "rm.example:8032");
     InferOptions yarn = parse(cluster, concat(base, "--worker-vcores", "3"));
-    assertFalse(yarn.local());
-    assertEquals(3, yarn.threads());
+    assertFalse(yarn.job().local());
+    assertEquals(3, yarn.job().threads());
     assertNull(yarn.toConfiguration().get(InferOptions.PREFIX + "threads"));
-    assertEquals(3, InferOptions.fromConfiguration(yarn.toConfiguration()).threads());
+    assertEquals(3, InferOptions.fromConfiguration(yarn.toConfiguration()).job().threads());
     // Given, it is the same everywhere and travels with the job.
     InferOptions given = parse(cluster, concat(base, "--worker-vcores", "3", "--threads", "5"));
-    assertEquals(5, given.threads());
-    assertEquals(5, InferOptions.fromConfiguration(given.toConfiguration()).threads());
+    assertEquals(5, given.job().threads());
+    assertEquals(5, InferOptions.fromConfiguration(given.toConfiguration()).job().threads());
     assertEquals(5, parse(new Configuration(false), concat(base, "--local", "--workers", "2", "--threads", "5"))
-        .threads());
+        .job().threads());
   }
 
   private static String[] concat(String[] a, String... b) {
@@ -233,7 +225,7 @@ class InferOptionsTest {
             .build()).getMessage());
     // The builder checks what the command line would: the same messages.
     assertEquals("option --workers must be at least 1, not 0",
-        assertThrows(UsageException.class, () -> minimal().toBuilder().workers(0).build()).getMessage());
+        assertThrows(UsageException.class, () -> minimal().toBuilder().job(j -> j.workers(0)).build()).getMessage());
     // And so does a job.xml read back.
     Configuration c = minimal().toConfiguration();
     c.set("yarngnn.chunk-rows", "0");

@@ -1,5 +1,6 @@
 package org.yarngnn.app.infer;
 
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,6 +18,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.app.graphworker.GraphWorkerCodec;
+import org.yarngnn.app.graphworker.ThreadWorkers;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.runtime.Phase;
@@ -53,10 +56,7 @@ class IntrudersTest {
     Files.createDirectories(dir.resolve("work"));
     Model model = RandomModels.random(new ModelSpec("none", List.of(LayerSpec.gcn(3, 2, Activation.RELU, true)),
         "none", false), 1);
-    InferOptions job = InferOptions.builder().edges(dir.resolve("edges.tsv").toString())
-        .nodes(dir.resolve("nodes.tsv").toString()).model(dir.resolve("model").toString())
-        .output(dir.resolve("out").toString()).outputFormat(TableFormat.PARQUET).workers(2).threads(2).local(true)
-        .workDir(dir.resolve("work").toString()).layers(1).build();
+    InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").edges(dir.resolve("edges.tsv").toString()).nodes(dir.resolve("nodes.tsv").toString()).outputFormat(TableFormat.PARQUET).workers(2).threads(2).local(true).workDir(dir.resolve("work").toString()).layers(1)).model(dir.resolve("model").toString()).output(dir.resolve("out").toString()).build();
     Configuration conf = new Configuration();
     JobTransport transport = JobTransport.local(conf);
     JobTransport stranger = new JobTransport(TransportSecret.generate(), false, JobTransport.LOOPBACK);
@@ -65,11 +65,11 @@ class IntrudersTest {
     CompletableFuture<PeerConnection> insider = new CompletableFuture<>();
     List<String> refusals = new ArrayList<>();
     ByteArrayOutputStream log = new ByteArrayOutputStream();
-    try (TransportClient wrongKey = new TransportClient(stranger.options(InferenceCodec.CODEC,
+    try (TransportClient wrongKey = new TransportClient(stranger.options(GraphWorkerCodec.CODEC,
             Participants.worker(0)), new InboundQueue());
-        TransportClient claimsAnother = new TransportClient(transport.options(InferenceCodec.CODEC,
+        TransportClient claimsAnother = new TransportClient(transport.options(GraphWorkerCodec.CODEC,
             Participants.worker(1)), insiderInbox);
-        ThreadWorkers real = new ThreadWorkers(conf, job, model, transport)) {
+        ThreadWorkers real = InferenceWorker.threads(conf, job, model, transport)) {
       wrongKey.start();
       claimsAnother.start();
       WorkerLauncher launcher = new StrangerFirstLauncher((host, port) -> {
@@ -113,11 +113,10 @@ class IntrudersTest {
     JobTransport fake = new JobTransport(TransportSecret.generate(), false, JobTransport.LOOPBACK);
     InboundQueue fakeInbox = new InboundQueue();
     try (org.yarngnn.app.transport.TransportServer server = new org.yarngnn.app.transport.TransportServer(
-        fake.options(InferenceCodec.CODEC, Participants.DRIVER), fakeInbox)) {
+        fake.options(GraphWorkerCodec.CODEC, Participants.DRIVER), fakeInbox)) {
       server.start();
-      InferOptions job = InferOptions.builder().edges("e").nodes("n").model("m").output("o").workers(1).local(true)
-          .layers(1).build();
-      int status = GraphWorker.serve(new Configuration(), job, null, 0, JobTransport.LOOPBACK, server.port(),
+      InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").edges("e").nodes("n").workers(1).local(true).layers(1)).model("m").output("o").build();
+      int status = InferenceWorker.serve(new Configuration(), job, null, 0, JobTransport.LOOPBACK, server.port(),
           JobTransport.local(new Configuration()));
       assertEquals(1, status);
       assertEquals(null, fakeInbox.poll(200, TimeUnit.MILLISECONDS), "the fake driver heard nothing");

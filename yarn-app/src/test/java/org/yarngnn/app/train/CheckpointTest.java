@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.yarngnn.app.infer.InferOptions;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.compute.model.ModelFormat;
 import org.yarngnn.compute.model.ModelSpec;
 import org.yarngnn.compute.train.Parameters;
@@ -29,7 +29,7 @@ class CheckpointTest {
   @TempDir Path tmp;
 
   static TrainOptions options(String specJson, long seed, int epochs) {
-    return TrainOptions.builder().graphBuilder(InferOptions.builder().edges("e.tsv").nodes("n.tsv").output("out")
+    return TrainOptions.builder(GraphJobOptions.builder("train").edges("e.tsv").nodes("n.tsv").output("out")
         .seed(seed).workers(2)).modelSpec("spec.json").specJson(specJson).epochs(epochs).lr(0.01).weightDecay(5e-4)
         .build();
   }

@@ -79,8 +79,8 @@ class FailureDetectionTest {
       PeerConnection c = client.connect(LOOPBACK, server.port());
       assertEquals(null, serverSide.poll(1_000, TimeUnit.MILLISECONDS), "nothing happens on an idle link");
       assertTrue(c.isOpen());
-      c.sendBlocking(new Done(1));
-      assertEquals(new Done(1), nextMessage(serverSide));
+      c.sendBlocking(new Failure("probe"));
+      assertEquals(new Failure("probe"), nextMessage(serverSide));
     }
   }
 
@@ -91,7 +91,7 @@ class FailureDetectionTest {
     try (TransportServer server = new TransportServer(options, inbound)) {
       server.start();
       assertEquals("unknown message type 99", closeReason(server, inbound, frame(99)).getCause().getMessage());
-      ByteBuf huge = Unpooled.buffer().writeIntLE(2 << 20).writeByte(MessageCodec.DONE);
+      ByteBuf huge = Unpooled.buffer().writeIntLE(2 << 20).writeByte(MessageCodec.FAILURE);
       assertTrue(closeReason(server, inbound, huge).getMessage().contains("frame length 2097152 outside"));
       // A sender ignoring credit: five blocks on one stream where four were granted.
       ByteBuf blocks = Unpooled.buffer();

@@ -184,8 +184,8 @@ class FlowControlTest {
       assertEquals(8, other.stream());
       other.release();
       // Control messages are never held back by credit.
-      out.send(new Done(3)).get(5, TimeUnit.SECONDS);
-      assertEquals(new Done(3), nextMessage(inbound));
+      out.send(new Failure("control")).get(5, TimeUnit.SECONDS);
+      assertEquals(new Failure("control"), nextMessage(inbound));
       assertFalse(sends[2].isDone());
       first.release();
       sends[2].get(5, TimeUnit.SECONDS);

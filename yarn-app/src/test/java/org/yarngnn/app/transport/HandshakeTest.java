@@ -75,10 +75,10 @@ class HandshakeTest {
       client.start();
       PeerConnection c = client.connect(LOOPBACK, server.port(), "driver");
       assertEquals("driver", c.peerIdentity());
-      c.sendBlocking(new Command("ping", 7));
+      c.sendBlocking(new Failure("ping 7"));
       InboundQueue.Event e = TransportTesting.next(serverSide);
       assertEquals("worker 3", e.connection().peerIdentity());
-      assertEquals(new Command("ping", 7), e.message());
+      assertEquals(new Failure("ping 7"), e.message());
       TransportException wrongPeer = assertThrows(TransportException.class,
           () -> client.connect(LOOPBACK, server.port(), "worker 0"));
       assertTrue(wrongPeer.getMessage().contains("is 'driver', not 'worker 0'"), wrongPeer.getMessage());
@@ -116,7 +116,7 @@ class HandshakeTest {
       server.start();
       int port = server.port();
       try (RawPeer garbage = RawPeer.connect(LOOPBACK, port)) {
-        garbage.send(new Command("exit", 0)); // a well-formed message, but not a challenge
+        garbage.send(new Failure("exit 0")); // a well-formed message, but not a challenge
         assertEquals(1, garbage.framesUntilClosed(5_000), "only the server's challenge");
       }
       try (RawPeer huge = RawPeer.connect(LOOPBACK, port)) {
@@ -185,16 +185,16 @@ class HandshakeTest {
       assertArrayEquals(values, got.values());
       got.release();
       PeerConnection back = server.connections().get(0);
-      back.sendBlocking(new Command("reply", 1));
-      assertEquals(new Command("reply", 1), nextMessage(clientSide));
+      back.sendBlocking(new Failure("reply 1"));
+      assertEquals(new Failure("reply 1"), nextMessage(clientSide));
 
       // A peer with the secret whose second encrypted frame is altered in transit.
       try (RawPeer raw = RawPeer.authenticated(LOOPBACK, server.port(), SECRET, "worker 5", true)) {
         raw.send(new CreditGrant(CreditGrant.EVERY_STREAM, 4));
-        raw.send(new Command("first", 1));
-        raw.send(new Command("second", 2), true);
+        raw.send(new Failure("first 1"));
+        raw.send(new Failure("second 2"), true);
         InboundQueue.Event opened = TransportTesting.next(serverSide);
-        assertEquals(new Command("first", 1), opened.message());
+        assertEquals(new Failure("first 1"), opened.message());
         assertEquals("worker 5", opened.connection().peerIdentity());
         InboundQueue.Event closed = nextClose(serverSide);
         assertTrue(closed.cause().getMessage().contains("failed authentication"), closed.cause().getMessage());

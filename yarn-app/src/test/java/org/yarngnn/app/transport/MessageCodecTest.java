@@ -19,13 +19,10 @@ class MessageCodecTest {
         new Hello(2, "node-1", 40_000, new Hello.Survivor(1, 3, "container_1700000000000_0001_01_000004")),
         new PeerTable(List.of()),
         new PeerTable(List.of(new Endpoint(0, "a", 1), new Endpoint(1, "b.example", 65_535))),
-        new Command("start-round", 17, new byte[] {1, 2, 3}),
-        new Command("", -1, new byte[0]),
-        new Command("shutdown", Long.MIN_VALUE),
-        new Done(5, new byte[] {9}),
-        new Done(Long.MAX_VALUE),
+        new Hello(Integer.MAX_VALUE, "h", 65_535, new Hello.Survivor(7, 0, "")),
         new Failure("worker 2: out of memory while loading part-00002"),
         new Failure(""),
+        new Failure("r\u00e9seau \u2192 \ud83d\ude00"),
         new RowBlock(0, 1, 2, false, new int[] {4, 1, 9}, floats(3 * 7), 7),
         new RowBlock(-5, 0, 0, true, new int[0], new float[0], 7),
         new RowBlock(1, 2, 3, true, new int[] {0, 1}, new float[0], 0),
@@ -127,7 +124,7 @@ class MessageCodecTest {
 
   @Test
   void trailingBytesAndShortBodiesAreMalformed() {
-    ByteBuf frame = MessageCodec.encode(new Done(1), PooledByteBufAllocator.DEFAULT);
+    ByteBuf frame = MessageCodec.encode(new Failure("x"), PooledByteBufAllocator.DEFAULT);
     frame.writeByte(0);
     frame.skipBytes(4);
     assertThrows(MalformedFrameException.class, () -> MessageCodec.standard().decode(frame));

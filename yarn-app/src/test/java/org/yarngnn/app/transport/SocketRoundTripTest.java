@@ -49,7 +49,7 @@ class SocketRoundTripTest {
       InboundQueue.Event remoteClose = nextClose(serverSide);
       assertTrue(remoteClose.cause() instanceof TransportException);
       assertTrue(remoteClose.cause().getMessage().contains("closed by the peer"), remoteClose.cause().getMessage());
-      assertThrows(Exception.class, () -> out.send(new Done(1)).get(5, TimeUnit.SECONDS));
+      assertThrows(Exception.class, () -> out.send(new Failure("late")).get(5, TimeUnit.SECONDS));
     }
   }
 
@@ -63,8 +63,8 @@ class SocketRoundTripTest {
     peer.start();
     assertThrows(IllegalStateException.class, server::start);
     PeerConnection c = peer.connect(LOOPBACK, server.port());
-    c.sendBlocking(new Command("noop", 0));
-    assertEquals(new Command("noop", 0), nextMessage(serverSide));
+    c.sendBlocking(new Failure("noop 0"));
+    assertEquals(new Failure("noop 0"), nextMessage(serverSide));
     server.stop();
     assertNull(nextClose(serverSide).cause());
     assertTrue(nextClose(clientSide).cause() instanceof TransportException, "the peer sees the stop as a loss");

@@ -26,6 +26,7 @@ import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
 import org.apache.hadoop.yarn.security.AMRMTokenIdentifier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.app.runtime.JobSecretKey;
 import org.yarngnn.app.transport.TransportSecret;
 
 /**
