@@ -16,7 +16,7 @@ import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.yarn.JobHistory;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 
 /**
  * {@code status APP_ID}: the summary of a yarn-gnn application that outlives its ApplicationMaster (the job

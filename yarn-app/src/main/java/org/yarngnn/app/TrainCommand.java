@@ -274,7 +274,7 @@ public final class TrainCommand implements Command {
         Path metrics = new Path(commit.outputDir(), ModelOutput.METRICS);
         java.util.Map<?, ?> m;
         try (java.io.InputStream in = metrics.getFileSystem(conf).open(metrics)) {
-          m = (java.util.Map<?, ?>) org.yarngnn.compute.model.Json.parse(new String(in.readAllBytes(),
+          m = (java.util.Map<?, ?>) org.yarngnn.compute.json.Json.parse(new String(in.readAllBytes(),
               java.nio.charset.StandardCharsets.UTF_8));
         }
         // The last epochs may end after the client's last read of the ApplicationMaster's status.

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.yarngnn.compute.json.Json;
 import org.yarngnn.compute.kernel.Activation;
 
 /**

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.yarngnn.compute.json.Json;
 
 /**
  * The safetensors file format, float32 only: an 8-byte little-endian header length N, N bytes of JSON
