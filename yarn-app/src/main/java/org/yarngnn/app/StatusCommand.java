@@ -51,7 +51,9 @@ public final class StatusCommand implements Command {
     try {
       appId = ApplicationId.fromString(id);
     } catch (IllegalArgumentException e) {
-      throw new UsageException("'" + id + "' is not an application id (application_<cluster timestamp>_<n>)");
+      // Quoted with JSON's escapes: control characters in an id must not reach the terminal.
+      throw new UsageException(Json.writeCompact(id) + " is not an application id "
+          + "(application_<cluster timestamp>_<n>)");
     }
     FileSystem fs = FileSystem.get(cl.conf());
     Path file = JobHistory.forApplication(cl.conf(), fs, appId.toString());
