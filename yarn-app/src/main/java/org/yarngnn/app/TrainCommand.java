@@ -27,6 +27,7 @@ import org.yarngnn.app.yarn.JobSubmission;
 import org.yarngnn.app.yarn.YarnJobClient;
 import org.yarngnn.compute.model.ModelFormat;
 import org.yarngnn.compute.model.ModelSpec;
+import org.yarngnn.compute.train.Parameters;
 import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.InputException;
@@ -83,6 +84,12 @@ public final class TrainCommand implements Command {
     }
     String json = ModelFiles.readSpecText(conf, file);
     ModelSpec spec = ModelFormat.parse(json, file.toString());
+    int beyond = Parameters.firstLayerBeyondLimit(spec);
+    if (beyond >= 0) {
+      throw new InputException(String.format(java.util.Locale.ROOT, "%s: layer %d (%s): the model's parameters "
+          + "pass %,d, the most training's one parameter array holds", file, beyond,
+          spec.layers().get(beyond).type().jsonName(), Parameters.MAX_VALUES));
+    }
     if (!spec.predict() && o.link() == null) {
       throw new InputException(file + ": output.predict is false: train needs a classifier, \"output\": "
           + "{\"predict\": true}, whose last layer's width is the number of classes");
@@ -162,6 +169,7 @@ public final class TrainCommand implements Command {
   private int runLocal(Configuration conf, TrainOptions given, PrintStream out) throws Exception {
     TrainOptions o = validate(conf, given);
     ModelSpec spec = ModelFormat.parse(o.specJson(), o.modelSpec());
+    DryRun.requireHeap(conf, o.graph(), spec, o.epochs());
     Checkpoint checkpoints = checkpoints(conf, o);
     OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.graph().overwrite()).abortOnExit();
     OutputCommit pairs = null;
@@ -238,6 +246,7 @@ public final class TrainCommand implements Command {
   private int runOnYarn(Configuration clientConf, TrainOptions given, PrintStream out) throws Exception {
     Configuration conf = new YarnConfiguration(clientConf);
     TrainOptions o = validate(conf, given);
+    DryRun.requireHeap(conf, o.graph(), ModelFormat.parse(o.specJson(), o.modelSpec()), o.epochs());
     Checkpoint checkpoints = checkpoints(conf, o);
     InferOptions g = o.graph();
     InferOptions.Builder qualified = g.toBuilder().threads(g.workerVcores());
