@@ -95,12 +95,14 @@ final class DryRun {
    * {@link #REFUSED_BEYOND_HEAP} times what they get: this JVM's -Xmx with {@code --local}, else 75% of
    * {@code --worker-memory}; naming the model's widest layer. Exit 2, as other input found wrong before anything
    * runs: the spec and the memory asked for are the user's to change, and a scheduler should not retry. Not for a
-   * partitioned graph, whose sizes the estimate does not read.
+   * partitioned graph, whose sizes the estimate does not read. {@code defaultWorkers}: the job's workers when
+   * {@code --workers} is not given.
    */
-  static void requireHeap(Configuration conf, InferOptions g, ModelSpec spec, int epochs) {
-    if (g.graph() != null) {
+  static void requireHeap(Configuration conf, InferOptions given, ModelSpec spec, int epochs, int defaultWorkers) {
+    if (given.graph() != null) {
       return;
     }
+    InferOptions g = given.workers() != 0 ? given : given.toBuilder().workers(defaultWorkers).build();
     Sizes sizes = Sizes.of(conf, g);
     if (!sizes.estimable()) {
       return;

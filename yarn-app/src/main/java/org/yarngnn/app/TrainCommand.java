@@ -42,6 +42,10 @@ import org.yarngnn.partition.format.PartitionedGraph;
  * JVM ({@code --local}) or as YARN containers; the parameter server runs in the driver.
  */
 public final class TrainCommand implements Command {
+  /** Graph workers without --workers (nor a partitioned graph, which has one per partition). */
+  private static final int LOCAL_DEFAULT_WORKERS = 1;
+  private static final int YARN_DEFAULT_WORKERS = 2;
+
   @Override
   public OptionSpec options() {
     return TrainOptions.optionSpec();
@@ -169,7 +173,7 @@ public final class TrainCommand implements Command {
   private int runLocal(Configuration conf, TrainOptions given, PrintStream out) throws Exception {
     TrainOptions o = validate(conf, given);
     ModelSpec spec = ModelFormat.parse(o.specJson(), o.modelSpec());
-    DryRun.requireHeap(conf, o.graph(), spec, o.epochs());
+    DryRun.requireHeap(conf, o.graph(), spec, o.epochs(), LOCAL_DEFAULT_WORKERS);
     Checkpoint checkpoints = checkpoints(conf, o);
     OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.graph().overwrite()).abortOnExit();
     OutputCommit pairs = null;
@@ -178,7 +182,7 @@ public final class TrainCommand implements Command {
       if (pairs != null) {
         pairs.abortOnExit();
       }
-      TrainOptions job = job(conf, withPairs(o, pairs), commit.workDir(), 1);
+      TrainOptions job = job(conf, withPairs(o, pairs), commit.workDir(), LOCAL_DEFAULT_WORKERS);
       TrainingDriver.Result r;
       JobTransport transport = JobTransport.local(conf);
       try (ThreadWorkers launcher = new ThreadWorkers((i, host, port) -> TrainWorker.serve(conf, job, spec, i, host,
@@ -246,7 +250,8 @@ public final class TrainCommand implements Command {
   private int runOnYarn(Configuration clientConf, TrainOptions given, PrintStream out) throws Exception {
     Configuration conf = new YarnConfiguration(clientConf);
     TrainOptions o = validate(conf, given);
-    DryRun.requireHeap(conf, o.graph(), ModelFormat.parse(o.specJson(), o.modelSpec()), o.epochs());
+    DryRun.requireHeap(conf, o.graph(), ModelFormat.parse(o.specJson(), o.modelSpec()), o.epochs(),
+        YARN_DEFAULT_WORKERS);
     Checkpoint checkpoints = checkpoints(conf, o);
     InferOptions g = o.graph();
     InferOptions.Builder qualified = g.toBuilder().threads(g.workerVcores());
@@ -262,7 +267,7 @@ public final class TrainCommand implements Command {
     try {
       pairs = beginPairs(conf, o);
       TrainOptions job = job(conf, withPairs(o, pairs).toBuilder().graph(qualified.output(commit.outputDir()
-          .toString()).build()).build(), commit.workDir(), 2);
+          .toString()).build()).build(), commit.workDir(), YARN_DEFAULT_WORKERS);
       // A resumed run prints the epochs after its checkpoint's, as --local does.
       int resumedEpoch = 0;
       if (job.resume() != null) {

@@ -69,7 +69,7 @@ public final class PartitionJob {
       }
       PartitioningStats stats = writeManifest(fs, work, o, ownership, edges, nodes, (System.nanoTime() - t0) / 1e9);
       // Hash ownership over a text table counts the nodes only here.
-      checkNodesForPartitions(o, stats.nodes(), nodes);
+      checkNodesForPartitions(o, stats.nodes());
       commit.commit();
       return stats;
     } catch (IOException e) {
@@ -99,7 +99,7 @@ public final class PartitionJob {
       return n.endsWith(".parquet") || n.endsWith(".orc");
     }) && o.nodeOptions().format() == null;
     if (exactCount) {
-      checkNodesForPartitions(o, nodes.countHint(), nodes);
+      checkNodesForPartitions(o, nodes.countHint());
     }
     if (o.ownership() == Ownership.Kind.HASH) {
       return Ownership.hash(o.partitions());
@@ -114,7 +114,7 @@ public final class PartitionJob {
       s[1] = Math.min(s[1], id);
       s[2] = Math.max(s[2], id);
     });
-    checkNodesForPartitions(o, s[0], nodes);
+    checkNodesForPartitions(o, s[0]);
     boolean dense = s[0] == 0 || (s[1] == 0 && s[2] == s[0] - 1);
     if (o.ownership() == Ownership.Kind.RANGE || dense) {
       return Ownership.ranges(o.partitions(), s[0]);
@@ -126,10 +126,13 @@ public final class PartitionJob {
    * More partitions than nodes is a user error (a worker of {@code infer --graph} would have nothing to do).
    * Fewer nodes in one partition than hashing promises is not: such a partition is written empty.
    */
-  private static void checkNodesForPartitions(PartitionJobOptions o, long nodeCount, NodeTable nodes) {
+  private static void checkNodesForPartitions(PartitionJobOptions o, long nodeCount) {
+    if (nodeCount == 0) {
+      throw new InputException(o.nodes() + ": no node to partition");
+    }
     if (o.partitions() > nodeCount) {
       throw new InputException("--partitions " + o.partitions() + " is more than the " + nodeCount + " nodes of "
-          + o.nodes() + " (use at most " + Math.max(1, nodeCount) + ")");
+          + o.nodes() + " (use at most " + nodeCount + ")");
     }
   }
 
