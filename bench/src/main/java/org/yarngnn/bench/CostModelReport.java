@@ -21,7 +21,7 @@ import org.yarngnn.compute.graph.Csr;
 import org.yarngnn.compute.kernel.Gemm;
 import org.yarngnn.compute.kernel.PackedMatrix;
 import org.yarngnn.compute.kernel.SpMM;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 import org.yarngnn.compute.model.LayerType;
 import org.yarngnn.compute.model.ModelFormat;
 import org.yarngnn.compute.model.ModelSpec;

@@ -68,7 +68,7 @@ class DryRunTest {
     CliRun run = CliRun.of("partition", "--local", "--edges", EDGES.toString(), "--nodes", NODES.toString(),
         "--output", out.toString(), "--partitions", "2", "--metrics", file.toString());
     assertEquals(0, run.status(), run.toString());
-    java.util.Map<?, ?> m = (java.util.Map<?, ?>) org.yarngnn.compute.model.Json.parse(Files.readString(file));
+    java.util.Map<?, ?> m = (java.util.Map<?, ?>) org.yarngnn.compute.json.Json.parse(Files.readString(file));
     assertEquals("partition", m.get("command"));
     java.util.Map<?, ?> stats = (java.util.Map<?, ?>) m.get("partitioning");
     assertEquals(2708L, ((Number) stats.get("nodes")).longValue(), m.toString());

@@ -211,7 +211,7 @@ class InferOnYarnTest {
     String id = run.out().replaceAll("(?s).*submitted (application_[0-9_]+).*", "$1");
     CliRun status = cli("status", id, "--json");
     assertEquals(0, status.status(), status.toString());
-    Map<?, ?> summary = (Map<?, ?>) org.yarngnn.compute.model.Json.parse(status.out().trim());
+    Map<?, ?> summary = (Map<?, ?>) org.yarngnn.compute.json.Json.parse(status.out().trim());
     String log = String.join("\n", ((List<?>) summary.get("log")).stream().map(Object::toString).toList());
     assertTrue(log.contains("attempt 2 after the previous ApplicationMaster died: continuing at layer 2/2 from its "
         + "checkpoints"), log);

@@ -15,7 +15,7 @@ import java.util.function.Predicate;
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 import org.yarngnn.e2e.cluster.MiniClusters;
 
 /**

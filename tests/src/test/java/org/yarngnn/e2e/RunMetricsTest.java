@@ -14,7 +14,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 import org.yarngnn.compute.model.ModelDirectory;
 import org.yarngnn.compute.model.RandomModels;
 

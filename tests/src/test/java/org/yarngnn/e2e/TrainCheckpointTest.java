@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 
 /**
  * {@code train --checkpoint-every} and {@code --resume} on Cora through the CLI: a 60-epoch run stopped after

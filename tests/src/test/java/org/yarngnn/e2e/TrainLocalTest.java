@@ -19,7 +19,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 import org.yarngnn.compute.model.ModelSpec;
 import org.yarngnn.compute.model.ModelFormat;
 import org.yarngnn.compute.train.FullGraphTrainer;

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yarngnn.app.yarn.YarnJobClient;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 import org.yarngnn.e2e.cluster.MiniClusters;
 
 /**
@@ -134,7 +134,7 @@ class TrainOnYarnTest {
     assertTrue(unknown.err().contains("does not know it"), unknown.err());
     CliRun bad = cli("status", "job_1_2");
     assertEquals(2, bad.status(), bad.toString());
-    assertTrue(bad.err().contains("'job_1_2' is not an application id"), bad.err());
+    assertTrue(bad.err().contains("\"job_1_2\" is not an application id"), bad.err()); // quoted with JSON's escapes
   }
 
   /**

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 
 /**
  * Bounded asynchrony ({@code train --staleness S}) on Cora through the CLI, 2 graph workers: no epoch reads rows

@@ -6,12 +6,14 @@ import java.io.PrintStream;
 import java.util.Locale;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.train.TrainOptions;
 import org.yarngnn.compute.cost.CostEstimate;
 import org.yarngnn.compute.cost.CostInputs;
 import org.yarngnn.compute.cost.CostLayer;
 import org.yarngnn.compute.cost.CostModel;
+import org.yarngnn.compute.model.LayerSpec;
 import org.yarngnn.compute.model.ModelSpec;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.NodeTable;
@@ -40,25 +42,15 @@ final class DryRun {
       String extra, int epochs, boolean fusion, boolean pipelining) {
     String p = "yarn-gnn " + command + ": ";
     out.println(p + "dry run: checked the tables and the model; nothing runs, nothing is written");
-    long nodes = -1;
-    long edges = -1;
-    double crossing = Double.NaN;
-    int featureWidth = -1;
-    boolean weighted = false;
+    Sizes sizes = null;
     if (g.graph() != null) {
       out.println(p + "  graph   " + g.graph() + " (partitioned)");
     } else {
-      EdgeTable e = EdgeTable.open(conf, g.edges(), TableReadOptions.builder().format(g.edgesFormat()).build());
-      NodeTable n = NodeTable.open(conf, g.nodes(), TableReadOptions.builder().format(g.nodesFormat()).build());
-      edges = e.countHint();
-      nodes = n.countHint();
-      featureWidth = n.featureWidth();
-      weighted = e.weighted();
-      crossing = crossing(n, nodes, Math.max(1, g.workers()));
+      sizes = Sizes.of(conf, g);
       out.printf(Locale.ROOT, "%s  edges   %s: %s%,d rows%s%n", p, g.edges(), about(g.edges(), g.edgesFormat()),
-          edges, g.undirected() ? " (x2: --undirected)" : "");
+          sizes.edges(), g.undirected() ? " (x2: --undirected)" : "");
       out.printf(Locale.ROOT, "%s  nodes   %s: %s%,d rows of %d features%n", p, g.nodes(),
-          about(g.nodes(), g.nodesFormat()), nodes, n.featureWidth());
+          about(g.nodes(), g.nodesFormat()), sizes.nodes(), sizes.featureWidth());
     }
     out.printf(Locale.ROOT, "%s  model   %d layers (%s), output width %d%n", p, spec.layers().size(),
         spec.layers().stream().map(l -> l.type().name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", ")),
@@ -72,10 +64,88 @@ final class DryRun {
     if (extra != null) {
       out.println(p + "  " + extra);
     }
-    if (nodes >= 0 && edges >= 0 && featureWidth >= 1) {
-      printEstimate(p, out, g, spec, nodes, g.undirected() ? 2 * edges : edges, featureWidth, weighted, epochs,
-          crossing, fusion, pipelining);
+    if (sizes != null && sizes.estimable()) {
+      printEstimate(p, out, g, estimate(g, spec, sizes, epochs, fusion, pipelining));
     }
+  }
+
+  /**
+   * What the estimate needs of the tables: rows (exact from Parquet and ORC footers, a guess from text; edges as
+   * the table has them, before --undirected), the feature width, weights, the share of node rows routed.
+   */
+  private record Sizes(long nodes, long edges, int featureWidth, boolean weighted, double crossing) {
+    static Sizes of(Configuration conf, GraphJobOptions g) {
+      EdgeTable e = EdgeTable.open(conf, g.edges(), TableReadOptions.builder().format(g.edgesFormat()).build());
+      NodeTable n = NodeTable.open(conf, g.nodes(), TableReadOptions.builder().format(g.nodesFormat()).build());
+      long nodes = n.countHint();
+      return new Sizes(nodes, e.countHint(), n.featureWidth(), e.weighted(),
+          DryRun.crossing(n, nodes, Math.max(1, g.workers())));
+    }
+
+    boolean estimable() {
+      return nodes >= 0 && edges >= 0 && featureWidth >= 1;
+    }
+  }
+
+  /**
+   * How far beyond its heap a job's estimate may be before it is refused. The estimate is an estimate (a text
+   * table's rows are guessed, its headroom is generous), so a job near its heap is left to run; one at twice
+   * its heap or more would allocate until the JVM runs out, later and with a worse message.
+   */
+  static final double REFUSED_BEYOND_HEAP = 2.0;
+
+  /**
+   * Refuses a job whose graph workers' estimated heap ({@link #print}'s, {@link CostModel}) is more than
+   * {@link #REFUSED_BEYOND_HEAP} times what they get: this JVM's -Xmx with {@code --local}, else 75% of
+   * {@code --worker-memory}; naming the model's widest layer. Exit 2, as other input found wrong before anything
+   * runs: the spec and the memory asked for are the user's to change, and a scheduler should not retry. Not for a
+   * partitioned graph, whose sizes the estimate does not read. {@code defaultWorkers}: the job's workers when
+   * {@code --workers} is not given.
+   */
+  static void requireHeap(Configuration conf, GraphJobOptions given, ModelSpec spec, int epochs,
+      int defaultWorkers) {
+    if (given.graph() != null) {
+      return;
+    }
+    GraphJobOptions g = given.workers() != 0 ? given : given.toBuilder().workers(defaultWorkers).build();
+    Sizes sizes = Sizes.of(conf, g);
+    if (!sizes.estimable()) {
+      return;
+    }
+    // Training: no fusion, its exchange pipelined.
+    Heap h = heap(g, estimate(g, spec, sizes, epochs, false, true));
+    if (h.neededMb() > REFUSED_BEYOND_HEAP * h.availableMb()) {
+      int widest = 0;
+      for (int k = 1; k < spec.layers().size(); k++) {
+        if (width(spec.layers().get(k)) > width(spec.layers().get(widest))) {
+          widest = k;
+        }
+      }
+      LayerSpec l = spec.layers().get(widest);
+      throw new UsageException(String.format(Locale.ROOT, "the model needs about %,d MB of "
+          + "heap%s (the --dry-run estimate), far beyond the %,d MB %s: its widest layer is layer %d (%s, in %d, "
+          + "out %d); use a narrower model, %s", h.neededMb(), g.local() ? "" : " per graph worker",
+          h.availableMb(), h.source(), widest, l.type().jsonName(), l.in(), l.outputWidth(), g.local()
+              ? "or more heap (YARN_GNN_OPTS=-Xmx...)" : "more --workers or more --worker-memory"));
+    }
+  }
+
+  private static long width(LayerSpec l) {
+    CostLayer c = CostLayer.of(l);
+    return (long) c.in() + c.linearWidth() + c.outputWidth();
+  }
+
+  /** Heap the job's estimate needs against what it gets (MB), and what gives it. */
+  private record Heap(long neededMb, long availableMb, String source) {}
+
+  private static Heap heap(GraphJobOptions g, CostEstimate e) {
+    int workers = Math.max(1, g.workers());
+    if (g.local()) {
+      return new Heap((CostModel.JVM_BASE_HEAP + workers * e.heapBytesPerWorker()) >> 20,
+          Runtime.getRuntime().maxMemory() >> 20, "this JVM's -Xmx gives");
+    }
+    return new Heap((CostModel.JVM_BASE_HEAP + e.heapBytesPerWorker()) >> 20, (long) g.workerMemoryMb() * 3 / 4,
+        "--worker-memory " + g.workerMemoryMb() + " MB gives (-Xmx at 75%)");
   }
 
   /**
@@ -115,19 +185,8 @@ final class DryRun {
    * The cost model's estimate ({@link CostModel}, with the rates measured on the reference machine): seconds per
    * phase and a graph worker's peak heap, against the heap its container gets.
    */
-  private static void printEstimate(String p, PrintStream out, GraphJobOptions g, ModelSpec spec, long nodes,
-      long edges, int featureWidth, boolean weighted, int epochs, double crossing, boolean fusion,
-      boolean pipelining) {
+  private static void printEstimate(String p, PrintStream out, GraphJobOptions g, CostEstimate e) {
     int workers = Math.max(1, g.workers());
-    double cores = g.local()
-        ? Math.min((long) g.threads() * workers, Runtime.getRuntime().availableProcessors()) / (double) workers
-        : Math.min(g.threads(), g.workerVcores());
-    CostInputs in = CostInputs.builder().nodes(Math.max(1, nodes)).edges(edges).featureWidth(featureWidth)
-        .layers(spec.layers().stream().map(CostLayer::of).toList()).workers(workers).coresPerWorker(cores)
-        .weighted(weighted).fused(fusion && epochs == 0).epochs(epochs)
-        .nodeCrossing("hash".equals(g.ownership()) ? Double.NaN : crossing)
-        .readAllEdges(g.edgeReadingKind(workers) == EdgeReading.ALL).pipelined(epochs > 0 || pipelining).build();
-    CostEstimate e = CostModel.estimate(in);
     // On YARN the job also waits for its containers: allocated, localized, their JVMs started and the model read.
     double start = g.local() ? 0 : CONTAINER_START_SECONDS;
     out.printf(Locale.ROOT, "%s  time    about %.0f s (%s%s; the reference machine's rates, "
@@ -139,13 +198,13 @@ final class DryRun {
         + "worker)%n", p, e.bytesPerLayer().stream().map(b -> String.format(Locale.ROOT, "%,.0f", b / 1e6))
             .collect(Collectors.joining(", ")), e.haloRowsPerWorker());
     long heapMb = (CostModel.JVM_BASE_HEAP + e.heapBytesPerWorker()) >> 20;
-    long jvmMb = (CostModel.JVM_BASE_HEAP + workers * e.heapBytesPerWorker()) >> 20;
-    long maxMb = Runtime.getRuntime().maxMemory() >> 20;
+    Heap h = heap(g, e);
     String fits;
     if (g.local()) {
-      fits = (jvmMb <= maxMb ? "; all " + workers + " fit" : "; the workers need " + jvmMb + " MB, more than")
-          + " this JVM's -Xmx " + maxMb + " MB (YARN_GNN_OPTS=-Xmx...)";
-    } else if (heapMb <= (long) g.workerMemoryMb() * 3 / 4) {
+      fits = (h.neededMb() <= h.availableMb() ? "; all " + workers + " fit"
+          : "; the workers need " + h.neededMb() + " MB, more than") + " this JVM's -Xmx " + h.availableMb()
+          + " MB (YARN_GNN_OPTS=-Xmx...)";
+    } else if (heapMb <= h.availableMb()) {
       fits = "; fits --worker-memory " + g.workerMemoryMb() + " MB (-Xmx at 75%)";
     } else {
       fits = "; more than --worker-memory " + g.workerMemoryMb() + " MB gives (-Xmx at 75%): add workers or memory";
@@ -153,6 +212,22 @@ final class DryRun {
     out.printf(Locale.ROOT, "%s  memory  about %,d MB of heap per graph worker (the peak of its phases' arrays, "
         + "CostModel), RSS about %,d MB%s%n", p, heapMb, (CostModel.JVM_BASE_HEAP + e.rssBytesPerWorker()) >> 20,
         fits);
+  }
+
+  /** The cost model's estimate of {@code g}'s job over tables of {@code sizes}. */
+  private static CostEstimate estimate(GraphJobOptions g, ModelSpec spec, Sizes sizes, int epochs, boolean fusion,
+      boolean pipelining) {
+    int workers = Math.max(1, g.workers());
+    double cores = g.local()
+        ? Math.min((long) g.threads() * workers, Runtime.getRuntime().availableProcessors()) / (double) workers
+        : Math.min(g.threads(), g.workerVcores());
+    CostInputs in = CostInputs.builder().nodes(Math.max(1, sizes.nodes()))
+        .edges(g.undirected() ? 2 * sizes.edges() : sizes.edges())
+        .featureWidth(sizes.featureWidth()).layers(spec.layers().stream().map(CostLayer::of).toList())
+        .workers(workers).coresPerWorker(cores).weighted(sizes.weighted()).fused(fusion && epochs == 0)
+        .epochs(epochs).nodeCrossing("hash".equals(g.ownership()) ? Double.NaN : sizes.crossing())
+        .readAllEdges(g.edgeReadingKind(workers) == EdgeReading.ALL).pipelined(epochs > 0 || pipelining).build();
+    return CostModel.estimate(in);
   }
 
   /**

@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.ShutdownHookManager;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
@@ -68,6 +69,12 @@ public final class GenerateCommand implements Command {
     boolean overwrite = o.overwrite();
     Model model = o.model() != null ? randomModel(o) : null;
     OutputCommit commit = OutputCommit.begin(cl.conf(), output, overwrite);
+    Writers writers = new Writers(files);
+    // SIGTERM (a scheduler's timeout) or Ctrl-C: the writers stop first, then the commit's own hook (it runs
+    // after this one) removes the work directory, so that no writer opening a file recreates it.
+    Runnable stopWriters = writers::stop;
+    ShutdownHookManager.get().addShutdownHook(stopWriters, FileSystem.SHUTDOWN_HOOK_PRIORITY + 20);
+    commit.abortOnExit();
     long t0 = System.nanoTime();
     AtomicLong edgeCount = new AtomicLong();
     try {
@@ -80,23 +87,32 @@ public final class GenerateCommand implements Command {
         tasks.add(() -> {
           try (EdgeTableWriter w = EdgeTableWriter.create(cl.conf(),
               new Path(edgesDir, OutputCommit.partName(chunk, fmt)), fmt, false)) {
-            graph.edges(chunk, files, w::write);
+            graph.edges(chunk, files, (src, dst) -> {
+              writers.check();
+              w.write(src, dst);
+            });
             edgeCount.addAndGet(w.rowsWritten());
           }
         });
         tasks.add(() -> {
           try (NodeTableWriter w = NodeTableWriter.create(cl.conf(),
               new Path(nodesDir, OutputCommit.partName(chunk, fmt)), fmt, width, graph.labelled())) {
-            graph.nodes(chunk, files, (id, label, split, features) ->
-                w.write(id, features, 0, label, split == null ? NodeSplit.NONE : NodeSplit.parse(split)));
+            graph.nodes(chunk, files, (id, label, split, features) -> {
+              writers.check();
+              w.write(id, features, 0, label, split == null ? NodeSplit.NONE : NodeSplit.parse(split));
+            });
           }
         });
       }
-      runAll(tasks, files);
+      writers.runAll(tasks);
       commit.commit();
     } catch (Exception | Error e) {
       commit.abort();
       throw e;
+    } finally {
+      if (!ShutdownHookManager.get().isShutdownInProgress()) {
+        ShutdownHookManager.get().removeShutdownHook(stopWriters);
+      }
     }
     out.printf("yarn-gnn generate: wrote %,d nodes and %,d edges (%s, %d features%s) under %s in %.1f s%n",
         nodes, edgeCount.get(), o.type(), width, graph.labelled() ? ", " + graph.classes() + " classes" : "",
@@ -220,26 +236,55 @@ public final class GenerateCommand implements Command {
     }
   }
 
-  private static void runAll(List<Runnable> tasks, int threads) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads,
-        Runtime.getRuntime().availableProcessors())));
-    try {
-      List<Future<?>> futures = new ArrayList<>();
-      for (Runnable t : tasks) {
-        futures.add(pool.submit(t));
-      }
-      for (Future<?> f : futures) {
-        try {
-          f.get();
-        } catch (java.util.concurrent.ExecutionException e) {
-          if (e.getCause() instanceof Exception) {
-            throw (Exception) e.getCause();
-          }
-          throw new IllegalStateException(e.getCause());
+  /**
+   * The threads writing the part files, which a shutdown hook can stop: queued tasks are dropped, running ones
+   * end at their next row.
+   */
+  private static final class Writers {
+    private final ExecutorService pool;
+    private volatile boolean stopping;
+
+    Writers(int threads) {
+      pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, Runtime.getRuntime().availableProcessors())));
+    }
+
+    void runAll(List<Runnable> tasks) throws Exception {
+      try {
+        List<Future<?>> futures = new ArrayList<>();
+        for (Runnable t : tasks) {
+          futures.add(pool.submit(t));
         }
+        for (Future<?> f : futures) {
+          try {
+            f.get();
+          } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof Exception) {
+              throw (Exception) e.getCause();
+            }
+            throw new IllegalStateException(e.getCause());
+          }
+        }
+      } finally {
+        pool.shutdownNow();
       }
-    } finally {
+    }
+
+    /** Called for every row: a stopped run's writers end here. */
+    void check() {
+      if (stopping) {
+        throw new java.util.concurrent.CancellationException("generate stopped");
+      }
+    }
+
+    /** Stops the writers and waits (briefly: the JVM is exiting) until none writes any more. */
+    void stop() {
+      stopping = true;
       pool.shutdownNow();
+      try {
+        pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

@@ -35,7 +35,8 @@ public final class ImportCommand implements Command {
     }
     Path output = new Path(cl.require("output"));
     PathOverlap.check(cl.conf(), "--output", output, "--edges", cl.get("edges"), "--nodes", cl.get("nodes"));
-    OutputCommit commit = OutputCommit.begin(cl.conf(), output, cl.flag("overwrite"));
+    // Runs wholly in this JVM: SIGTERM or Ctrl-C removes the work directory as the JVM exits.
+    OutputCommit commit = OutputCommit.begin(cl.conf(), output, cl.flag("overwrite")).abortOnExit();
     try {
       long edges = importTable(cl, TableKind.EDGES, "edges", commit);
       long nodes = importTable(cl, TableKind.NODES, "nodes", commit);

@@ -16,7 +16,7 @@ import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.yarn.JobHistory;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 
 /**
  * {@code status APP_ID}: the summary of a yarn-gnn application that outlives its ApplicationMaster (the job
@@ -51,7 +51,9 @@ public final class StatusCommand implements Command {
     try {
       appId = ApplicationId.fromString(id);
     } catch (IllegalArgumentException e) {
-      throw new UsageException("'" + id + "' is not an application id (application_<cluster timestamp>_<n>)");
+      // Quoted with JSON's escapes: control characters in an id must not reach the terminal.
+      throw new UsageException(Json.writeCompact(id) + " is not an application id "
+          + "(application_<cluster timestamp>_<n>)");
     }
     FileSystem fs = FileSystem.get(cl.conf());
     Path file = JobHistory.forApplication(cl.conf(), fs, appId.toString());

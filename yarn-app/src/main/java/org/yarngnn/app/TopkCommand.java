@@ -179,7 +179,7 @@ public final class TopkCommand implements Command {
 
   private static Map<?, ?> readMetrics(Configuration conf, String file) {
     try (java.io.InputStream in = new Path(file).getFileSystem(conf).open(new Path(file))) {
-      Object parsed = org.yarngnn.compute.model.Json.parse(new String(in.readAllBytes(),
+      Object parsed = org.yarngnn.compute.json.Json.parse(new String(in.readAllBytes(),
           java.nio.charset.StandardCharsets.UTF_8));
       return parsed instanceof Map<?, ?> m ? m : Map.of();
     } catch (java.io.IOException | RuntimeException e) {

@@ -26,6 +26,7 @@ import org.yarngnn.app.yarn.JobSubmission;
 import org.yarngnn.app.yarn.YarnJobClient;
 import org.yarngnn.compute.model.ModelFormat;
 import org.yarngnn.compute.model.ModelSpec;
+import org.yarngnn.compute.train.Parameters;
 import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.InputException;
@@ -40,6 +41,10 @@ import org.yarngnn.partition.format.PartitionedGraph;
  * JVM ({@code --local}) or as YARN containers; the parameter server runs in the driver.
  */
 public final class TrainCommand implements Command {
+  /** Graph workers without --workers (nor a partitioned graph, which has one per partition). */
+  private static final int LOCAL_DEFAULT_WORKERS = 1;
+  private static final int YARN_DEFAULT_WORKERS = 2;
+
   @Override
   public OptionSpec options() {
     return TrainOptions.optionSpec();
@@ -82,6 +87,12 @@ public final class TrainCommand implements Command {
     }
     String json = ModelFiles.readSpecText(conf, file);
     ModelSpec spec = ModelFormat.parse(json, file.toString());
+    int beyond = Parameters.firstLayerBeyondLimit(spec);
+    if (beyond >= 0) {
+      throw new InputException(String.format(java.util.Locale.ROOT, "%s: layer %d (%s): the model's parameters "
+          + "pass %,d, the most training's one parameter array holds", file, beyond,
+          spec.layers().get(beyond).type().jsonName(), Parameters.MAX_VALUES));
+    }
     if (!spec.predict() && o.link() == null) {
       throw new InputException(file + ": output.predict is false: train needs a classifier, \"output\": "
           + "{\"predict\": true}, whose last layer's width is the number of classes");
@@ -161,6 +172,7 @@ public final class TrainCommand implements Command {
   private int runLocal(Configuration conf, TrainOptions given, PrintStream out) throws Exception {
     TrainOptions o = validate(conf, given);
     ModelSpec spec = ModelFormat.parse(o.specJson(), o.modelSpec());
+    DryRun.requireHeap(conf, o.job(), spec, o.epochs(), LOCAL_DEFAULT_WORKERS);
     Checkpoint checkpoints = checkpoints(conf, o);
     OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.job().overwrite()).abortOnExit();
     OutputCommit pairs = null;
@@ -169,7 +181,7 @@ public final class TrainCommand implements Command {
       if (pairs != null) {
         pairs.abortOnExit();
       }
-      TrainOptions job = job(conf, withPairs(o, pairs), commit.workDir(), 1);
+      TrainOptions job = job(conf, withPairs(o, pairs), commit.workDir(), LOCAL_DEFAULT_WORKERS);
       TrainingDriver.Result r;
       JobTransport transport = JobTransport.local(conf);
       try (ThreadWorkers launcher = new ThreadWorkers((i, host, port) -> TrainWorker.serve(conf, job, spec, i, host,
@@ -237,6 +249,8 @@ public final class TrainCommand implements Command {
   private int runOnYarn(Configuration clientConf, TrainOptions given, PrintStream out) throws Exception {
     Configuration conf = new YarnConfiguration(clientConf);
     TrainOptions o = validate(conf, given);
+    DryRun.requireHeap(conf, o.job(), ModelFormat.parse(o.specJson(), o.modelSpec()), o.epochs(),
+        YARN_DEFAULT_WORKERS);
     Checkpoint checkpoints = checkpoints(conf, o);
     GraphJobOptions g = o.job();
     GraphJobOptions.Builder qualified = g.toBuilder().threads(g.workerVcores());
@@ -252,7 +266,7 @@ public final class TrainCommand implements Command {
     try {
       pairs = beginPairs(conf, o);
       TrainOptions job = job(conf, withPairs(o, pairs).toBuilder().job(qualified.output(commit.outputDir()
-          .toString())).build(), commit.workDir(), 2);
+          .toString())).build(), commit.workDir(), YARN_DEFAULT_WORKERS);
       // A resumed run prints the epochs after its checkpoint's, as --local does.
       int resumedEpoch = 0;
       if (job.resume() != null) {
@@ -273,7 +287,7 @@ public final class TrainCommand implements Command {
         Path metrics = new Path(commit.outputDir(), ModelOutput.METRICS);
         java.util.Map<?, ?> m;
         try (java.io.InputStream in = metrics.getFileSystem(conf).open(metrics)) {
-          m = (java.util.Map<?, ?>) org.yarngnn.compute.model.Json.parse(new String(in.readAllBytes(),
+          m = (java.util.Map<?, ?>) org.yarngnn.compute.json.Json.parse(new String(in.readAllBytes(),
               java.nio.charset.StandardCharsets.UTF_8));
         }
         // The last epochs may end after the client's last read of the ApplicationMaster's status.

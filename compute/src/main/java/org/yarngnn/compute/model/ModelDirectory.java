@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
+import org.yarngnn.compute.json.Json;
 
 /**
  * A model directory: {@value #MODEL_JSON} and {@value #WEIGHTS}. Works on the files' bytes so callers can

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.yarngnn.compute.json.Json;
 import org.yarngnn.compute.kernel.Activation;
 
 /**
@@ -70,6 +71,15 @@ public final class ModelFormat {
     List<LayerSpec> layers = new ArrayList<>();
     for (int k = 0; k < layerList.size(); k++) {
       LayerSpec layer = layer(layerList.get(k), k, where);
+      // Before anything is allocated: a width whose tensor passes an array's limit would overflow an int.
+      for (Map.Entry<String, int[]> t : WeightLayout.shapes(k, layer).entrySet()) {
+        long values = Tensor.values(t.getValue());
+        if (values > Tensor.MAX_VALUES) {
+          throw new ModelFormatException(String.format(java.util.Locale.ROOT, "%s: layer %d (%s): %s %s has %,d "
+              + "values, more than a tensor holds (%,d)", where, k, layer.type().jsonName(), t.getKey(),
+              java.util.Arrays.toString(t.getValue()), values, Tensor.MAX_VALUES));
+        }
+      }
       if (k > 0) {
         LayerSpec prev = layers.get(k - 1);
         if (layer.in() != prev.outputWidth()) {

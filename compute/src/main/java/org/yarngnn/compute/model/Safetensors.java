@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.yarngnn.compute.json.Json;
 
 /**
  * The safetensors file format, float32 only: an 8-byte little-endian header length N, N bytes of JSON
@@ -212,7 +213,7 @@ public final class Safetensors {
       shape[i] = (int) (long) dim;
       elements = Math.multiplyHigh(elements, dim) != 0 ? Long.MAX_VALUE : elements * dim;
     }
-    if (elements > Integer.MAX_VALUE - 8) {
+    if (elements > Tensor.MAX_VALUES) {
       throw new ModelFormatException(at + " has " + elements + " elements; at most 2^31 per tensor");
     }
     if (!(info.get("data_offsets") instanceof List<?> offsets) || offsets.size() != 2

@@ -5,11 +5,20 @@ import org.yarngnn.compute.tensor.DenseMatrix;
 
 /** A named float32 tensor of the weights file: its shape and row-major values. */
 public record Tensor(String name, int[] shape, float[] data) {
-  public Tensor {
+  /** The most values one tensor holds: its float[]'s, a Java array's practical limit. */
+  public static final int MAX_VALUES = Integer.MAX_VALUE - 8;
+
+  /** The number of values of a tensor of {@code shape}, as a long: a product of ints may pass int's range. */
+  public static long values(int[] shape) {
     long n = 1;
     for (int d : shape) {
-      n *= d;
+      n = Math.multiplyHigh(n, d) != 0 ? Long.MAX_VALUE : n * d;
     }
+    return n;
+  }
+
+  public Tensor {
+    long n = values(shape);
     if (n != data.length) {
       throw new IllegalArgumentException(name + ": shape " + Arrays.toString(shape) + " needs " + n
           + " values, has " + data.length);

@@ -18,6 +18,8 @@ import org.yarngnn.compute.synth.SplitMix64;
  */
 public final class Parameters {
   private static final long INIT_SALT = 0x510E527FADE682D1L;
+  /** The most floats of the one parameter array. */
+  public static final int MAX_VALUES = Integer.MAX_VALUE - 16;
 
   private final ModelSpec spec;
   private final Map<String, int[]> shapes;
@@ -30,27 +32,34 @@ public final class Parameters {
     this.shapes = WeightLayout.shapes(spec);
     int n = spec.layers().size();
     layerOffset = new int[n + 1];
+    int beyond = firstLayerBeyondLimit(spec);
+    if (beyond >= 0) {
+      throw new IllegalArgumentException("model too large for one parameter array (from layer " + beyond + ")");
+    }
     long off = 0;
     for (int k = 0; k < n; k++) {
       layerOffset[k] = (int) off;
       for (Map.Entry<String, int[]> e : WeightLayout.shapes(k, spec.layers().get(k)).entrySet()) {
         offsets.put(e.getKey(), (int) off);
-        off += size(e.getValue());
-        if (off > Integer.MAX_VALUE - 16) {
-          throw new IllegalArgumentException("model too large for one parameter array");
-        }
+        off += Tensor.values(e.getValue());
       }
     }
     layerOffset[n] = (int) off;
     values = new float[(int) off];
   }
 
-  private static int size(int[] shape) {
-    int n = 1;
-    for (int d : shape) {
-      n *= d;
+  /** The first layer whose tensors take the model past {@link #MAX_VALUES} parameters, or -1 when it fits. */
+  public static int firstLayerBeyondLimit(ModelSpec spec) {
+    long total = 0;
+    for (int k = 0; k < spec.layers().size(); k++) {
+      for (int[] shape : WeightLayout.shapes(k, spec.layers().get(k)).values()) {
+        total += Tensor.values(shape);
+        if (total > MAX_VALUES) {
+          return k;
+        }
+      }
     }
-    return n;
+    return -1;
   }
 
   public ModelSpec spec() {
@@ -98,7 +107,7 @@ public final class Parameters {
       String name = e.getKey();
       int[] shape = e.getValue();
       int off = p.offset(name);
-      int n = size(shape);
+      int n = (int) Tensor.values(shape);
       if (!name.endsWith("." + WeightLayout.BIAS)) {
         double limit = Math.sqrt(6.0 / (shape[0] + shape[1]));
         SplitMix64 rng = SplitMix64.forItem(seed, INIT_SALT, t);
@@ -135,7 +144,7 @@ public final class Parameters {
     Map<String, Tensor> weights = new LinkedHashMap<>();
     for (Map.Entry<String, int[]> e : layout.shapes.entrySet()) {
       int off = layout.offset(e.getKey());
-      float[] v = new float[size(e.getValue())];
+      float[] v = new float[(int) Tensor.values(e.getValue())];
       System.arraycopy(values, off, v, 0, v.length);
       weights.put(e.getKey(), new Tensor(e.getKey(), e.getValue().clone(), v));
     }

@@ -13,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
+import org.yarngnn.compute.json.Json;
 import org.yarngnn.compute.kernel.Activation;
 
 class ModelFormatTest {
@@ -197,7 +198,8 @@ class ModelFormatTest {
   void syntaxErrorsNameLineAndColumn() {
     ModelFormatException e = assertThrows(ModelFormatException.class,
         () -> ModelFormat.parse("{\"format\": 1,\n \"layers\": [\n  {\"type\": \"gcn\" \"in\": 3}]}", "m/model.json"));
-    assertEquals("m/model.json:3:18: expected ',' or '}'", e.getMessage());
+    assertTrue(e.getMessage().startsWith("m/model.json:3:18: "), e.getMessage()); // Jackson's reason follows
+    assertTrue(!e.getMessage().contains("\n"), e.getMessage());
   }
 
   @SuppressWarnings("unchecked")

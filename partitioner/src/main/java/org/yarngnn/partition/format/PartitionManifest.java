@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.PartitionStats;
 import org.yarngnn.partition.PartitionedGraphStats;

@@ -1,6 +1,7 @@
 package org.yarngnn.partition.mr;
 
 import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.TableFormat;
 import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.RecordRouter;
@@ -25,10 +26,45 @@ final class JobConfKeys {
 
   private JobConfKeys() {}
 
+  /**
+   * The tuning keys a user may set checked by the driver before the job starts, so that a bad value is refused
+   * naming its key instead of failing every map task ("failed: NA").
+   */
+  static void checkTuning(Configuration conf) {
+    blockRows(conf);
+    blockBufferBytes(conf);
+  }
+
+  static int blockRows(Configuration conf) {
+    return (int) positive(conf, BLOCK_ROWS, RecordRouter.MAX_BLOCK_ROWS, Integer.MAX_VALUE);
+  }
+
+  static long blockBufferBytes(Configuration conf) {
+    return positive(conf, BLOCK_BUFFER_BYTES, RecordRouter.DEFAULT_BUFFER_BYTES, Long.MAX_VALUE);
+  }
+
+  private static long positive(Configuration conf, String key, long dflt, long max) {
+    String v = conf.getTrimmed(key);
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      long n = Long.parseLong(v.replace("_", ""));
+      if (n >= 1 && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // refused below
+    }
+    throw new InputException("-D " + key + " must be a whole number from 1 to " + max + ", not '" + v + "'");
+  }
+
   static void setReadOptions(Configuration conf, String table, TableReadOptions o) {
     String p = PREFIX + table + ".";
     if (o.format() != null) {
       conf.set(p + "format", o.format().name());
+    } else {
+      conf.unset(p + "format"); // the tasks read the table as the driver opened it, whatever a -D said
     }
     conf.set(p + "src", o.srcColumn());
     conf.set(p + "dst", o.dstColumn());

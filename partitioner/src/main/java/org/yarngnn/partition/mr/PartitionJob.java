@@ -13,7 +13,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.lib.output.NullOutputFormat;
 import org.apache.hadoop.mapreduce.security.TokenCache;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.NodeSink;
@@ -45,6 +45,7 @@ public final class PartitionJob {
   public static PartitionedGraphStats run(Configuration baseConf, PartitionJobOptions o) {
     long t0 = System.nanoTime();
     Configuration conf = new Configuration(baseConf);
+    JobConfKeys.checkTuning(conf);
     PathOverlap.check(conf, "--output", o.output(), "--edges", o.edges(), "--nodes", o.nodes());
     EdgeTable edges = EdgeTable.open(conf, o.edges(), o.edgeOptions());
     NodeTable nodes = NodeTable.open(conf, o.nodes(), o.nodeOptions());
@@ -67,6 +68,8 @@ public final class PartitionJob {
             + job.getStatus().getFailureInfo());
       }
       PartitionedGraphStats stats = writeManifest(fs, work, o, ownership, edges, nodes, (System.nanoTime() - t0) / 1e9);
+      // Hash ownership over a text table counts the nodes only here.
+      checkNodesForPartitions(o, stats.nodes());
       commit.commit();
       return stats;
     } catch (IOException e) {
@@ -87,16 +90,20 @@ public final class PartitionJob {
 
   /**
    * Hash ownership needs nothing; ranges need the node count (exact from Parquet/ORC footers, counted from text);
-   * auto scans the node ids once here to see whether they are exactly 0..n-1.
+   * auto scans the node ids once here to see whether they are exactly 0..n-1. Where the count is known here,
+   * more partitions than nodes are refused before the job runs.
    */
   static Ownership chooseOwnership(PartitionJobOptions o, NodeTable nodes) {
-    if (o.ownership() == Ownership.Kind.HASH) {
-      return Ownership.hash(o.partitions());
-    }
     boolean exactCount = nodes.files().stream().allMatch(f -> {
       String n = f.getName().toLowerCase(java.util.Locale.ROOT);
       return n.endsWith(".parquet") || n.endsWith(".orc");
     }) && o.nodeOptions().format() == null;
+    if (exactCount) {
+      checkNodesForPartitions(o, nodes.countHint());
+    }
+    if (o.ownership() == Ownership.Kind.HASH) {
+      return Ownership.hash(o.partitions());
+    }
     if (o.ownership() == Ownership.Kind.RANGE && exactCount) {
       // Ids outside 0..n-1 would still get an owner (by hash): ranges only shape the balance, never correctness.
       return Ownership.ranges(o.partitions(), nodes.countHint());
@@ -107,11 +114,26 @@ public final class PartitionJob {
       s[1] = Math.min(s[1], id);
       s[2] = Math.max(s[2], id);
     });
+    checkNodesForPartitions(o, s[0]);
     boolean dense = s[0] == 0 || (s[1] == 0 && s[2] == s[0] - 1);
     if (o.ownership() == Ownership.Kind.RANGE || dense) {
       return Ownership.ranges(o.partitions(), s[0]);
     }
     return Ownership.hash(o.partitions());
+  }
+
+  /**
+   * More partitions than nodes is a user error (a worker of {@code infer --graph} would have nothing to do).
+   * Fewer nodes in one partition than hashing promises is not: such a partition is written empty.
+   */
+  private static void checkNodesForPartitions(PartitionJobOptions o, long nodeCount) {
+    if (nodeCount == 0) {
+      throw new InputException(o.nodes() + ": no node to partition");
+    }
+    if (o.partitions() > nodeCount) {
+      throw new InputException("--partitions " + o.partitions() + " is more than the " + nodeCount + " nodes of "
+          + o.nodes() + " (use at most " + nodeCount + ")");
+    }
   }
 
   private static Job configure(Configuration conf, PartitionJobOptions o, EdgeTable edges, NodeTable nodes,

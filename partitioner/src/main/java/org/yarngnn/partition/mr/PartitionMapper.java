@@ -28,9 +28,8 @@ public final class PartitionMapper extends Mapper<NullWritable, NullWritable, Pa
     Configuration conf = context.getConfiguration();
     TableSplit split = (TableSplit) context.getInputSplit();
     Ownership ownership = Ownership.parse(conf.get(JobConfKeys.OWNERSHIP));
-    int blockRows = RecordRouter.blockRows(ownership.parts(),
-        conf.getLong(JobConfKeys.BLOCK_BUFFER_BYTES, RecordRouter.DEFAULT_BUFFER_BYTES),
-        conf.getInt(JobConfKeys.BLOCK_ROWS, RecordRouter.MAX_BLOCK_ROWS));
+    int blockRows = RecordRouter.blockRows(ownership.parts(), JobConfKeys.blockBufferBytes(conf),
+        JobConfKeys.blockRows(conf));
     RecordRouter router = new RecordRouter(ownership, conf.getBoolean(JobConfKeys.UNDIRECTED, false),
         MissingFeatures.byName(conf.get(JobConfKeys.MISSING, "error")), conf.getInt(JobConfKeys.WIDTH, 0),
         split.file, blockRows, (key, rec) -> {

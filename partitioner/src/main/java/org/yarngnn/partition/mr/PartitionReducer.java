@@ -10,7 +10,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 import org.yarngnn.partition.GraphPartition;
 import org.yarngnn.partition.GraphRecord;
 import org.yarngnn.partition.InputFinding;
@@ -24,20 +24,21 @@ import org.yarngnn.partition.format.PartitionFiles;
 /**
  * Assembles one partition ({@link PartitionAssembler}) and writes its files under the job's work directory,
  * with a {@code _meta.json} (stats and checksums) the driver folds into the manifest; or, on bad input, only
- * its first finding under {@code _errors/}.
+ * its first finding under {@code _errors/}. A partition that receives no record (hash ownership of a small
+ * graph can leave one without a node) is written empty, so that the graph stays loadable.
  */
 public final class PartitionReducer extends Reducer<PartitionKey, GraphRecord, NullWritable, NullWritable> {
   static final String META = "_meta.json";
 
+  private boolean reduced;
+
   @Override
   protected void reduce(PartitionKey key, Iterable<GraphRecord> values, Context context)
       throws IOException, InterruptedException {
+    reduced = true;
     Configuration conf = context.getConfiguration();
     int p = key.partition();
-    PartitionAssembler a = new PartitionAssembler(p, Ownership.parse(conf.get(JobConfKeys.OWNERSHIP)),
-        conf.getInt(JobConfKeys.WIDTH, 0), conf.getBoolean(JobConfKeys.WEIGHTED, false),
-        conf.getBoolean(JobConfKeys.LABELS, false), conf.getBoolean(JobConfKeys.SPLITS, false),
-        MissingFeatures.byName(conf.get(JobConfKeys.MISSING, "error")));
+    PartitionAssembler a = assembler(p, conf);
     long seen = 0;
     for (GraphRecord r : values) {
       a.accept(r);
@@ -55,6 +56,25 @@ public final class PartitionReducer extends Reducer<PartitionKey, GraphRecord, N
       return;
     }
     writePartition(fs, work, a.finish());
+  }
+
+  /** Without a key this task's partition got no record: its empty files, as any partition's. */
+  @Override
+  protected void cleanup(Context context) throws IOException {
+    if (!reduced) {
+      Configuration conf = context.getConfiguration();
+      // The owner partitioner sends partition p to reduce task p.
+      int p = context.getTaskAttemptID().getTaskID().getId();
+      Path work = new Path(conf.get(JobConfKeys.WORK));
+      writePartition(work.getFileSystem(conf), work, assembler(p, conf).finish());
+    }
+  }
+
+  private static PartitionAssembler assembler(int p, Configuration conf) {
+    return new PartitionAssembler(p, Ownership.parse(conf.get(JobConfKeys.OWNERSHIP)),
+        conf.getInt(JobConfKeys.WIDTH, 0), conf.getBoolean(JobConfKeys.WEIGHTED, false),
+        conf.getBoolean(JobConfKeys.LABELS, false), conf.getBoolean(JobConfKeys.SPLITS, false),
+        MissingFeatures.byName(conf.get(JobConfKeys.MISSING, "error")));
   }
 
   /** Writes a partition's files and its {@code _meta.json}. */

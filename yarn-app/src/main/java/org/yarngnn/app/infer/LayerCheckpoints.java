@@ -11,7 +11,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.graphworker.WorkerPartition;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 import org.yarngnn.compute.tensor.DenseMatrix;
 import org.yarngnn.partition.GraphPartition;
 import org.yarngnn.partition.Ownership;

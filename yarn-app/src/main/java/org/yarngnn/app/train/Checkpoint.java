@@ -17,7 +17,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 import org.yarngnn.compute.model.ModelFormat;
 import org.yarngnn.compute.model.ModelFormatException;
 import org.yarngnn.compute.model.ModelSpec;

@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 import org.yarngnn.compute.model.ModelDirectory;
 import org.yarngnn.io.model.ModelFiles;
 

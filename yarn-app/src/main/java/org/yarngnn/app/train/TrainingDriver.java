@@ -177,8 +177,9 @@ public final class TrainingDriver {
      * (selection NaN) every epoch is the newest best and patience never stops the run.
      */
     boolean record(Epoch ep, float[] weights, java.util.function.Supplier<LinkTrainer.Figures> test) {
-      epochs.add(ep);
       log.println("yarn-gnn train: " + ep.line());
+      requireFiniteLoss(ep.epoch(), ep.loss());
+      epochs.add(ep);
       if (onEpoch != null) {
         onEpoch.accept(ep);
       }
@@ -199,6 +200,27 @@ public final class TrainingDriver {
         return true;
       }
       return false;
+    }
+  }
+
+  /**
+   * Stops the run at the first non-finite loss: Adam never recovers from non-finite weights, every later epoch
+   * would be NaN too, and metrics.json cannot hold one. The output is then not committed.
+   */
+  static void requireFiniteLoss(int epoch, double loss) {
+    if (!Double.isFinite(loss)) {
+      throw new IllegalStateException("loss became " + (Double.isNaN(loss) ? "NaN" : "infinite") + " at epoch "
+          + epoch + " (try a smaller --lr)");
+    }
+  }
+
+  /** As {@link #requireFiniteLoss} for the weights a step gave, before anything is evaluated with them. */
+  private static void requireFiniteWeights(int epoch, float[] weights) {
+    for (float w : weights) {
+      if (!Float.isFinite(w)) {
+        throw new IllegalStateException("weights became non-finite in the step of epoch " + epoch
+            + " (try a smaller --lr)");
+      }
     }
   }
 
@@ -376,7 +398,9 @@ public final class TrainingDriver {
           lossSum += t.lossSum();
           grads.add(t.gradients());
         }
+        requireFiniteLoss(e, lossSum / counts[0]);
         Weights next = ps.step(grads);
+        requireFiniteWeights(e, next.values());
         ps.release(used);
         s.broadcast(next);
         boolean stop;

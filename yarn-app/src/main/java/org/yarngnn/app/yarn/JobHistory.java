@@ -11,7 +11,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 
 /**
  * The job page's last state, kept after the application: {@code <root>/<appId>.json} on the cluster FileSystem

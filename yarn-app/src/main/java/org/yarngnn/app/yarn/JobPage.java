@@ -13,7 +13,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.yarn.webapp.util.WebAppUtils;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 
 /**
  * The ApplicationMaster's tracking page, registered with the ResourceManager, so users open it through YARN's

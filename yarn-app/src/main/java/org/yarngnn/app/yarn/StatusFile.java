@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 
 /**
  * The AM's progress for the client: one file {@code _status} in the staging directory, a JSON object with the

@@ -18,7 +18,7 @@ import org.yarngnn.app.Main;
 import org.yarngnn.compute.cost.CostInputs;
 import org.yarngnn.compute.cost.CostLayer;
 import org.yarngnn.compute.cost.CostModel;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 import org.yarngnn.compute.model.LayerType;
 
 /**

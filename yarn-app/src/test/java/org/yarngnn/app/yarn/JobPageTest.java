@@ -22,7 +22,7 @@ import org.yarngnn.app.runtime.DriverSession;
 import org.yarngnn.app.runtime.Phase;
 import org.yarngnn.app.runtime.PhaseCommand;
 import org.yarngnn.app.runtime.PhaseResult;
-import org.yarngnn.compute.model.Json;
+import org.yarngnn.compute.json.Json;
 
 /** The job page over real HTTP: the workers' rows, the epochs, the pool, escaping; and the kept summary. */
 class JobPageTest {

@@ -1,16 +1,13 @@
-package org.yarngnn.compute.model;
+package org.yarngnn.compute.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.PrettyPrinter;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import com.fasterxml.jackson.core.io.JsonEOFException;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -36,8 +33,8 @@ import java.util.TreeMap;
  * <p>Why Jackson and not a parser of our own: its tokenizer is well tried, and its {@link StreamReadConstraints}
  * bound what hostile input can make us allocate (string, key and number lengths, nesting depth). On top of it
  * this class is strict: duplicate keys, trailing content, NaN and Infinity (also a number too large for a
- * double) are errors, and every error is a {@link ParseException} naming the 1-based line:column, worded the
- * same whatever Jackson's own message says.
+ * double) are errors, and every error is a {@link ParseException} naming the 1-based line:column and the
+ * reason, in Jackson's own words where Jackson found it.
  *
  * <p>Parsing gives {@code Map<String,Object>} (keys in file order), {@code List<Object>}, {@code String},
  * {@code Long} (a number without fraction or exponent that fits), {@code Double} (any other number),
@@ -94,7 +91,7 @@ public final class Json {
   /** Parses one JSON value; whitespace may surround it, nothing else. */
   public static Object parse(String text) {
     try (JsonParser p = FACTORY.createParser(text)) {
-      return new Reader(p, text).document();
+      return new Reader(p).document();
     } catch (IOException e) {
       throw new UncheckedIOException(e); // closing a parser over a String; does not happen
     }
@@ -123,37 +120,33 @@ public final class Json {
     return generate(value, null);
   }
 
-  /** Recursive descent over Jackson's tokens; Jackson's exceptions become {@link ParseException}s. */
+  /**
+   * Recursive descent over Jackson's tokens. Jackson's exceptions become {@link ParseException}s carrying the
+   * first line of Jackson's own message and its location, unworded: matching its message text would break
+   * quietly when Jackson rewords one. Only the checks this class adds itself have wordings of their own.
+   */
   private static final class Reader {
     private final JsonParser p;
-    private final String text;
 
-    Reader(JsonParser p, String text) {
+    Reader(JsonParser p) {
       this.p = p;
-      this.text = text;
     }
 
     Object document() throws IOException {
       JsonToken first = next();
       if (first == null) {
-        throw error(p.currentLocation(), 0, "unexpected end of input, expected a value");
+        throw error(p.currentLocation(), "unexpected end of input, expected a value");
       }
       Object value = value(first);
-      JsonToken after;
-      try {
-        after = p.nextToken();
-      } catch (JsonProcessingException e) {
-        throw trailing(at(e));
-      }
-      if (after != null) {
-        throw trailing(p.currentTokenLocation());
+      if (next() != null) {
+        throw error(p.currentTokenLocation(), "unexpected content after the JSON value");
       }
       return value;
     }
 
     private Object value(JsonToken t) throws IOException {
       if (t == null) { // Jackson reports the end of input inside a container itself; this is only a safety net
-        throw error(p.currentLocation(), 0, "unexpected end of input, expected a value");
+        throw error(p.currentLocation(), "unexpected end of input, expected a value");
       }
       switch (t) {
         case START_OBJECT:
@@ -164,7 +157,7 @@ public final class Json {
           try {
             return p.getText(); // Jackson decodes a string value lazily: errors in it show up here
           } catch (JsonProcessingException e) {
-            throw translate(e);
+            throw jacksons(e);
           }
         case VALUE_NUMBER_INT:
           if (p.getNumberType() == JsonParser.NumberType.INT || p.getNumberType() == JsonParser.NumberType.LONG) {
@@ -180,7 +173,7 @@ public final class Json {
         case VALUE_NULL:
           return null;
         default: // Jackson reports misplaced tokens itself
-          throw error(p.currentTokenLocation(), 0, "unexpected " + t);
+          throw error(p.currentTokenLocation(), "unexpected " + t);
       }
     }
 
@@ -190,7 +183,7 @@ public final class Json {
       while ((t = next()) == JsonToken.FIELD_NAME) {
         String key = p.currentName();
         if (map.containsKey(key)) {
-          throw error(p.currentTokenLocation(), 0, "duplicate key \"" + key + "\"");
+          throw error(p.currentTokenLocation(), "duplicate key \"" + key + "\"");
         }
         map.put(key, value(next()));
       }
@@ -212,13 +205,14 @@ public final class Json {
 
     private void expectEnd(JsonToken t, JsonToken end) {
       if (t != end) { // Jackson reports an unterminated container itself; this is only a safety net
-        throw error(p.currentLocation(), 0, "expected " + end);
+        throw error(p.currentLocation(), "expected " + end);
       }
     }
 
+    /** A number Jackson accepts but a double cannot hold (1e999) would not write back: refused. */
     private Double finite(double d) {
       if (Double.isNaN(d) || Double.isInfinite(d)) {
-        throw error(p.currentTokenLocation(), 0, "number out of range");
+        throw error(p.currentTokenLocation(), "number out of range");
       }
       return d;
     }
@@ -227,136 +221,23 @@ public final class Json {
       try {
         return p.nextToken();
       } catch (JsonProcessingException e) {
-        throw translate(e);
+        throw jacksons(e);
       }
     }
 
-    private ParseException trailing(JsonLocation where) {
-      char c = charAt(where);
-      return error(where, 0, "unexpected '" + shown(c) + "' after the JSON value");
-    }
-
-    /** Jackson's exception, worded as ours, at the character it is about. */
-    private ParseException translate(JsonProcessingException e) {
-      JsonLocation where = at(e);
-      String m = String.valueOf(e.getOriginalMessage());
-      JsonStreamContext ctx = p.getParsingContext();
-      if (e instanceof StreamConstraintsException) {
-        if (m.contains("nesting depth")) {
-          return error(where, 0, "nested deeper than " + MAX_DEPTH);
-        } else if (m.startsWith("Number value length")) {
-          return error(where, 0, "number longer than " + MAX_NUMBER_LENGTH + " characters");
-        } else if (m.startsWith("String value length")) {
-          return error(where, 0, "string longer than " + MAX_STRING_LENGTH + " characters");
-        } else if (m.startsWith("Name length")) {
-          return error(where, 0, "key longer than " + MAX_KEY_LENGTH + " characters");
-        }
-        return error(where, 0, m);
-      }
-      if (e instanceof JsonEOFException || m.startsWith("Unexpected end-of-input")) {
-        JsonToken inToken = e instanceof JsonEOFException eof ? eof.getTokenBeingDecoded() : null;
-        if (inToken == JsonToken.VALUE_STRING || inToken == JsonToken.FIELD_NAME) {
-          return error(where, (int) (where.getCharOffset() - openingQuote()), "unterminated string");
-        }
-        if (m.contains("Decimal point not followed")) {
-          return error(p.currentLocation(), 0, "invalid number: digit expected after '.'");
-        }
-        if (m.contains("Exponent indicator not followed")) {
-          return error(p.currentLocation(), 0, "invalid number: digit expected in exponent");
-        }
-        if (ctx.inArray() || ctx.inObject()) {
-          JsonLocation start = ctx.startLocation(p.currentLocation().contentReference());
-          return error(where, 0, "unterminated " + (ctx.inArray() ? "array" : "object") + " (opened at "
-              + start.getLineNr() + ":" + start.getColumnNr() + ")");
-        }
-        return error(where, 0, "unexpected end of input, expected a value");
-      }
-      char c = charAt(where);
-      if (m.contains("was expecting a colon")) {
-        return error(where, 0, "expected ':'");
-      } else if (m.contains("was expecting comma to separate Object entries")) {
-        return error(where, 0, "expected ',' or '}'");
-      } else if (m.contains("was expecting comma to separate Array entries")) {
-        return error(where, 0, "expected ',' or ']'");
-      } else if (m.contains("was expecting double-quote to start field name")) {
-        return error(where, 0, "expected a string key");
-      } else if (m.startsWith("Unexpected close marker")) {
-        if (ctx.inArray()) {
-          return error(where, 0, "expected ',' or ']'");
-        } else if (ctx.inObject()) {
-          return error(where, 0, "expected ',' or '}'");
-        }
-        return error(where, 0, "unexpected '" + shown(c) + "', expected a value");
-      } else if (m.contains("maybe a (non-standard) comment")) {
-        return error(where, 0, "unexpected '/' (JSON has no comments)");
-      } else if (m.startsWith("Non-standard token")) {
-        String token = quoted(m);
-        return error(where, token.length(), "'" + token + "' is not a JSON number (no NaN or Infinity)");
-      } else if (m.startsWith("Unrecognized token")) {
-        String token = quoted(m);
-        String literal = token.startsWith("t") ? "true" : token.startsWith("f") ? "false"
-            : token.startsWith("n") ? "null" : null;
-        return error(where, 0, literal != null ? "unexpected token '" + token + "', expected '" + literal + "'"
-            : "unexpected '" + shown(c) + "', expected a value");
-      } else if (m.contains("Leading zeroes not allowed")) {
-        return ctx.inRoot() ? trailing(where) : error(where, 0, "invalid number: leading zero");
-      } else if (m.contains("Expected space separating root-level values")) {
-        return trailing(where);
-      } else if (m.contains("Decimal point not followed")) {
-        return error(p.currentLocation(), 0, "invalid number: digit expected after '.'");
-      } else if (m.contains("Exponent indicator not followed")) {
-        return error(p.currentLocation(), 0, "invalid number: digit expected in exponent");
-      } else if (m.contains("to follow minus sign")) {
-        return error(where, 0, "invalid number");
-      } else if (m.contains("numbers to have plus signs")) {
-        return error(where, 1, "unexpected '+', expected a value");
-      } else if (m.startsWith("Unrecognized character escape")) {
-        return error(where, 1, "invalid escape '\\" + c + "'");
-      } else if (m.contains("expected a hex-digit for character escape")) {
-        return error(where, 0, "invalid hex digit in \\u escape");
-      } else if (m.startsWith("Illegal unquoted character")) {
-        return error(where, 0, "control character in string (escape it)");
-      } else if (m.contains("expected a valid value")) {
-        return error(where, 0, "unexpected '" + shown(c) + "', expected a value");
-      }
-      return error(where, 0, m); // a message this class does not know yet: Jackson's own words
-    }
-
-    private JsonLocation at(JsonProcessingException e) {
+    /** Jackson's exception as the first line of its own message, at the location it names. */
+    private ParseException jacksons(JsonProcessingException e) {
       JsonLocation where = e.getLocation();
-      return where != null && where.getLineNr() > 0 && where.getColumnNr() > 0 ? where : p.currentLocation();
-    }
-
-    /** The offset of the quote that opened the string still open at the end of the text. */
-    private int openingQuote() {
-      for (int i = text.length() - 1; i >= 0; i--) {
-        if (text.charAt(i) == '"') {
-          int backslashes = 0;
-          while (i - 1 - backslashes >= 0 && text.charAt(i - 1 - backslashes) == '\\') {
-            backslashes++;
-          }
-          if (backslashes % 2 == 0) {
-            return i;
-          }
-        }
+      if (where == null || where.getLineNr() < 1 || where.getColumnNr() < 1) {
+        where = p.currentLocation();
       }
-      return 0;
+      String reason = String.valueOf(e.getOriginalMessage()).strip();
+      int eol = reason.indexOf('\n');
+      return error(where, eol < 0 ? reason : reason.substring(0, eol).strip());
     }
 
-    private char charAt(JsonLocation where) {
-      long offset = where.getCharOffset();
-      return offset >= 0 && offset < text.length() ? text.charAt((int) offset) : '?';
-    }
-
-    /** {@code where} moved {@code back} characters to the left on its line. */
-    private static ParseException error(JsonLocation where, int back, String message) {
-      return new ParseException(Math.max(1, where.getLineNr()), Math.max(1, where.getColumnNr() - back), message);
-    }
-
-    private static String quoted(String message) {
-      int from = message.indexOf('\'');
-      int to = message.indexOf('\'', from + 1);
-      return from >= 0 && to > from ? message.substring(from + 1, to) : "";
+    private static ParseException error(JsonLocation where, String message) {
+      return new ParseException(Math.max(1, where.getLineNr()), Math.max(1, where.getColumnNr()), oneLine(message));
     }
   }
 
@@ -538,13 +419,23 @@ public final class Json {
     }
   }
 
-  /** A character as an error message shows it: control characters escaped, so a message stays one line. */
-  private static String shown(int c) {
-    switch (c) {
-      case '\n': return "\\n";
-      case '\r': return "\\r";
-      case '\t': return "\\t";
-      default: return c < 0x20 || c == 0x7f ? String.format("\\u%04x", c) : new String(Character.toChars(c));
-    }
+  /** {@code text} with control characters escaped, so that a message naming a key or token stays one line. */
+  private static String oneLine(String text) {
+    StringBuilder b = new StringBuilder(text.length());
+    text.codePoints().forEach(c -> {
+      switch (c) {
+        case '\n' -> b.append("\\n");
+        case '\r' -> b.append("\\r");
+        case '\t' -> b.append("\\t");
+        default -> {
+          if (c < 0x20 || c == 0x7f) {
+            b.append(String.format("\\u%04x", c));
+          } else {
+            b.appendCodePoint(c);
+          }
+        }
+      }
+    });
+    return b.toString();
   }
 }

@@ -1,4 +1,4 @@
-package org.yarngnn.compute.model;
+package org.yarngnn.compute.json;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -60,19 +60,23 @@ class JsonTest {
     assertThrows(IllegalArgumentException.class, () -> Json.writeCompact(List.of(Double.NaN)));
   }
 
+  /*
+   * Jackson's errors keep Jackson's own words (their wording is Jackson's to change): the tests check where they
+   * point and that they are one line with a reason. The errors of this class's own checks keep its words.
+   */
   @Test
   void errorsNameLineAndColumn() {
-    assertError("{\n  \"a\": 1,\n  \"b\" 2\n}", 3, 7, "expected ':'");
+    assertJacksonError("{\n  \"a\": 1,\n  \"b\" 2\n}", 3, 7);
     assertError("{\"a\": 1, \"a\": 2}", 1, 10, "duplicate key \"a\"");
-    assertError("[1, 2", 1, 6, "unterminated array");
-    assertError("{\"a\": tru}", 1, 7, "expected 'true'");
-    assertError("\"abc", 1, 1, "unterminated string");
-    assertError("[1] x", 1, 5, "after the JSON value");
-    assertError("01", 1, 2, "after the JSON value");
-    assertError("[1.]", 1, 4, "digit expected");
-    assertError("[\"\\x\"]", 1, 3, "invalid escape");
+    assertJacksonError("[1, 2", 1, 6);
+    assertJacksonError("{\"a\": tru}", 1, 7);
+    assertJacksonError("\"abc", 1, 5);
+    assertJacksonError("[1] x", 1, 5);
+    assertJacksonError("01", 1, 2);
+    assertJacksonError("[1.]", 1, 3);
+    assertJacksonError("[\"\\x\"]", 1, 4);
     assertError("", 1, 1, "unexpected end of input");
-    assertError("{\"a\": [1,\n2,,3]}", 2, 3, "unexpected ','");
+    assertJacksonError("{\"a\": [1,\n2,,3]}", 2, 3);
   }
 
   @Test
@@ -80,30 +84,31 @@ class JsonTest {
     char[] deep = new char[100_000];
     Arrays.fill(deep, '[');
     Json.ParseException e = assertThrows(Json.ParseException.class, () -> Json.parse(new String(deep)));
-    assertTrue(e.getMessage().contains("nested deeper"), e.getMessage());
+    assertTrue(e.getMessage().startsWith("1:" + (Json.MAX_DEPTH + 2) + ": "), e.getMessage());
+    assertTrue(e.getMessage().contains(String.valueOf(Json.MAX_DEPTH)), e.getMessage());
   }
 
   @Test
   void errorsNameWhereTheProblemIs() {
-    assertError("{\"a\": [\n  {\"b\": [1,\n", 3, 1, "unterminated array (opened at 2:9)");
-    assertError("{\"a\": 1,\n \"b\"", 2, 5, "unterminated object (opened at 1:1)");
-    assertError("{\"a\": \"x\\\"y", 1, 7, "unterminated string");
-    assertError("[1, {\"ke", 1, 6, "unterminated string");
-    assertError("[\"a\u0001\"]", 1, 4, "control character in string");
-    assertError("[\"\\u12g4\"]", 1, 7, "invalid hex digit");
-    assertError("{\"\\q\": 1}", 1, 3, "invalid escape '\\q'");
-    assertError("[1 2]", 1, 4, "expected ',' or ']'");
-    assertError("[1}", 1, 3, "expected ',' or ']'");
-    assertError("{\"a\": 1,}", 1, 9, "expected a string key");
-    assertError("[1,]", 1, 4, "unexpected ']', expected a value");
-    assertError("{\"a\": {\"b\": nul}}", 1, 13, "expected 'null'");
-    assertError("['a']", 1, 2, "unexpected ''', expected a value");
-    assertError("[1e]", 1, 4, "digit expected in exponent");
-    assertError("[-]", 1, 3, "invalid number");
-    assertError("[01]", 1, 3, "leading zero");
-    assertError("/* c */ {}", 1, 1, "JSON has no comments");
-    assertError("{\"a\": 1}}", 1, 9, "unexpected '}' after the JSON value");
-    assertError("1 2", 1, 3, "unexpected '2' after the JSON value");
+    assertJacksonError("{\"a\": [\n  {\"b\": [1,\n", 3, 1);
+    assertJacksonError("{\"a\": 1,\n \"b\"", 2, 5);
+    assertJacksonError("{\"a\": \"x\\\"y", 1, 12);
+    assertJacksonError("[1, {\"ke", 1, 9);
+    assertJacksonError("[\"a\u0001\"]", 1, 4);
+    assertJacksonError("[\"\\u12g4\"]", 1, 7);
+    assertJacksonError("{\"\\q\": 1}", 1, 4);
+    assertJacksonError("[1 2]", 1, 4);
+    assertJacksonError("[1}", 1, 3);
+    assertJacksonError("{\"a\": 1,}", 1, 9);
+    assertJacksonError("[1,]", 1, 4);
+    assertJacksonError("{\"a\": {\"b\": nul}}", 1, 13);
+    assertJacksonError("['a']", 1, 2);
+    assertJacksonError("[1e]", 1, 3);
+    assertJacksonError("[-]", 1, 3);
+    assertJacksonError("[01]", 1, 3);
+    assertJacksonError("/* c */ {}", 1, 1);
+    assertJacksonError("{\"a\": 1}}", 1, 9);
+    assertError("1 2", 1, 3, "unexpected content after the JSON value");
     assertError("  \n  ", 2, 3, "unexpected end of input");
   }
 
@@ -117,9 +122,9 @@ class JsonTest {
 
   @Test
   void refusesNanAndInfinity() {
-    assertError("[NaN]", 1, 2, "'NaN' is not a JSON number");
-    assertError("{\"w\": -Infinity}", 1, 7, "'-Infinity' is not a JSON number");
-    assertError("[Infinity]", 1, 2, "'Infinity' is not a JSON number");
+    assertJacksonError("[NaN]", 1, 5);
+    assertJacksonError("{\"w\": -Infinity}", 1, 16);
+    assertJacksonError("[Infinity]", 1, 10);
     // A number that is only infinite as a double would not write back either.
     assertError("{\"x\": 1,\n \"w\":  1e999}", 2, 8, "number out of range");
     assertError("[-1" + "0".repeat(400) + "]", 1, 2, "number out of range");
@@ -137,9 +142,10 @@ class JsonTest {
     }
     assertEquals(List.of(), v);
     Json.ParseException e = assertThrows(Json.ParseException.class, () -> Json.parse("[" + ok + "]"));
-    assertEquals("1:" + (Json.MAX_DEPTH + 2) + ": nested deeper than 512", e.getMessage());
+    assertTrue(e.getMessage().startsWith("1:" + (Json.MAX_DEPTH + 2) + ": "), e.getMessage());
+    assertTrue(e.getMessage().contains("512"), e.getMessage());
     e = assertThrows(Json.ParseException.class, () -> Json.parse("{\"k\":".repeat(Json.MAX_DEPTH + 1)));
-    assertTrue(e.getMessage().endsWith(": nested deeper than 512"), e.getMessage());
+    assertTrue(e.getMessage().contains("512"), e.getMessage());
   }
 
   @Test
@@ -147,19 +153,17 @@ class JsonTest {
     String longest = "x".repeat(Json.MAX_STRING_LENGTH);
     assertEquals(List.of(longest), Json.parse("[\"" + longest + "\"]"));
     Json.ParseException e = assertThrows(Json.ParseException.class, () -> Json.parse("[\"" + longest + "x\"]"));
-    assertTrue(e.getMessage().endsWith(": string longer than " + Json.MAX_STRING_LENGTH + " characters"),
-        e.getMessage());
+    assertTrue(e.getMessage().contains(String.valueOf(Json.MAX_STRING_LENGTH)), e.getMessage());
     String key = "k".repeat(Json.MAX_KEY_LENGTH);
     assertEquals(Map.of(key, 1L), Json.parse("{\"" + key + "\": 1}"));
     e = assertThrows(Json.ParseException.class, () -> Json.parse("{\"" + key + "k\": 1}"));
-    assertTrue(e.getMessage().endsWith(": key longer than " + Json.MAX_KEY_LENGTH + " characters"), e.getMessage());
+    assertTrue(e.getMessage().contains(String.valueOf(Json.MAX_KEY_LENGTH)), e.getMessage());
     String fraction = "-0." + "3".repeat(Json.MAX_NUMBER_LENGTH - 3);
     assertEquals(List.of(Double.parseDouble(fraction)), Json.parse("[" + fraction + "]"));
     for (String tooLong : List.of("0." + "3".repeat(Json.MAX_NUMBER_LENGTH + 1), "1".repeat(Json.MAX_NUMBER_LENGTH + 1),
         "1e" + "0".repeat(Json.MAX_NUMBER_LENGTH))) {
       e = assertThrows(Json.ParseException.class, () -> Json.parse("[" + tooLong + "]"));
-      assertTrue(e.getMessage().endsWith(": number longer than " + Json.MAX_NUMBER_LENGTH + " characters"),
-          e.getMessage());
+      assertTrue(e.getMessage().contains(String.valueOf(Json.MAX_NUMBER_LENGTH)), e.getMessage());
     }
   }
 
@@ -182,10 +186,18 @@ class JsonTest {
   }
 
   private static void assertError(String text, int line, int column, String fragment) {
+    Json.ParseException e = assertJacksonError(text, line, column);
+    assertTrue(e.getMessage().contains(fragment), e.getMessage());
+  }
+
+  /** An error at line:column on one line: "line:column: reason". */
+  private static Json.ParseException assertJacksonError(String text, int line, int column) {
     Json.ParseException e = assertThrows(Json.ParseException.class, () -> Json.parse(text));
     assertEquals(line, e.line(), e.getMessage());
     assertEquals(column, e.column(), e.getMessage());
-    assertTrue(e.getMessage().startsWith(line + ":" + column + ": "), e.getMessage());
-    assertTrue(e.getMessage().contains(fragment), e.getMessage());
+    String prefix = line + ":" + column + ": ";
+    assertTrue(e.getMessage().startsWith(prefix), e.getMessage());
+    assertTrue(e.getMessage().length() > prefix.length() && !e.getMessage().contains("\n"), e.getMessage());
+    return e;
   }
 }
