@@ -46,9 +46,14 @@ public final class Option<T> {
     return new Option<>(name, valueName, help, dflt, v -> v.isEmpty() ? null : v, v -> v, v -> null, false);
   }
 
-  /** A switch without a value: {@code --NAME}, or {@code yarngnn.NAME} true or false. */
+  /** A switch without a value: {@code --NAME}, or {@code yarngnn.NAME} true or false; off by default. */
   public static Option<Boolean> flag(String name, String help) {
-    return new Option<>(name, null, help, false, v -> {
+    return flag(name, false, help);
+  }
+
+  /** A switch; a value other than true or false is refused, not read as false as Hadoop's getBoolean would. */
+  public static Option<Boolean> flag(String name, boolean dflt, String help) {
+    return new Option<>(name, null, help, dflt, v -> {
       if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
         return Boolean.valueOf(v.toLowerCase(Locale.ROOT));
       }
@@ -160,9 +165,17 @@ public final class Option<T> {
     try {
       return parser.apply(text);
     } catch (UsageException e) {
-      // An internal key is set with -D (or by the client), never as a flag: name it so.
-      throw internal ? new UsageException(e.getMessage().replace("option --" + name, "-D " + key())) : e;
+      // An internal key is set in a configuration (-D, -conf, a site file or job.xml), never as a flag.
+      throw internal ? new UsageException(e.getMessage().replace("option --" + name, "key " + key())) : e;
     }
+  }
+
+  /** The value of {@code yarngnn.NAME} in {@code conf}, checked; the default when it is not set. */
+  public T get(org.apache.hadoop.conf.Configuration conf) {
+    String text = conf.getTrimmed(key());
+    T v = text == null ? defaultValue : parse(text);
+    check(v);
+    return v;
   }
 
   /** The value as the command line and the configuration write it. */
