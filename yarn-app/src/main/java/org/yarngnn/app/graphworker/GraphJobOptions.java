@@ -41,10 +41,10 @@ public final class GraphJobOptions {
   public static final Option<Long> WORKERS = Option.whole("workers", "N", null, 1, INT,
       "graph workers (default 1 locally)");
   public static final Option<Long> WORKER_MEMORY = Option.whole("worker-memory", "MB", 1024L, 128, INT,
-      "memory per worker container");
+      "memory per worker container (default {default})");
   public static final Option<Long> WORKER_VCORES = Option.whole("worker-vcores", "N", 1L, 1, INT,
-      "vcores per worker container");
-  public static final Option<String> QUEUE = Option.text("queue", "Q", "default", "YARN queue");
+      "vcores per worker container (default {default})");
+  public static final Option<String> QUEUE = Option.text("queue", "Q", "default", "YARN queue (default {default})");
   public static final Option<String> NAME = Option.text("name", "NAME", null, "YARN application name");
   public static final Option<Boolean> OVERWRITE = Option.flag("overwrite", "replace an existing output directory");
   public static final Option<TableFormat> OUTPUT_FORMAT = Option.of("output-format", "parquet|orc",
