@@ -178,6 +178,24 @@ public final class Option<T> {
     return v;
   }
 
+  /**
+   * The value {@code cl} gives ({@code --NAME}, else {@code yarngnn.NAME} of its configuration), checked; the
+   * default when neither does.
+   */
+  public T read(org.yarngnn.app.cli.CommandLine cl) {
+    String text = internal ? cl.conf().getTrimmed(key()) : cl.get(name);
+    T v = text == null ? defaultValue : parse(text);
+    check(v);
+    return v;
+  }
+
+  /** Sets {@code yarngnn.NAME} to {@code value} as the command line writes it; nothing for null. */
+  public void write(org.apache.hadoop.conf.Configuration conf, T value) {
+    if (value != null) {
+      conf.set(key(), format(value));
+    }
+  }
+
   /** The value as the command line and the configuration write it. */
   public String format(T value) {
     return writer.apply(value);
@@ -189,6 +207,11 @@ public final class Option<T> {
     if (refused != null) {
       throw new UsageException(refused);
     }
+  }
+
+  /** The same option with another default: a command's own default of a shared option. */
+  public Option<T> withDefault(T dflt) {
+    return new Option<>(name, valueName, help, dflt, parser, writer, check, internal);
   }
 
   /** The same option with another help line: a command's own wording of a shared option. */

@@ -149,11 +149,7 @@ public final class TrainOptions {
 
   private static TrainOptions parse(CommandLine cl, boolean local) {
     Builder b = new Builder(GraphJobOptions.read("train", cl).local(local), OptionValues.read(DECLARED, cl), null);
-    String task = cl.get("task", "classify");
-    if (!task.equals("classify") && !task.equals("link")) {
-      throw new UsageException("--task must be classify or link, not '" + task + "'");
-    }
-    return b.link(LinkOptions.parse(cl, task.equals("link"))).build();
+    return b.link(LinkOptions.parse(cl)).build();
   }
 
   /** Every option as {@code yarngnn.OPTION}, internal fields under {@code job.*}. */
