@@ -96,7 +96,8 @@ public final class InferenceDriver {
   public Result run(int layerCount) throws Exception {
     long t0 = System.nanoTime();
     this.layers = layerCount;
-    try (DriverSession s = new DriverSession(InferenceCodec.CODEC, transport, launcher, spec.job().roundTimeoutSeconds(),
+    try (DriverSession s = new DriverSession(InferenceCodec.CODEC, transport, launcher, spec.job()
+        .roundTimeoutSeconds(),
         progress, log)) {
       session = s;
       int p = spec.job().workers();

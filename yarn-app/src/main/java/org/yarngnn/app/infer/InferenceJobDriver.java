@@ -36,7 +36,8 @@ public final class InferenceJobDriver implements JobDriver {
     InferOptions spec = inStaging(InferOptions.fromConfiguration(LaunchContexts.jobConf()), ctx.stagingDir());
     OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(spec.job().output()), new Path(spec.job().workDir()),
         spec.job().overwrite());
-    List<String> hosts = spec.job().graph() == null ? List.of() : partitionHosts(ctx.conf(), new Path(spec.job().graph()));
+    List<String> hosts = spec.job().graph() == null ? List.of() : partitionHosts(ctx.conf(), new Path(spec.job()
+        .graph()));
     LayerCheckpoints checkpoints = spec.recovery().writesCheckpoints()
         ? new LayerCheckpoints(ctx.conf(), new Path(spec.recovery().dir())) : null;
     CheckpointResume resume = CheckpointResume.none("this is the first attempt");
