@@ -99,6 +99,7 @@ public final class GraphJobOptions {
       EdgeReading.AUTO, "raw edges: each worker reads a share of the files and routes others' edges to them, or "
       + "reads every file and keeps its own (auto: all up to " + EdgeReading.MAX_READING_ALL + " workers)",
       entry("auto", EdgeReading.AUTO), entry("share", EdgeReading.SHARE), entry("all", EdgeReading.ALL));
+  /** At most 1000: more than any job should survive; past it a cluster is broken, not unlucky. */
   public static final Option<Long> MAX_WORKER_FAILURES = Option.whole("max-worker-failures", "N", 3L, 0, 1000,
       "on YARN, lost graph-worker containers replaced in total before the job fails (default {default}); a "
       + "replacement goes on from the job's checkpoints, or from its inputs without any");
