@@ -107,7 +107,8 @@ final class DryRun {
     if (given.graph() != null) {
       return;
     }
-    GraphJobOptions g = given.workers() != 0 ? given : given.toBuilder().workers(defaultWorkers).build();
+    GraphJobOptions g = given.workers() != 0 ? given
+        : given.toBuilder().set(GraphJobOptions.WORKERS, defaultWorkers).build();
     Sizes sizes = Sizes.of(conf, g);
     if (!sizes.estimable()) {
       return;

@@ -46,7 +46,7 @@ public final class GenerateCommand implements Command {
         .value("avg-degree", "D", "sbm: average degree (default 10)")
         .value("homophily", "H", "sbm: fraction of edges inside a class (default 0.8)")
         .flag("sparse-ids", "scramble node ids into arbitrary int64 values")
-        .value("format", "FORMAT", "parquet (default), orc, tsv or csv")
+        .value(GenerateOptions.FORMAT.name(), GenerateOptions.FORMAT.valueName(), GenerateOptions.FORMAT.help())
         .value("files", "K", "part files per table, written in parallel (default: cores)")
         .value("seed", "S", "generator seed (default 1)")
         .value("output", "DIR", "output directory: DIR/edges and DIR/nodes")

@@ -2,6 +2,8 @@ package org.yarngnn.app;
 
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.app.graphworker.GraphJobOptions;
+import org.yarngnn.app.options.Option;
 import org.yarngnn.io.table.TableFormat;
 
 /**
@@ -31,6 +33,10 @@ public record GenerateOptions(
     String modelType,
     int hidden,
     int modelOut) {
+
+  /** {@code --format}: a table format, as the graph jobs' --edges-format reads it. */
+  static final Option<TableFormat> FORMAT = GraphJobOptions.tableFormat("format", "parquet (default), orc, tsv or csv")
+      .withDefault(TableFormat.PARQUET);
 
   public boolean rmat() {
     return type.equals("rmat");
@@ -64,7 +70,7 @@ public record GenerateOptions(
     int files = cl.getInt("files", Runtime.getRuntime().availableProcessors(), 1);
     atMost("files", files, MAX_FILES);
     long seed = cl.getLong("seed", 1);
-    TableFormat format = ImportCommand.format(cl, "format");
+    TableFormat format = FORMAT.read(cl);
     boolean rmat = type.equals("rmat");
     long edges = rmat ? cl.getLong("edges", nodes * 16) : 0;
     int classes = rmat ? 0 : cl.getInt("classes", 8, 2);
@@ -99,7 +105,7 @@ public record GenerateOptions(
       }
     }
     return new GenerateOptions(type, nodes, edges, features, classes, avgDegree, homophily, sparseIds,
-        format == null ? TableFormat.PARQUET : format, files, seed, output, overwrite, model, modelType, hidden,
+        format, files, seed, output, overwrite, model, modelType, hidden,
         modelOut);
   }
 }

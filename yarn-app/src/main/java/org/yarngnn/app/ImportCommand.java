@@ -1,10 +1,14 @@
 package org.yarngnn.app;
 
 import java.io.PrintStream;
+import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.app.graphworker.GraphJobOptions;
+import org.yarngnn.app.options.Option;
+import org.yarngnn.app.options.OptionValues;
 import org.yarngnn.io.table.OutputCommit;
 import org.yarngnn.io.table.PathOverlap;
 import org.yarngnn.io.table.TableFormat;
@@ -17,15 +21,20 @@ import org.yarngnn.io.table.TableReadOptions;
  * committed together: when either table has a bad row, nothing is written.
  */
 public final class ImportCommand implements Command {
+  private static final Option<String> EDGES = GraphJobOptions.EDGES.withHelp(
+      "edges table to convert (written to DIR/edges)");
+  private static final Option<String> NODES = GraphJobOptions.NODES.withHelp(
+      "nodes table to convert (written to DIR/nodes)");
+  private static final Option<TableFormat> EDGES_FORMAT = GraphJobOptions.EDGES_FORMAT.withHelp(
+      "tsv|csv|parquet|orc when the file names do not say");
+  private static final Option<TableFormat> NODES_FORMAT = GraphJobOptions.NODES_FORMAT.withHelp(
+      "tsv|csv|parquet|orc when the file names do not say");
+
   @Override
   public OptionSpec options() {
-    return new OptionSpec("import", "[--edges PATH] [--nodes PATH] --output DIR")
-        .value("edges", "PATH", "edges table to convert (written to DIR/edges)")
-        .value("nodes", "PATH", "nodes table to convert (written to DIR/nodes)")
-        .value("edges-format", "FORMAT", "tsv|csv|parquet|orc when the file names do not say")
-        .value("nodes-format", "FORMAT", "tsv|csv|parquet|orc when the file names do not say")
-        .value("output", "DIR", "output directory")
-        .flag("overwrite", "replace an existing output directory");
+    return OptionValues.declare(new OptionSpec("import", "[--edges PATH] [--nodes PATH] --output DIR"),
+        List.of(EDGES, NODES, EDGES_FORMAT, NODES_FORMAT, GraphJobOptions.OUTPUT.withHelp("output directory"),
+            GraphJobOptions.OVERWRITE));
   }
 
   @Override
@@ -34,12 +43,12 @@ public final class ImportCommand implements Command {
       throw new UsageException("import needs --edges, --nodes or both");
     }
     Path output = new Path(cl.require("output"));
-    PathOverlap.check(cl.conf(), "--output", output, "--edges", cl.get("edges"), "--nodes", cl.get("nodes"));
+    PathOverlap.check(cl.conf(), "--output", output, "--edges", EDGES.read(cl), "--nodes", NODES.read(cl));
     // Runs wholly in this JVM: SIGTERM or Ctrl-C removes the work directory as the JVM exits.
-    OutputCommit commit = OutputCommit.begin(cl.conf(), output, cl.flag("overwrite")).abortOnExit();
+    OutputCommit commit = OutputCommit.begin(cl.conf(), output, GraphJobOptions.OVERWRITE.read(cl)).abortOnExit();
     try {
-      long edges = importTable(cl, TableKind.EDGES, "edges", commit);
-      long nodes = importTable(cl, TableKind.NODES, "nodes", commit);
+      long edges = importTable(cl, TableKind.EDGES, EDGES, EDGES_FORMAT, commit);
+      long nodes = importTable(cl, TableKind.NODES, NODES, NODES_FORMAT, commit);
       commit.commit();
       out.printf("yarn-gnn import: wrote %,d edges and %,d nodes as Parquet under %s%n", edges, nodes, output);
       return Main.OK;
@@ -49,24 +58,14 @@ public final class ImportCommand implements Command {
     }
   }
 
-  private static long importTable(CommandLine cl, TableKind kind, String name, OutputCommit commit) {
-    String input = cl.get(name);
+  private static long importTable(CommandLine cl, TableKind kind, Option<String> table,
+      Option<TableFormat> format, OutputCommit commit) {
+    String input = table.read(cl);
     if (input == null) {
       return 0;
     }
-    TableReadOptions opts = TableReadOptions.builder().format(format(cl, name + "-format")).build();
-    return TableImport.importText(cl.conf(), kind, new Path(input), opts, new Path(commit.workDir(), name), false);
-  }
-
-  static TableFormat format(CommandLine cl, String option) {
-    String v = cl.get(option);
-    if (v == null) {
-      return null;
-    }
-    try {
-      return TableFormat.fromName(v);
-    } catch (IllegalArgumentException e) {
-      throw new UsageException("--" + option + ": unknown format '" + v + "' (parquet, orc, tsv, csv)");
-    }
+    TableReadOptions opts = TableReadOptions.builder().format(format.read(cl)).build();
+    return TableImport.importText(cl.conf(), kind, new Path(input), opts, new Path(commit.workDir(), table.name()),
+        false);
   }
 }

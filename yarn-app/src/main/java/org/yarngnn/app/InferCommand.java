@@ -43,9 +43,12 @@ public final class InferCommand implements Command {
   public int run(CommandLine cl, PrintStream out) throws Exception {
     InferOptions options = InferOptions.fromCommandLine(cl);
     PathOverlap.check(cl.conf(), "--output", options.job().output(), "--edges", options.job().edges(), "--nodes",
-        options.job().nodes(), "--graph", options.job().graph(), "--model", options.model(), "--targets", options.targets());
-    RunMetrics.check(cl.conf(), options.job().metrics(), options.job().output(), "--edges", options.job().edges(), "--nodes",
-        options.job().nodes(), "--graph", options.job().graph(), "--model", options.model(), "--targets", options.targets());
+        options.job().nodes(), "--graph", options.job().graph(), "--model", options.model(), "--targets",
+            options.targets());
+    RunMetrics.check(cl.conf(), options.job().metrics(), options.job().output(), "--edges", options.job().edges(),
+        "--nodes",
+        options.job().nodes(), "--graph", options.job().graph(), "--model", options.model(), "--targets",
+            options.targets());
     if (cl.flag("dry-run")) {
       DryRun.print(cl.conf(), "infer", options, validate(cl.conf(), options).spec(), out, null);
       return Main.OK;
@@ -78,7 +81,8 @@ public final class InferCommand implements Command {
       ModelFiles.checkInputWidth(model, o.model(), g.featureWidth(), o.job().graph());
       int workers = o.job().workers() == 0 ? g.parts() : o.job().workers();
       if (workers != g.parts()) {
-        throw new UsageException("--graph " + o.job().graph() + " has " + g.parts() + " partitions: run it with --workers "
+        throw new UsageException("--graph " + o.job()
+            .graph() + " has " + g.parts() + " partitions: run it with --workers "
             + g.parts() + " (one worker loads each partition)");
       }
       return model;
@@ -92,9 +96,11 @@ public final class InferCommand implements Command {
 
   /** The job the driver and the workers run: workers resolved, the model's layer count, the commit's work dir. */
   static InferOptions job(Configuration conf, InferOptions o, Model model, Path workDir, int defaultWorkers) {
-    int workers = o.job().workers() != 0 ? o.job().workers() : o.job().graph() != null ? graphParts(conf, o) : defaultWorkers;
+    int workers = o.job().workers() != 0 ? o.job().workers() : o.job().graph() != null ? graphParts(conf,
+        o) : defaultWorkers;
     InferOptions.Builder b = o.toBuilder();
-    b.job().workers(workers).layers(model.spec().layers().size()).workDir(workDir.toString());
+    b.job().set(GraphJobOptions.WORKERS, workers).set(GraphJobOptions.LAYERS, model.spec().layers().size())
+        .set(GraphJobOptions.WORK_DIR, workDir.toString());
     return b.build();
   }
 
@@ -135,13 +141,13 @@ public final class InferCommand implements Command {
     Model model = validate(conf, o);
     InferOptions.Builder qualified = o.toBuilder();
     // Compute threads follow the containers' vcores, not this machine's cores.
-    qualified.job().threads(o.job().workerVcores());
+    qualified.job().set(GraphJobOptions.THREADS, o.job().workerVcores());
     if (o.job().edges() != null) {
-      qualified.job().edges(JobCommands.onCluster(conf, o.job().edges(), "edges"))
-          .nodes(JobCommands.onCluster(conf, o.job().nodes(), "nodes"));
+      qualified.job().set(GraphJobOptions.EDGES, JobCommands.onCluster(conf, o.job().edges(), "edges"))
+          .set(GraphJobOptions.NODES, JobCommands.onCluster(conf, o.job().nodes(), "nodes"));
     }
     if (o.job().graph() != null) {
-      qualified.job().graph(JobCommands.onCluster(conf, o.job().graph(), "graph"));
+      qualified.job().set(GraphJobOptions.GRAPH, JobCommands.onCluster(conf, o.job().graph(), "graph"));
     }
     if (o.targets() != null) {
       qualified.targets(JobCommands.onCluster(conf, o.targets(), "targets"));

@@ -8,6 +8,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.GenericOptionsParser;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.app.options.RuntimeKeys;
 import org.yarngnn.compute.model.ModelFormatException;
 import org.yarngnn.io.table.InputException;
 
@@ -59,8 +60,10 @@ public final class Main {
     try {
       Configuration conf = new Configuration();
       String[] rest;
+      String[] generic = genericFirst(args);
+      checkConfFiles(generic);
       try {
-        GenericOptionsParser parser = new GenericOptionsParser(conf, genericFirst(args));
+        GenericOptionsParser parser = new GenericOptionsParser(conf, generic);
         rest = parser.getRemainingArgs();
       } catch (Exception e) {
         throw new UsageException("bad generic option: " + e.getMessage());
@@ -75,6 +78,9 @@ public final class Main {
         throw new UsageException("-D " + hooks.get(0) + " is a test hook, not an option: hooks act only in JVMs "
             + "the test harness starts with them on");
       }
+      java.util.Set<String> anyCommand = new java.util.HashSet<>();
+      commands.values().forEach(c -> anyCommand.addAll(c.options().options().keySet()));
+      RuntimeKeys.check(conf, args[0], command.options().options().keySet(), anyCommand, err);
       CommandLine cl = CommandLine.parse(command.options(), command.asOptions(rest), conf);
       // Before anything touches the cluster: every FileSystem and YARN client created later is this user's.
       KerberosLogin.loginIfAsked(cl, err);
@@ -117,6 +123,31 @@ public final class Main {
     }
     generic.addAll(rest);
     return generic.toArray(new String[0]);
+  }
+
+  /**
+   * Refuses a {@code -conf} file that is missing or not a Hadoop configuration file, naming it in one line:
+   * Hadoop would skip a missing one silently and fail on a broken one later, in its XML parser's words.
+   */
+  static void checkConfFiles(String[] generic) {
+    for (int i = 0; i + 1 < generic.length; i++) {
+      if (!generic[i].equals("-conf")) {
+        continue;
+      }
+      String file = generic[++i];
+      org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file);
+      if (!new java.io.File(path.toUri().getPath()).isFile()) {
+        throw new UsageException("-conf " + file + ": no such file");
+      }
+      Configuration probe = new Configuration(false);
+      probe.addResource(path);
+      try {
+        probe.size();
+      } catch (RuntimeException e) {
+        throw new UsageException("-conf " + file + ": not a Hadoop configuration file (XML: <configuration> of "
+            + "<property> elements with <name> and <value>)");
+      }
+    }
   }
 
   /** The failure's own message chain on one line: what a scheduler's log should show. */

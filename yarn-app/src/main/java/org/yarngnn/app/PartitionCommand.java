@@ -1,17 +1,33 @@
 package org.yarngnn.app;
 
+import static org.yarngnn.app.graphworker.GraphJobOptions.DRY_RUN;
+import static org.yarngnn.app.graphworker.GraphJobOptions.EDGES;
+import static org.yarngnn.app.graphworker.GraphJobOptions.EDGES_FORMAT;
+import static org.yarngnn.app.graphworker.GraphJobOptions.LOCAL;
+import static org.yarngnn.app.graphworker.GraphJobOptions.METRICS;
+import static org.yarngnn.app.graphworker.GraphJobOptions.MISSING_FEATURES;
+import static org.yarngnn.app.graphworker.GraphJobOptions.NAME;
+import static org.yarngnn.app.graphworker.GraphJobOptions.NODES;
+import static org.yarngnn.app.graphworker.GraphJobOptions.NODES_FORMAT;
+import static org.yarngnn.app.graphworker.GraphJobOptions.OUTPUT;
+import static org.yarngnn.app.graphworker.GraphJobOptions.OVERWRITE;
+import static org.yarngnn.app.graphworker.GraphJobOptions.OWNERSHIP;
+import static org.yarngnn.app.graphworker.GraphJobOptions.QUEUE;
+import static org.yarngnn.app.graphworker.GraphJobOptions.UNDIRECTED;
+import static org.yarngnn.app.graphworker.GraphJobOptions.VERBOSE;
+
 import java.io.PrintStream;
+import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
-import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.app.options.Option;
+import org.yarngnn.app.options.OptionValues;
 import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.NodeTable;
 import org.yarngnn.io.table.PathOverlap;
 import org.yarngnn.io.table.TableReadOptions;
-import org.yarngnn.partition.MissingFeatures;
-import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.PartitionedGraphStats;
 import org.yarngnn.partition.mr.PartitionJob;
 import org.yarngnn.partition.mr.PartitionJobOptions;
@@ -22,62 +38,48 @@ import org.yarngnn.partition.mr.PartitionJobOptions;
  * runner.
  */
 public final class PartitionCommand implements Command {
+  private static final Option<Long> PARTITIONS = Option.whole("partitions", "P", 1L, 1,
+      PartitionJobOptions.MAX_PARTITIONS, "number of partitions (= graph workers of infer --graph; default {default})");
+  /** Not given: the cluster's queue of MapReduce jobs (mapreduce.job.queuename), not yarn-gnn's "default". */
+  private static final Option<String> PARTITION_QUEUE = QUEUE.withDefault(null).withHelp("YARN queue");
+  /** The graph job's declarations, in partition's words where they mean something else here. */
+  private static final List<Option<?>> DECLARED = List.of(EDGES.withHelp("edges table"),
+      NODES.withHelp("nodes table"), EDGES_FORMAT, NODES_FORMAT, OUTPUT.withHelp("partitioned graph directory"),
+      PARTITIONS, OWNERSHIP.withHelp("node ownership: ranges for ids 0..n-1 (auto), or a hash"), UNDIRECTED,
+      MISSING_FEATURES, OVERWRITE, LOCAL.withHelp("run with Hadoop's local job runner in this JVM"), PARTITION_QUEUE,
+      NAME.withHelp("job name"), METRICS.withHelp("also write a JSON summary of the run (seconds, partition "
+          + "statistics) to FILE"), DRY_RUN.withHelp("check the tables, print the plan, run nothing, write nothing"));
+
   @Override
   public OptionSpec options() {
-    return KerberosLogin.options(new OptionSpec("partition",
-        "--edges PATH --nodes PATH --output DIR --partitions P [--local]"))
-        .value("edges", "PATH", "edges table")
-        .value("nodes", "PATH", "nodes table")
-        .value("edges-format", "FORMAT", "parquet|orc|tsv|csv when the file names do not say")
-        .value("nodes-format", "FORMAT", "parquet|orc|tsv|csv when the file names do not say")
-        .value("output", "DIR", "partitioned graph directory")
-        .value("partitions", "P", "number of partitions (= graph workers of infer --graph; default 1)")
-        .value("ownership", "auto|range|hash", "node ownership: ranges for ids 0..n-1 (auto), or a hash")
-        .flag("undirected", "add the reverse of every edge")
-        .value("missing-features", "error|zero", "an edge endpoint without a node row: refuse (default) or zero features")
-        .flag("overwrite", "replace an existing output directory")
-        .flag("local", "run with Hadoop's local job runner in this JVM")
-        .value("queue", "Q", "YARN queue")
-        .value("name", "NAME", "job name")
-        .value("metrics", "FILE", "also write a JSON summary of the run (seconds, partition statistics) to FILE")
-        .flag("dry-run", "check the tables, print the plan, run nothing, write nothing");
+    return OptionValues.declare(KerberosLogin.options(new OptionSpec("partition",
+        "--edges PATH --nodes PATH --output DIR --partitions P [--local]")), DECLARED);
   }
 
   @Override
   public int run(CommandLine cl, PrintStream out) throws Exception {
-    int partitions = cl.getInt("partitions", 1, 1);
-    if (partitions > PartitionJobOptions.MAX_PARTITIONS) {
-      throw new UsageException("option --partitions must be at most " + PartitionJobOptions.MAX_PARTITIONS
-          + ", not " + partitions);
-    }
     PartitionJobOptions.Builder b = PartitionJobOptions.builder()
         .edges(new Path(cl.require("edges")))
         .nodes(new Path(cl.require("nodes")))
         .output(new Path(cl.require("output")))
-        .partitions(partitions)
-        .undirected(cl.flag("undirected"))
-        .overwrite(cl.flag("overwrite"))
+        .partitions(PARTITIONS.read(cl).intValue())
+        .undirected(UNDIRECTED.read(cl))
+        .overwrite(OVERWRITE.read(cl))
         .local(JobOptions.runLocally(cl))
-        .edgeOptions(TableReadOptions.builder().format(ImportCommand.format(cl, "edges-format")).build())
-        .nodeOptions(TableReadOptions.builder().format(ImportCommand.format(cl, "nodes-format")).build())
-        .verbose(cl.flag("verbose"));
-    try {
-      b.ownership(Ownership.Kind.byName(cl.get("ownership", "auto")));
-      b.missingFeatures(MissingFeatures.byName(cl.get("missing-features", "error")));
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage());
-    }
-    if (cl.has("queue")) {
-      b.queue(cl.get("queue"));
-    }
+        .edgeOptions(TableReadOptions.builder().format(EDGES_FORMAT.read(cl)).build())
+        .nodeOptions(TableReadOptions.builder().format(NODES_FORMAT.read(cl)).build())
+        .verbose(VERBOSE.read(cl))
+        .ownership(OWNERSHIP.read(cl))
+        .missingFeatures(MISSING_FEATURES.read(cl));
+    b.queue(PARTITION_QUEUE.read(cl));
     if (cl.has("name")) {
-      b.name(cl.get("name"));
+      b.name(NAME.read(cl));
     }
     PartitionJobOptions job = b.build();
-    String metrics = cl.get("metrics");
+    String metrics = METRICS.read(cl);
     PathOverlap.check(cl.conf(), "--output", job.output(), "--edges", job.edges(), "--nodes", job.nodes());
     RunMetrics.check(cl.conf(), metrics, job.output().toString(), "--edges", job.edges(), "--nodes", job.nodes());
-    if (cl.flag("dry-run")) {
+    if (DRY_RUN.read(cl)) {
       dryRun(cl, job, out);
       return Main.OK;
     }

@@ -165,8 +165,9 @@ public final class TrainCommand implements Command {
     int workers = g.workers() != 0 ? g.workers()
         : g.graph() != null ? PartitionedGraph.open(conf, new Path(g.graph())).parts() : defaultWorkers;
     ModelSpec spec = ModelFormat.parse(o.specJson(), o.modelSpec());
-    return o.toBuilder().job(g.toBuilder().workers(workers).layers(spec.layers().size())
-        .workDir(workDir.toString())).build();
+    return o.toBuilder().job(g.toBuilder().set(GraphJobOptions.WORKERS, workers).set(GraphJobOptions.LAYERS,
+        spec.layers().size())
+        .set(GraphJobOptions.WORK_DIR, workDir.toString())).build();
   }
 
   private int runLocal(Configuration conf, TrainOptions given, PrintStream out) throws Exception {
@@ -253,20 +254,20 @@ public final class TrainCommand implements Command {
         YARN_DEFAULT_WORKERS);
     Checkpoint checkpoints = checkpoints(conf, o);
     GraphJobOptions g = o.job();
-    GraphJobOptions.Builder qualified = g.toBuilder().threads(g.workerVcores());
+    GraphJobOptions.Builder qualified = g.toBuilder().set(GraphJobOptions.THREADS, g.workerVcores());
     if (g.edges() != null) {
-      qualified.edges(JobCommands.onCluster(conf, g.edges(), "edges"))
-          .nodes(JobCommands.onCluster(conf, g.nodes(), "nodes"));
+      qualified.set(GraphJobOptions.EDGES, JobCommands.onCluster(conf, g.edges(), "edges"))
+          .set(GraphJobOptions.NODES, JobCommands.onCluster(conf, g.nodes(), "nodes"));
     }
     if (g.graph() != null) {
-      qualified.graph(JobCommands.onCluster(conf, g.graph(), "graph"));
+      qualified.set(GraphJobOptions.GRAPH, JobCommands.onCluster(conf, g.graph(), "graph"));
     }
     OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), g.overwrite());
     OutputCommit pairs = null;
     try {
       pairs = beginPairs(conf, o);
-      TrainOptions job = job(conf, withPairs(o, pairs).toBuilder().job(qualified.output(commit.outputDir()
-          .toString())).build(), commit.workDir(), YARN_DEFAULT_WORKERS);
+      TrainOptions job = job(conf, withPairs(o, pairs).toBuilder().job(qualified.set(GraphJobOptions.OUTPUT,
+          commit.outputDir().toString())).build(), commit.workDir(), YARN_DEFAULT_WORKERS);
       // A resumed run prints the epochs after its checkpoint's, as --local does.
       int resumedEpoch = 0;
       if (job.resume() != null) {

@@ -9,7 +9,8 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * Parsed {@code --name value} / {@code --name=value} / {@code --flag} options of one command, layered over the
  * Hadoop configuration: a value given on the command line wins, else {@code yarngnn.NAME} from {@code -D} or
- * {@code -conf}, else the caller's default. Hadoop's generic options are stripped before this parser runs.
+ * {@code -conf}, else the caller's default. Hadoop's generic options are stripped before this parser runs, and
+ * the configuration's keys checked ({@code options.RuntimeKeys#check}).
  */
 public final class CommandLine {
   public static final String KEY_PREFIX = "yarngnn.";
@@ -58,12 +59,6 @@ public final class CommandLine {
     }
     if (!positional.isEmpty()) {
       throw new UsageException("unexpected argument '" + positional.get(0) + "' for " + spec.command());
-    }
-    // Options given as -D yarngnn.NAME must be known options too: a typo there must not pass silently.
-    for (Map.Entry<String, String> e : conf.getPropsWithPrefix(KEY_PREFIX).entrySet()) {
-      if (!spec.options().containsKey(e.getKey()) && !e.getKey().contains(".")) {
-        throw new UsageException("unknown option -D " + KEY_PREFIX + e.getKey() + " for " + spec.command());
-      }
     }
     return new CommandLine(spec, values, conf);
   }

@@ -37,6 +37,11 @@ public final class OptionSpec {
     return command;
   }
 
+  /** The command's arguments in brief, as the usage line gives them. */
+  public String synopsis() {
+    return synopsis;
+  }
+
   public Map<String, Option> options() {
     return Collections.unmodifiableMap(options);
   }

@@ -13,11 +13,11 @@ import org.yarngnn.app.yarn.LaunchContexts;
 
 /**
  * Graph workers of any role as YARN containers running the role's {@code mainClass}, launched by the
- * ApplicationMaster's container pool. Made
- * {@link #replaceable}, the containers are expendable to the pool (a lost one does not fail it): each exit that is
- * not a success nor a stop by the AM (preempted, lost node, killed, non-zero status) is reported as a
- * {@link ReplaceableWorkers.Loss} of that worker's index and attempt, and {@link #relaunch} starts one container
- * with the same index ({@value ATTEMPT_ENV} telling it which attempt it is).
+ * ApplicationMaster's container pool. Made replaceable, the containers are expendable to the pool (a lost one does
+ * not fail it): each exit that is not a success nor a stop by the AM (preempted, lost node, killed, non-zero
+ * status) is reported as a {@link ReplaceableWorkers.Loss} of that worker's index and attempt, and
+ * {@link #relaunch} starts one container with the same index ({@value ATTEMPT_ENV} telling it which attempt it
+ * is).
  */
 public final class ContainerWorkers implements ReplaceableWorkers {
   static final String ROLE = "graph-worker";

@@ -40,10 +40,10 @@ public final class GraphJobOptions {
   public static final Option<Long> WORKERS = Option.whole("workers", "N", null, 1, INT,
       "graph workers (default 1 locally)");
   public static final Option<Long> WORKER_MEMORY = Option.whole("worker-memory", "MB", 1024L, 128, INT,
-      "memory per worker container");
+      "memory per worker container (default {default})");
   public static final Option<Long> WORKER_VCORES = Option.whole("worker-vcores", "N", 1L, 1, INT,
-      "vcores per worker container");
-  public static final Option<String> QUEUE = Option.text("queue", "Q", "default", "YARN queue");
+      "vcores per worker container (default {default})");
+  public static final Option<String> QUEUE = Option.text("queue", "Q", "default", "YARN queue (default {default})");
   public static final Option<String> NAME = Option.text("name", "NAME", null, "YARN application name");
   public static final Option<Boolean> OVERWRITE = Option.flag("overwrite", "replace an existing output directory");
   public static final Option<TableFormat> OUTPUT_FORMAT = Option.of("output-format", "parquet|orc",
@@ -98,6 +98,7 @@ public final class GraphJobOptions {
       EdgeReading.AUTO, "raw edges: each worker reads a share of the files and routes others' edges to them, or "
       + "reads every file and keeps its own (auto: all up to " + EdgeReading.MAX_READING_ALL + " workers)",
       entry("auto", EdgeReading.AUTO), entry("share", EdgeReading.SHARE), entry("all", EdgeReading.ALL));
+  /** At most 1000: more than any job should survive; past it a cluster is broken, not unlucky. */
   public static final Option<Long> MAX_WORKER_FAILURES = Option.whole("max-worker-failures", "N", 3L, 0, 1000,
       "on YARN, lost graph-worker containers replaced in total before the job fails (default {default}); a "
       + "replacement goes on from the job's checkpoints, or from its inputs without any");
@@ -158,7 +159,7 @@ public final class GraphJobOptions {
   public static Builder read(String command, CommandLine cl) {
     Builder b = new Builder(command, OptionValues.read(DECLARED, cl));
     String hook = TestHooks.get(cl.conf(), HALT_AT.key());
-    return b.haltAt(hook != null ? hook : TestHooks.get(cl.conf(), HALT_KEY));
+    return b.set(HALT_AT, hook != null ? hook : TestHooks.get(cl.conf(), HALT_KEY));
   }
 
   public Builder toBuilder() {
@@ -363,125 +364,13 @@ public final class GraphJobOptions {
       return this;
     }
 
+    /** Sets a whole-number option from an int or a long. */
+    public Builder set(Option<Long> option, long value) {
+      return set(option, Long.valueOf(value));
+    }
+
     public <T> T get(Option<T> option) {
       return values.get(option);
-    }
-
-    public Builder edges(String v) {
-      return set(EDGES, v);
-    }
-
-    public Builder nodes(String v) {
-      return set(NODES, v);
-    }
-
-    public Builder edgesFormat(TableFormat v) {
-      return set(EDGES_FORMAT, v);
-    }
-
-    public Builder nodesFormat(TableFormat v) {
-      return set(NODES_FORMAT, v);
-    }
-
-    public Builder graph(String v) {
-      return set(GRAPH, v);
-    }
-
-    public Builder output(String v) {
-      return set(OUTPUT, v);
-    }
-
-    public Builder outputFormat(TableFormat v) {
-      return set(OUTPUT_FORMAT, v);
-    }
-
-    public Builder metrics(String v) {
-      return set(METRICS, v == null || v.isEmpty() ? null : v);
-    }
-
-    public Builder undirected(boolean v) {
-      return set(UNDIRECTED, v);
-    }
-
-    public Builder missingFeatures(MissingFeatures v) {
-      return set(MISSING_FEATURES, v);
-    }
-
-    public Builder overwrite(boolean v) {
-      return set(OVERWRITE, v);
-    }
-
-    public Builder seed(long v) {
-      return set(SEED, v);
-    }
-
-    public Builder threads(long v) {
-      return set(THREADS, v);
-    }
-
-    /** Graph workers; unset (the default) lets the command pick. */
-    public Builder workers(long v) {
-      return set(WORKERS, v);
-    }
-
-    public Builder workerMemoryMb(long v) {
-      return set(WORKER_MEMORY, v);
-    }
-
-    public Builder workerVcores(long v) {
-      return set(WORKER_VCORES, v);
-    }
-
-    public Builder queue(String v) {
-      return set(QUEUE, v);
-    }
-
-    public Builder name(String v) {
-      return set(NAME, v);
-    }
-
-    public Builder chunkRows(long v) {
-      return set(CHUNK_ROWS, v);
-    }
-
-    public Builder roundTimeoutSeconds(long v) {
-      return set(ROUND_TIMEOUT, v);
-    }
-
-    public Builder ownership(Ownership.Kind v) {
-      return set(OWNERSHIP, v);
-    }
-
-    public Builder edgeReading(EdgeReading v) {
-      return set(EDGE_READING, v);
-    }
-
-    public Builder maxWorkerFailures(long v) {
-      return set(MAX_WORKER_FAILURES, v);
-    }
-
-    public Builder local(boolean v) {
-      return set(LOCAL, v);
-    }
-
-    public boolean local() {
-      return values.get(LOCAL);
-    }
-
-    public Builder verbose(boolean v) {
-      return set(VERBOSE, v);
-    }
-
-    public Builder workDir(String v) {
-      return set(WORK_DIR, v);
-    }
-
-    public Builder layers(long v) {
-      return set(LAYERS, v);
-    }
-
-    public Builder haltAt(String v) {
-      return set(HALT_AT, v);
     }
 
     /** Checks every value; the message of the {@link UsageException} names the option. */

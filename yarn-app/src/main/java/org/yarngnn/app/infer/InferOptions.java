@@ -109,7 +109,8 @@ public final class InferOptions {
    */
   public static InferOptions fromCommandLine(CommandLine cl) {
     boolean local = JobOptions.runLocally(cl);
-    return new Builder(GraphJobOptions.read("infer", cl).local(local), OptionValues.read(DECLARED, cl), null).build();
+    return new Builder(GraphJobOptions.read("infer", cl).set(GraphJobOptions.LOCAL, local), OptionValues.read(DECLARED,
+        cl), null).build();
   }
 
   /** Every option as {@code yarngnn.OPTION}, internal fields under {@code yarngnn.job.*}. */
@@ -213,7 +214,7 @@ public final class InferOptions {
       return job;
     }
 
-    /** Changes the graph job's options in a chain: {@code .job(j -> j.local(true))}. */
+    /** Changes the graph job's options in a chain: {@code .job(j -> j.set(GraphJobOptions.LOCAL, true))}. */
     public Builder job(java.util.function.Consumer<GraphJobOptions.Builder> change) {
       change.accept(job);
       return this;
@@ -225,7 +226,7 @@ public final class InferOptions {
     }
 
     public Builder output(String v) {
-      job.output(v);
+      job.set(GraphJobOptions.OUTPUT, v);
       return this;
     }
 
@@ -253,7 +254,7 @@ public final class InferOptions {
     /** The checkpoint mode, the failures replaced and where the checkpoints go. */
     public Builder recovery(RecoveryOptions v) {
       values.set(CHECKPOINT, v.checkpointLayers());
-      job.maxWorkerFailures(v.maxWorkerFailures());
+      job.set(GraphJobOptions.MAX_WORKER_FAILURES, v.maxWorkerFailures());
       recoveryDir = v.dir();
       return this;
     }

@@ -192,7 +192,8 @@ public final class InferenceWorker implements WorkerSession.Role {
       throw new IllegalStateException("worker " + index + " halted by yarngnn.test.halt-worker");
     }
     running = c.phase();
-    if (spec.job().haltAt() != null && attempt == 0 && spec.job().haltAt().equals("kill:" + index + "@" + label(c.phase())
+    if (spec.job().haltAt() != null && attempt == 0 && spec.job().haltAt()
+        .equals("kill:" + index + "@" + label(c.phase())
         + (c.phase() == Phase.LAYER ? c.layer() : "")) && System.getenv("CONTAINER_ID") != null) {
       // Test hook (the fault sweep): the first start of that worker dies as a killed container, once.
       Runtime.getRuntime().halt(137);
@@ -439,7 +440,8 @@ public final class InferenceWorker implements WorkerSession.Role {
       if (e instanceof Error err) {
         throw err;
       }
-      throw NumberChecks.asBadInput((Exception) e, spec.job().edges() != null ? spec.job().edges() : spec.job().graph());
+      throw NumberChecks.asBadInput((Exception) e, spec.job().edges() != null ? spec.job().edges() : spec.job()
+          .graph());
     }
     layerDone(plan);
   }
@@ -499,12 +501,14 @@ public final class InferenceWorker implements WorkerSession.Role {
       // Written again after a loss: this worker's parts of the interrupted attempt go first.
       org.apache.hadoop.fs.FileSystem fs = new Path(spec.job().workDir()).getFileSystem(conf);
       for (int t = 0; t < PARTS_PER_WORKER; t++) {
-        fs.delete(new Path(spec.job().workDir(), OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.job().outputFormat())),
+        fs.delete(new Path(spec.job().workDir(), OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.job()
+            .outputFormat())),
             false);
       }
     }
     new PartWriter(conf, spec.job().outputFormat(), plan.layers()).write(ids, h, pred, parts, parts,
-        t -> new Path(spec.job().workDir(), OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.job().outputFormat())));
+        t -> new Path(spec.job().workDir(), OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.job()
+            .outputFormat())));
   }
 
   /**

@@ -1,7 +1,7 @@
 package org.yarngnn.app.infer;
 
 import java.util.Locale;
-import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 
 /**
  * How an inference survives a lost graph worker on YARN: {@code --max-worker-failures N} (losses the job replaces
@@ -24,9 +24,6 @@ import org.yarngnn.app.cli.UsageException;
  * container), null elsewhere; it marks a job that runs in containers. Immutable.
  */
 record RecoveryOptions(boolean checkpointLayers, int maxWorkerFailures, String dir) {
-  public static final int DEFAULT_MAX_WORKER_FAILURES = 3;
-  /** More than any job should survive; past it a cluster is broken, not unlucky. */
-  static final int MOST_WORKER_FAILURES = 1000;
   /**
    * The checkpoints' directory under an application's staging directory; its leading underscore keeps it out of
    * the containers' local resources (a second AM attempt lists staging with the first attempt's checkpoints in it).
@@ -34,15 +31,7 @@ record RecoveryOptions(boolean checkpointLayers, int maxWorkerFailures, String d
   public static final String STAGING_SUBDIR = "_checkpoints";
 
   public RecoveryOptions {
-    if (maxWorkerFailures < 0 || maxWorkerFailures > MOST_WORKER_FAILURES) {
-      throw new UsageException("option --max-worker-failures must be between 0 and " + MOST_WORKER_FAILURES
-          + ", not " + maxWorkerFailures);
-    }
-  }
-
-  /** The defaults of a job, the same locally and on YARN (locally nothing is replaced: {@code dir} stays null). */
-  public static RecoveryOptions defaults() {
-    return new RecoveryOptions(false, DEFAULT_MAX_WORKER_FAILURES, null);
+    GraphJobOptions.MAX_WORKER_FAILURES.check((long) maxWorkerFailures);
   }
 
   /** With the checkpoints under {@code stagingDir}. */

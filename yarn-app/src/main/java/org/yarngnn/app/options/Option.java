@@ -46,9 +46,14 @@ public final class Option<T> {
     return new Option<>(name, valueName, help, dflt, v -> v.isEmpty() ? null : v, v -> v, v -> null, false);
   }
 
-  /** A switch without a value: {@code --NAME}, or {@code yarngnn.NAME} true or false. */
+  /** A switch without a value: {@code --NAME}, or {@code yarngnn.NAME} true or false; off by default. */
   public static Option<Boolean> flag(String name, String help) {
-    return new Option<>(name, null, help, false, v -> {
+    return flag(name, false, help);
+  }
+
+  /** A switch; a value other than true or false is refused, not read as false as Hadoop's getBoolean would. */
+  public static Option<Boolean> flag(String name, boolean dflt, String help) {
+    return new Option<>(name, null, help, dflt, v -> {
       if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
         return Boolean.valueOf(v.toLowerCase(Locale.ROOT));
       }
@@ -160,8 +165,34 @@ public final class Option<T> {
     try {
       return parser.apply(text);
     } catch (UsageException e) {
-      // An internal key is set with -D (or by the client), never as a flag: name it so.
-      throw internal ? new UsageException(e.getMessage().replace("option --" + name, "-D " + key())) : e;
+      // An internal key is set in a configuration (-D, -conf, a site file or job.xml), never as a flag.
+      throw internal ? new UsageException(e.getMessage().replace("option --" + name, "key " + key())) : e;
+    }
+  }
+
+  /** The value of {@code yarngnn.NAME} in {@code conf}, checked; the default when it is not set. */
+  public T get(org.apache.hadoop.conf.Configuration conf) {
+    String text = conf.getTrimmed(key());
+    T v = text == null ? defaultValue : parse(text);
+    check(v);
+    return v;
+  }
+
+  /**
+   * The value {@code cl} gives ({@code --NAME}, else {@code yarngnn.NAME} of its configuration), checked; the
+   * default when neither does.
+   */
+  public T read(org.yarngnn.app.cli.CommandLine cl) {
+    String text = internal ? cl.conf().getTrimmed(key()) : cl.get(name);
+    T v = text == null ? defaultValue : parse(text);
+    check(v);
+    return v;
+  }
+
+  /** Sets {@code yarngnn.NAME} to {@code value} as the command line writes it; nothing for null. */
+  public void write(org.apache.hadoop.conf.Configuration conf, T value) {
+    if (value != null) {
+      conf.set(key(), format(value));
     }
   }
 
@@ -176,6 +207,11 @@ public final class Option<T> {
     if (refused != null) {
       throw new UsageException(refused);
     }
+  }
+
+  /** The same option with another default: a command's own default of a shared option. */
+  public Option<T> withDefault(T dflt) {
+    return new Option<>(name, valueName, help, dflt, parser, writer, check, internal);
   }
 
   /** The same option with another help line: a command's own wording of a shared option. */

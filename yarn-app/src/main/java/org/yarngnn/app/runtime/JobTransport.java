@@ -1,5 +1,6 @@
 package org.yarngnn.app.runtime;
 
+import org.yarngnn.app.options.RuntimeKeys;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.yarngnn.app.transport.MessageCodec;
@@ -8,13 +9,13 @@ import org.yarngnn.app.transport.TransportSecret;
 
 /**
  * What every transport of one job shares: the job's secret, whether frames are encrypted
- * ({@value #ENCRYPT_KEY}), and the host this participant listens on and advertises (its NodeManager's host in a
+ * ({@code yarngnn.transport.encrypt}), and the host this participant listens on and advertises (its NodeManager's host in a
  * container, loopback with {@code --local}; never all interfaces). Every participant builds its transport from
  * {@link #options}, so each connection of the job authenticates, whatever role opens it. Immutable.
  */
 public final class JobTransport {
   /** {@code -D yarngnn.transport.encrypt=true}: AES-GCM on every frame after the handshake (default off). */
-  public static final String ENCRYPT_KEY = "yarngnn.transport.encrypt";
+  public static final String ENCRYPT_KEY = RuntimeKeys.TRANSPORT_ENCRYPT.key();
   public static final String LOOPBACK = "127.0.0.1";
 
   private final TransportSecret secret;
@@ -32,12 +33,12 @@ public final class JobTransport {
 
   /** {@code --local}: a fresh in-memory secret, loopback only. */
   public static JobTransport local(Configuration conf) {
-    return new JobTransport(TransportSecret.generate(), conf.getBoolean(ENCRYPT_KEY, false), LOOPBACK);
+    return new JobTransport(TransportSecret.generate(), RuntimeKeys.TRANSPORT_ENCRYPT.get(conf), LOOPBACK);
   }
 
   /** In a YARN container: the secret from the container's credentials, listening on {@code host}. */
   public static JobTransport inContainer(Configuration conf, String host) throws IOException {
-    return new JobTransport(JobSecretKey.ofCurrentUser(), conf.getBoolean(ENCRYPT_KEY, false), host);
+    return new JobTransport(JobSecretKey.ofCurrentUser(), RuntimeKeys.TRANSPORT_ENCRYPT.get(conf), host);
   }
 
   /** The host this participant binds and advertises. */

@@ -6,6 +6,9 @@ import org.yarngnn.app.JobOptions;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.app.graphworker.GraphJobOptions;
+import org.yarngnn.app.options.Option;
+import org.yarngnn.app.options.OptionValues;
 import org.yarngnn.compute.retrieval.ExactTopK;
 import org.yarngnn.io.table.TableFormat;
 
@@ -19,63 +22,58 @@ public record TopkOptions(String embeddings, int k, String output, String querie
     String exclude, String truth, String metrics, int workers, int workerMemoryMb, int workerVcores, String queue,
     String name, boolean overwrite, TableFormat outputFormat, boolean local, int candidateBlock,
     long roundTimeoutSeconds, boolean verbose, String workDir) {
-  /** Internal: the output commit's work directory, where each worker writes its part file. */
-  public static final String WORK_DIR_KEY = CommandLine.KEY_PREFIX + "job.work-dir";
   /**
    * The largest K: a query's heap holds K scores and ids (12 bytes each), and a list longer than this is an
    * export of the whole table rather than retrieval.
    */
   public static final int MAX_K = 100_000;
-  static final int DEFAULT_ROUND_TIMEOUT_SECONDS = 24 * 3600;
+
+  static final Option<String> EMBEDDINGS = Option.text("embeddings", "DIR", null,
+      "an infer output: columns id, embedding");
+  static final Option<Long> K = Option.whole("k", "K", null, 1, MAX_K, "candidates per query (1.." + MAX_K + ")");
+  static final Option<String> OUTPUT = GraphJobOptions.OUTPUT.withHelp(
+      "where the (query, rank, candidate, score) rows go");
+  static final Option<String> QUERIES = Option.text("queries", "TABLE", null,
+      "ids (column id) to retrieve for (default: every id of --embeddings)");
+  static final Option<String> CANDIDATES = Option.text("candidates", "TABLE", null,
+      "ids (column id) that may be retrieved (default: every id of --embeddings)");
+  static final Option<String> EXCLUDE = Option.text("exclude", "EDGES", null,
+      "(src = query, dst = candidate) pairs never to return, e.g. the training edges");
+  static final Option<String> TRUTH = Option.text("truth", "EDGES", null, "held-out (src = query, dst = "
+      + "candidate) pairs: print recall@K, ndcg@K, hit_rate@K and mrr");
+  static final Option<Long> CANDIDATE_BLOCK = Option.whole("candidate-block", "N",
+      (long) ExactTopK.DEFAULT_CANDIDATE_BLOCK, 1, 1 << 20, "candidates scored per block (default {default}): "
+      + "bounds a worker's memory whatever the candidate count");
+  static final Option<String> METRICS = GraphJobOptions.METRICS.withHelp(
+      "also write a JSON summary of the run (and the --truth metrics)");
+  /** A retrieval is one phase over every candidate: its limit is a day, not a layer's hour. */
+  static final Option<Long> ROUND_TIMEOUT = GraphJobOptions.ROUND_TIMEOUT.withDefault(24 * 3600L)
+      .withHelp("time limit of the retrieval on all workers (default {default})");
+  static final Option<Boolean> DRY_RUN = GraphJobOptions.DRY_RUN.withHelp(
+      "check the tables, print the plan, run nothing, write nothing");
+  static final Option<Boolean> VERBOSE = GraphJobOptions.VERBOSE.withHelp("stack traces on failure");
+  static final Option<String> NAME = GraphJobOptions.NAME.withDefault("yarn-gnn-topk");
+  /** Topk's own options, beside the containers' ({@link GraphJobOptions#JOB}). */
+  static final List<Option<?>> DECLARED = List.of(EMBEDDINGS, K, OUTPUT, QUERIES, CANDIDATES, EXCLUDE, TRUTH,
+      CANDIDATE_BLOCK, METRICS, ROUND_TIMEOUT, DRY_RUN, VERBOSE);
 
   public static OptionSpec optionSpec() {
-    return JobOptions.common(new OptionSpec("topk", "--embeddings DIR --k K --output DIR [--queries TABLE] "
-        + "[--candidates TABLE] [--exclude EDGES] [--truth EDGES]"))
-        .value("embeddings", "DIR", "an infer output: columns id, embedding")
-        .value("k", "K", "candidates per query (1.." + MAX_K + ")")
-        .value("output", "DIR", "where the (query, rank, candidate, score) rows go")
-        .value("queries", "TABLE", "ids (column id) to retrieve for (default: every id of --embeddings)")
-        .value("candidates", "TABLE", "ids (column id) that may be retrieved (default: every id of --embeddings)")
-        .value("exclude", "EDGES", "(src = query, dst = candidate) pairs never to return, e.g. the training edges")
-        .value("truth", "EDGES", "held-out (src = query, dst = candidate) pairs: print recall@K, ndcg@K, "
-            + "hit_rate@K and mrr")
-        .value("candidate-block", "N", "candidates scored per block (default " + ExactTopK.DEFAULT_CANDIDATE_BLOCK
-            + "): bounds a worker's memory whatever the candidate count")
-        .value("metrics", "FILE", "also write a JSON summary of the run (and the --truth metrics)")
-        .value("round-timeout", "SECONDS", "time limit of the retrieval on all workers (default "
-            + DEFAULT_ROUND_TIMEOUT_SECONDS + ")")
-        .flag("dry-run", "check the tables, print the plan, run nothing, write nothing")
-        .flag("verbose", "stack traces on failure");
+    return OptionValues.declare(JobOptions.common(new OptionSpec("topk", "--embeddings DIR --k K --output DIR "
+        + "[--queries TABLE] [--candidates TABLE] [--exclude EDGES] [--truth EDGES]")), DECLARED);
   }
 
   public static TopkOptions parse(CommandLine cl) {
-    int k = cl.getInt("k", 0, 0);
     if (!cl.has("k")) {
       throw new UsageException("topk needs --k");
     }
-    if (k < 1 || k > MAX_K) {
-      throw new UsageException("option --k must be between 1 and " + MAX_K + ", not " + k);
-    }
-    String format = cl.get("output-format", "parquet");
-    TableFormat outputFormat = format.equalsIgnoreCase("orc") ? TableFormat.ORC
-        : format.equalsIgnoreCase("parquet") ? TableFormat.PARQUET : null;
-    if (outputFormat == null) {
-      throw new UsageException("option --output-format is parquet or orc, not '" + format + "'");
-    }
-    int block = cl.getInt("candidate-block", ExactTopK.DEFAULT_CANDIDATE_BLOCK, 1);
-    if (block > 1 << 20) {
-      throw new UsageException("option --candidate-block must be at most " + (1 << 20) + ", not " + block);
-    }
-    long timeout = cl.getLong("round-timeout", DEFAULT_ROUND_TIMEOUT_SECONDS);
-    if (timeout < 1) {
-      throw new UsageException("option --round-timeout must be at least 1 (seconds), not " + timeout);
-    }
-    return new TopkOptions(cl.require("embeddings"), k, cl.require("output"), cl.get("queries"),
-        cl.get("candidates"), cl.get("exclude"), cl.get("truth"), cl.get("metrics"),
-        cl.has("workers") ? cl.getInt("workers", 1, 1) : 0,
-        cl.getInt("worker-memory", 1024, 128), cl.getInt("worker-vcores", 1, 1), cl.get("queue", "default"),
-        cl.get("name", "yarn-gnn-topk"), cl.flag("overwrite"), outputFormat, JobOptions.runLocally(cl), block,
-        timeout, cl.flag("verbose"), cl.conf().getTrimmed(WORK_DIR_KEY));
+    Long workers = GraphJobOptions.WORKERS.read(cl);
+    return new TopkOptions(cl.require("embeddings"), K.read(cl).intValue(), cl.require("output"), QUERIES.read(cl),
+        CANDIDATES.read(cl), EXCLUDE.read(cl), TRUTH.read(cl), METRICS.read(cl),
+        workers == null ? 0 : workers.intValue(), GraphJobOptions.WORKER_MEMORY.read(cl).intValue(),
+        GraphJobOptions.WORKER_VCORES.read(cl).intValue(), GraphJobOptions.QUEUE.read(cl), NAME.read(cl),
+        GraphJobOptions.OVERWRITE.read(cl), GraphJobOptions.OUTPUT_FORMAT.read(cl), JobOptions.runLocally(cl),
+        CANDIDATE_BLOCK.read(cl).intValue(), ROUND_TIMEOUT.read(cl), VERBOSE.read(cl),
+        GraphJobOptions.WORK_DIR.read(cl));
   }
 
   /** The options with the workers resolved, tables qualified or the work directory set (builders in one line). */
@@ -105,35 +103,27 @@ public record TopkOptions(String embeddings, int k, String output, String querie
 
   public Configuration toConfiguration() {
     Configuration c = new Configuration(false);
-    set(c, "embeddings", embeddings);
-    set(c, "k", Integer.toString(k));
-    set(c, "output", output);
-    set(c, "queries", queries);
-    set(c, "candidates", candidates);
-    set(c, "exclude", exclude);
-    set(c, "truth", truth);
-    set(c, "metrics", metrics);
-    set(c, "workers", Integer.toString(workers));
-    set(c, "worker-memory", Integer.toString(workerMemoryMb));
-    set(c, "worker-vcores", Integer.toString(workerVcores));
-    set(c, "queue", queue);
-    set(c, "name", name);
-    set(c, "overwrite", Boolean.toString(overwrite));
-    set(c, "output-format", outputFormat.extension());
-    set(c, "local", Boolean.toString(local));
-    set(c, "candidate-block", Integer.toString(candidateBlock));
-    set(c, "round-timeout", Long.toString(roundTimeoutSeconds));
-    set(c, "verbose", Boolean.toString(verbose));
-    if (workDir != null) {
-      c.set(WORK_DIR_KEY, workDir);
-    }
+    EMBEDDINGS.write(c, embeddings);
+    K.write(c, (long) k);
+    OUTPUT.write(c, output);
+    QUERIES.write(c, queries);
+    CANDIDATES.write(c, candidates);
+    EXCLUDE.write(c, exclude);
+    TRUTH.write(c, truth);
+    METRICS.write(c, metrics);
+    GraphJobOptions.WORKERS.write(c, workers == 0 ? null : (long) workers);
+    GraphJobOptions.WORKER_MEMORY.write(c, (long) workerMemoryMb);
+    GraphJobOptions.WORKER_VCORES.write(c, (long) workerVcores);
+    GraphJobOptions.QUEUE.write(c, queue);
+    NAME.write(c, name);
+    GraphJobOptions.OVERWRITE.write(c, overwrite);
+    GraphJobOptions.OUTPUT_FORMAT.write(c, outputFormat);
+    GraphJobOptions.LOCAL.write(c, local);
+    CANDIDATE_BLOCK.write(c, (long) candidateBlock);
+    ROUND_TIMEOUT.write(c, roundTimeoutSeconds);
+    VERBOSE.write(c, verbose);
+    GraphJobOptions.WORK_DIR.write(c, workDir);
     return c;
-  }
-
-  private static void set(Configuration c, String option, String value) {
-    if (value != null) {
-      c.set(CommandLine.KEY_PREFIX + option, value);
-    }
   }
 
   /** What {@link #toConfiguration} wrote, parsed as a command line is (in the AM and the worker containers). */

@@ -148,12 +148,9 @@ public final class TrainOptions {
   }
 
   private static TrainOptions parse(CommandLine cl, boolean local) {
-    Builder b = new Builder(GraphJobOptions.read("train", cl).local(local), OptionValues.read(DECLARED, cl), null);
-    String task = cl.get("task", "classify");
-    if (!task.equals("classify") && !task.equals("link")) {
-      throw new UsageException("--task must be classify or link, not '" + task + "'");
-    }
-    return b.link(LinkOptions.parse(cl, task.equals("link"))).build();
+    Builder b = new Builder(GraphJobOptions.read("train", cl).set(GraphJobOptions.LOCAL, local),
+        OptionValues.read(DECLARED, cl), null);
+    return b.link(LinkOptions.parse(cl)).build();
   }
 
   /** Every option as {@code yarngnn.OPTION}, internal fields under {@code job.*}. */
@@ -341,7 +338,7 @@ public final class TrainOptions {
       return this;
     }
 
-    /** Changes the graph job's options in a chain: {@code .job(j -> j.workers(2))}. */
+    /** Changes the graph job's options in a chain: {@code .job(j -> j.set(GraphJobOptions.WORKERS, 2))}. */
     public Builder job(java.util.function.Consumer<GraphJobOptions.Builder> change) {
       change.accept(job);
       return this;
@@ -387,7 +384,8 @@ public final class TrainOptions {
         throw new UsageException("train needs --model-spec (a model.json without weights)");
       }
       if (values.get(RESUME) != null && job.get(GraphJobOptions.OUTPUT) == null) {
-        job.output(values.get(RESUME)); // --resume MODEL_DIR continues the run whose output is MODEL_DIR
+        job.set(GraphJobOptions.OUTPUT,
+            values.get(RESUME)); // --resume MODEL_DIR continues the run whose output is MODEL_DIR
       }
       GraphJobOptions g = job.build();
       job.require(GraphJobOptions.OUTPUT, g.output());

@@ -131,7 +131,7 @@ public final class DriverContext {
   /**
    * The job's transport for a driver in this AM: the secret from the AM's credentials (see {@link JobSecretKey}),
    * listening on {@link #amHost()}, encrypted when the client's configuration says
-   * {@value JobTransport#ENCRYPT_KEY}.
+   * {@code yarngnn.transport.encrypt}.
    */
   public JobTransport transport() throws IOException {
     return JobTransport.inContainer(conf, amHost);

@@ -1,5 +1,6 @@
 package org.yarngnn.app.yarn;
 
+import org.yarngnn.app.options.RuntimeKeys;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -29,7 +30,7 @@ import org.apache.hadoop.fs.permission.FsPermission;
  */
 public final class JarCache {
   public static final String DIR_KEY = "yarngnn.jar-cache.dir";
-  public static final String ENABLED_KEY = "yarngnn.jar-cache.enabled";
+  public static final String ENABLED_KEY = RuntimeKeys.JAR_CACHE_ENABLED.key();
   /** In the staging directory: the qualified path of the cached jar. */
   static final String POINTER = "_jar";
   /** A path is a few hundred bytes; a larger pointer is not one. */
@@ -41,7 +42,7 @@ public final class JarCache {
 
   /** Whether submissions with {@code conf} use the cache (the default). */
   public static boolean enabled(Configuration conf) {
-    return conf.getBoolean(ENABLED_KEY, true);
+    return RuntimeKeys.JAR_CACHE_ENABLED.get(conf);
   }
 
   /** The cache directory on {@code fs}. */

@@ -1,5 +1,6 @@
 package org.yarngnn.app.yarn;
 
+import org.yarngnn.app.options.RuntimeKeys;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,13 +16,13 @@ import org.yarngnn.compute.json.Json;
 
 /**
  * The job page's last state, kept after the application: {@code <root>/<appId>.json} on the cluster FileSystem
- * (root {@value #ROOT_KEY}, default {@code ~/.yarn-gnn/history}, beside the staging root), written by the
+ * (root {@code yarngnn.history-dir}, default {@code ~/.yarn-gnn/history}, beside the staging root), written by the
  * ApplicationMaster as it unregisters and read by {@code yarn-gnn status APP_ID}. The staging directory cannot
  * hold it: the AM and the client delete staging however a run ends. Owner-only, as staging: it holds the
  * driver's log lines. Written under a temporary name and renamed, so a reader never sees half a summary.
  */
 public final class JobHistory {
-  public static final String ROOT_KEY = "yarngnn.history-dir";
+  public static final String ROOT_KEY = RuntimeKeys.HISTORY_DIR.key();
   /** Largest summary read back (a page keeps 500 log lines and 1,000 worker rows: well under this). */
   static final int MAX_BYTES = 32 << 20;
 

@@ -1,5 +1,6 @@
 package org.yarngnn.app.yarn;
 
+import org.yarngnn.app.options.RuntimeKeys;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Map;
@@ -12,10 +13,10 @@ import org.apache.hadoop.fs.permission.FsPermission;
 /**
  * The per-application directory on the cluster FileSystem that every container localizes from:
  * {@code <root>/<appId>/} with {@value LaunchContexts#JAR_NAME}, {@value LaunchContexts#CONF_DIR}/ (the client's
- * configuration), {@value LaunchContexts#JOB_XML} (the job's settings, when it has them) and the shipped files. Root: {@value #ROOT_KEY}, default {@code ~/.yarn-gnn/staging}.
+ * configuration), {@value LaunchContexts#JOB_XML} (the job's settings, when it has them) and the shipped files. Root: {@code yarngnn.staging-dir}, default {@code ~/.yarn-gnn/staging}.
  */
 public final class StagingDir {
-  public static final String ROOT_KEY = "yarngnn.staging-dir";
+  public static final String ROOT_KEY = RuntimeKeys.STAGING_DIR.key();
   /** The configuration file names written into the conf directory, each the same content: see {@link #writeConf}. */
   static final String[] CONF_FILES = {"core-site.xml", "hdfs-site.xml", "yarn-site.xml"};
 

@@ -92,7 +92,12 @@ class ContinueFromCheckpointsTest {
     Files.writeString(dir.resolve("nodes.tsv"), nodes);
     Files.writeString(dir.resolve("edges.tsv"), edges);
     Files.createDirectories(dir.resolve(work));
-    return InferOptions.builder(GraphJobOptions.builder("infer").edges(dir.resolve("edges.tsv").toString()).nodes(dir.resolve("nodes.tsv").toString()).outputFormat(TableFormat.PARQUET).workers(WORKERS).threads(1).local(true).seed(3).workDir(dir.resolve(work).toString()).layers(3)).model(dir.resolve("model").toString()).output(dir.resolve("out").toString()).recovery(new RecoveryOptions(true, 3, dir.resolve("_checkpoints").toString())).build();
+    return InferOptions.builder(GraphJobOptions.builder("infer").set(GraphJobOptions.EDGES, dir.resolve("edges.tsv")
+        .toString()).set(GraphJobOptions.NODES, dir.resolve("nodes.tsv").toString()).set(GraphJobOptions.OUTPUT_FORMAT,
+        TableFormat.PARQUET).set(GraphJobOptions.WORKERS, WORKERS).set(GraphJobOptions.THREADS, 1)
+        .set(GraphJobOptions.LOCAL, true).set(GraphJobOptions.SEED, 3).set(GraphJobOptions.WORK_DIR, dir.resolve(work)
+        .toString()).set(GraphJobOptions.LAYERS, 3)).model(dir.resolve("model").toString()).output(dir.resolve("out")
+        .toString()).recovery(new RecoveryOptions(true, 3, dir.resolve("_checkpoints").toString())).build();
   }
 
   private static Model model() {

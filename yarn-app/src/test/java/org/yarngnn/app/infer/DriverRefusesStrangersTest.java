@@ -48,7 +48,12 @@ class DriverRefusesStrangersTest {
     Files.createDirectories(dir.resolve("work"));
     Model model = RandomModels.random(new ModelSpec("none", List.of(LayerSpec.gcn(3, 2, Activation.RELU, true)),
         "none", false), 1);
-    InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").edges(dir.resolve("edges.tsv").toString()).nodes(dir.resolve("nodes.tsv").toString()).outputFormat(TableFormat.PARQUET).workers(2).threads(2).local(true).workDir(dir.resolve("work").toString()).layers(1)).model(dir.resolve("model").toString()).output(dir.resolve("out").toString()).build();
+    InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").set(GraphJobOptions.EDGES,
+        dir.resolve("edges.tsv").toString()).set(GraphJobOptions.NODES, dir.resolve("nodes.tsv").toString())
+        .set(GraphJobOptions.OUTPUT_FORMAT, TableFormat.PARQUET).set(GraphJobOptions.WORKERS, 2)
+        .set(GraphJobOptions.THREADS, 2).set(GraphJobOptions.LOCAL, true).set(GraphJobOptions.WORK_DIR,
+        dir.resolve("work").toString()).set(GraphJobOptions.LAYERS, 1)).model(dir.resolve("model").toString())
+        .output(dir.resolve("out").toString()).build();
     Configuration conf = new Configuration();
     CompletableFuture<PeerConnection> stranger = new CompletableFuture<>();
     InboundQueue strangerInbox = new InboundQueue();

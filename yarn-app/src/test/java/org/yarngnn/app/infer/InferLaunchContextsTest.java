@@ -33,7 +33,12 @@ class InferLaunchContextsTest {
     java.nio.file.Path modelDir = Files.createDirectories(tmp.resolve("my-model"));
     Files.writeString(modelDir.resolve("model.json"), "{}");
     java.nio.file.Path jar = Files.writeString(tmp.resolve("app.jar"), "jar bytes");
-    InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").edges("hdfs://nn:8020/data/cora/edges.tsv").nodes("hdfs://nn:8020/data/cora/nodes.tsv.gz").workDir("hdfs://nn:8020/out/.emb.yarn-gnn-tmp-1").workers(3).workerMemoryMb(768).workerVcores(2).threads(2).layers(2).seed(42).haltAt("1@plan")).model(InferenceJobDriver.STAGED + "my-model").output("hdfs://nn:8020/out/emb").build();
+    InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").set(GraphJobOptions.EDGES,
+        "hdfs://nn:8020/data/cora/edges.tsv").set(GraphJobOptions.NODES, "hdfs://nn:8020/data/cora/nodes.tsv.gz")
+        .set(GraphJobOptions.WORK_DIR, "hdfs://nn:8020/out/.emb.yarn-gnn-tmp-1").set(GraphJobOptions.WORKERS, 3)
+        .set(GraphJobOptions.WORKER_MEMORY, 768).set(GraphJobOptions.WORKER_VCORES, 2).set(GraphJobOptions.THREADS, 2)
+        .set(GraphJobOptions.LAYERS, 2).set(GraphJobOptions.SEED, 42).set(GraphJobOptions.HALT_AT, "1@plan"))
+        .model(InferenceJobDriver.STAGED + "my-model").output("hdfs://nn:8020/out/emb").build();
     JobSubmission s = InferCommand.submission(job, new Path(jar.toString()), modelDir);
 
     Configuration conf = new Configuration();
@@ -61,7 +66,8 @@ class InferLaunchContextsTest {
       assertFalse(BLOB.matcher(line.replaceAll("org\\.yarngnn\\.[A-Za-z.]+", "")).find(), "no blob in " + line);
     }
     assertEquals(List.of(InferenceJobDriver.class.getName()), s.amArgs());
-    assertTrue(am.get(0).endsWith("AmMain '" + InferenceJobDriver.class.getName() + "' 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"),
+    assertTrue(am.get(0)
+        .endsWith("AmMain '" + InferenceJobDriver.class.getName() + "' 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr"),
         am.get(0));
     assertTrue(worker.get(0).contains(InferenceWorkerMain.class.getName() + " 'am-host.example' '40123' 1>"),
         worker.get(0));

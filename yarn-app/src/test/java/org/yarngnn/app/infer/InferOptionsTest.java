@@ -29,18 +29,33 @@ class InferOptionsTest {
 
   /** Every field set, none to its default. */
   static InferOptions everything() {
-    return InferOptions.builder(GraphJobOptions.builder("infer").edges("hdfs://nn:8020/data/edges").nodes("hdfs://nn:8020/data/nodes dir/n.tsv.gz").edgesFormat(TableFormat.CSV).nodesFormat(TableFormat.TSV).outputFormat(TableFormat.ORC).undirected(true).missingFeatures(MissingFeatures.ZERO).overwrite(true).seed(-7).threads(3).workers(5).workerMemoryMb(2048).workerVcores(4).queue("q1").name("my job & <co>").chunkRows(99).ownership(Ownership.Kind.HASH).edgeReading(EdgeReading.SHARE).local(false).verbose(true).workDir("hdfs://nn:8020/.out.yarn-gnn-tmp-1").layers(3).haltAt("1@plan")).model("staged:model").output("hdfs://nn:8020/out").fusion(false).pipelining(false).strategy(InferOptions.Strategy.LAYERWISE).batchSize(17).targets("hdfs://nn:8020/data/targets").targetsFormat(TableFormat.ORC).build();
+    return InferOptions.builder(GraphJobOptions.builder("infer").set(GraphJobOptions.EDGES,
+        "hdfs://nn:8020/data/edges").set(GraphJobOptions.NODES, "hdfs://nn:8020/data/nodes dir/n.tsv.gz")
+        .set(GraphJobOptions.EDGES_FORMAT, TableFormat.CSV).set(GraphJobOptions.NODES_FORMAT, TableFormat.TSV)
+        .set(GraphJobOptions.OUTPUT_FORMAT, TableFormat.ORC).set(GraphJobOptions.UNDIRECTED, true)
+        .set(GraphJobOptions.MISSING_FEATURES, MissingFeatures.ZERO).set(GraphJobOptions.OVERWRITE, true)
+        .set(GraphJobOptions.SEED, -7).set(GraphJobOptions.THREADS, 3).set(GraphJobOptions.WORKERS, 5)
+        .set(GraphJobOptions.WORKER_MEMORY, 2048).set(GraphJobOptions.WORKER_VCORES, 4).set(GraphJobOptions.QUEUE,
+        "q1").set(GraphJobOptions.NAME, "my job & <co>").set(GraphJobOptions.CHUNK_ROWS, 99)
+        .set(GraphJobOptions.OWNERSHIP, Ownership.Kind.HASH).set(GraphJobOptions.EDGE_READING, EdgeReading.SHARE)
+        .set(GraphJobOptions.LOCAL, false).set(GraphJobOptions.VERBOSE, true).set(GraphJobOptions.WORK_DIR,
+        "hdfs://nn:8020/.out.yarn-gnn-tmp-1").set(GraphJobOptions.LAYERS, 3).set(GraphJobOptions.HALT_AT, "1@plan"))
+        .model("staged:model").output("hdfs://nn:8020/out").fusion(false).pipelining(false)
+        .strategy(InferOptions.Strategy.LAYERWISE).batchSize(17).targets("hdfs://nn:8020/data/targets")
+        .targetsFormat(TableFormat.ORC).build();
   }
 
   /** The fewest fields: a partitioned graph, no formats, no internal fields, workers unset. */
   static InferOptions minimal() {
-    return InferOptions.builder(GraphJobOptions.builder("infer").graph("/g")).model("/m").output("/o").build();
+    return InferOptions.builder(GraphJobOptions.builder("infer").set(GraphJobOptions.GRAPH, "/g")).model("/m")
+        .output("/o").build();
   }
 
   @Test
   void everyFieldRoundTripsThroughAConfiguration() {
     for (InferOptions o : new InferOptions[] {everything(), minimal(),
-        minimal().toBuilder().strategy(InferOptions.Strategy.NODEWISE).job(j -> j.local(true)).build()}) {
+        minimal().toBuilder().strategy(InferOptions.Strategy.NODEWISE).job(j -> j.set(GraphJobOptions.LOCAL, true))
+            .build()}) {
       assertEquals(o, InferOptions.fromConfiguration(o.toConfiguration()), o.toString());
       assertEquals(o, o.toBuilder().build());
     }
@@ -225,7 +240,8 @@ class InferOptionsTest {
             .build()).getMessage());
     // The builder checks what the command line would: the same messages.
     assertEquals("option --workers must be at least 1, not 0",
-        assertThrows(UsageException.class, () -> minimal().toBuilder().job(j -> j.workers(0)).build()).getMessage());
+        assertThrows(UsageException.class, () -> minimal().toBuilder().job(j -> j.set(GraphJobOptions.WORKERS, 0))
+            .build()).getMessage());
     // And so does a job.xml read back.
     Configuration c = minimal().toConfiguration();
     c.set("yarngnn.chunk-rows", "0");

@@ -56,7 +56,12 @@ class IntrudersTest {
     Files.createDirectories(dir.resolve("work"));
     Model model = RandomModels.random(new ModelSpec("none", List.of(LayerSpec.gcn(3, 2, Activation.RELU, true)),
         "none", false), 1);
-    InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").edges(dir.resolve("edges.tsv").toString()).nodes(dir.resolve("nodes.tsv").toString()).outputFormat(TableFormat.PARQUET).workers(2).threads(2).local(true).workDir(dir.resolve("work").toString()).layers(1)).model(dir.resolve("model").toString()).output(dir.resolve("out").toString()).build();
+    InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").set(GraphJobOptions.EDGES,
+        dir.resolve("edges.tsv").toString()).set(GraphJobOptions.NODES, dir.resolve("nodes.tsv").toString())
+        .set(GraphJobOptions.OUTPUT_FORMAT, TableFormat.PARQUET).set(GraphJobOptions.WORKERS, 2)
+        .set(GraphJobOptions.THREADS, 2).set(GraphJobOptions.LOCAL, true).set(GraphJobOptions.WORK_DIR,
+        dir.resolve("work").toString()).set(GraphJobOptions.LAYERS, 1)).model(dir.resolve("model").toString())
+        .output(dir.resolve("out").toString()).build();
     Configuration conf = new Configuration();
     JobTransport transport = JobTransport.local(conf);
     JobTransport stranger = new JobTransport(TransportSecret.generate(), false, JobTransport.LOOPBACK);
@@ -115,7 +120,9 @@ class IntrudersTest {
     try (org.yarngnn.app.transport.TransportServer server = new org.yarngnn.app.transport.TransportServer(
         fake.options(GraphWorkerCodec.CODEC, Participants.DRIVER), fakeInbox)) {
       server.start();
-      InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").edges("e").nodes("n").workers(1).local(true).layers(1)).model("m").output("o").build();
+      InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").set(GraphJobOptions.EDGES, "e")
+          .set(GraphJobOptions.NODES, "n").set(GraphJobOptions.WORKERS, 1).set(GraphJobOptions.LOCAL, true)
+          .set(GraphJobOptions.LAYERS, 1)).model("m").output("o").build();
       int status = InferenceWorker.serve(new Configuration(), job, null, 0, JobTransport.LOOPBACK, server.port(),
           JobTransport.local(new Configuration()));
       assertEquals(1, status);

@@ -29,8 +29,10 @@ class CheckpointTest {
   @TempDir Path tmp;
 
   static TrainOptions options(String specJson, long seed, int epochs) {
-    return TrainOptions.builder(GraphJobOptions.builder("train").edges("e.tsv").nodes("n.tsv").output("out")
-        .seed(seed).workers(2)).modelSpec("spec.json").specJson(specJson).epochs(epochs).lr(0.01).weightDecay(5e-4)
+    return TrainOptions.builder(GraphJobOptions.builder("train").set(GraphJobOptions.EDGES, "e.tsv")
+        .set(GraphJobOptions.NODES, "n.tsv").set(GraphJobOptions.OUTPUT, "out")
+        .set(GraphJobOptions.SEED, seed).set(GraphJobOptions.WORKERS, 2)).modelSpec("spec.json").specJson(specJson)
+            .epochs(epochs).lr(0.01).weightDecay(5e-4)
         .build();
   }
 
