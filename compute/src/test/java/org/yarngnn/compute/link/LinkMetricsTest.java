@@ -77,4 +77,20 @@ class LinkMetricsTest {
     assertEquals(s.mrr(), s.plus(LinkMetrics.RankSums.EMPTY).mrr());
     assertTrue(Double.isNaN(LinkMetrics.auc(new float[0], neg)));
   }
+
+  /** A rank of exactly K is a hit at K, K + 0.5 (a tie straddling K) and K + 1 are not. */
+  @Test
+  void hitsAtKCountRankKAndNoFurther() {
+    for (int k : new int[] {10, 50, 100}) {
+      float[] neg = new float[3 * 120];
+      for (int j = 0; j < 120; j++) {
+        neg[j] = j < k - 1 ? 2 : -1; // k - 1 negatives above 1.0: rank k
+        neg[120 + j] = j < k - 1 ? 2 : j == k - 1 ? 1 : -1; // and one tie: rank k + 0.5
+        neg[240 + j] = j < k ? 2 : -1; // k above: rank k + 1
+      }
+      LinkMetrics.RankSums s = LinkMetrics.rankSums(new float[] {1, 1, 1}, neg, 120);
+      assertEquals(1.0 / 3, s.hits(k), 1e-12, "hits@" + k);
+      assertEquals((1.0 / k + 1.0 / (k + 0.5) + 1.0 / (k + 1)) / 3, s.mrr(), 1e-12, "mrr around " + k);
+    }
+  }
 }
