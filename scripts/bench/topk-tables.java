@@ -7,6 +7,12 @@
 //   java -cp ... scripts/bench/topk-tables.java dump OUTPUT_DIR FILE.tsv [OUTPUT_DIR FILE.tsv ...]
 //     reads each topk output with parquet-mr's example reader (not the project's) and writes query, rank,
 //     candidate, score (as the float's exact decimal) one row a line.
+//   java -cp ... scripts/bench/topk-tables.java embeddings EMBEDDINGS_DIR FILE.npy
+//     reads an infer output (id, embedding) with parquet-mr's example reader and writes its rows as a float32 .npy
+//     file, row i = id i (the ids must be 0..N-1, each once, as Cora's are).
+//   java -cp ... scripts/bench/topk-tables.java edges EDGES_DIR FILE.tsv
+//     reads a Parquet edges table (src, dst; e.g. train --link-pairs' train or test) the same way and writes
+//     src, dst one pair a line.
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -35,8 +41,12 @@ public class TopkTables {
       for (int i = 1; i + 1 < args.length; i += 2) {
         dump(args[i], java.nio.file.Path.of(args[i + 1]));
       }
+    } else if (args[0].equals("embeddings")) {
+      embeddings(args[1], java.nio.file.Path.of(args[2]));
+    } else if (args[0].equals("edges")) {
+      edges(args[1], java.nio.file.Path.of(args[2]));
     } else {
-      throw new IllegalArgumentException("generate or dump, not " + args[0]);
+      throw new IllegalArgumentException("generate, dump, embeddings or edges, not " + args[0]);
     }
   }
 
@@ -118,6 +128,64 @@ public class TopkTables {
           for (Group g = r.read(); g != null; g = r.read()) {
             out.write(g.getLong("query", 0) + "\t" + g.getInteger("rank", 0) + "\t" + g.getLong("candidate", 0)
                 + "\t" + new java.math.BigDecimal(g.getFloat("score", 0)).toPlainString() + "\n");
+          }
+        }
+      }
+    }
+  }
+
+  static java.util.List<java.nio.file.Path> parts(String dir) throws IOException {
+    try (var files = Files.list(java.nio.file.Path.of(dir))) {
+      return files.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList();
+    }
+  }
+
+  static void embeddings(String dir, java.nio.file.Path npyFile) throws IOException {
+    Configuration conf = new Configuration();
+    java.util.TreeMap<Long, float[]> rows = new java.util.TreeMap<>();
+    int width = -1;
+    for (java.nio.file.Path f : parts(dir)) {
+      try (ParquetReader<Group> r = ParquetReader.builder(new GroupReadSupport(), new Path(f.toString()))
+          .withConf(conf).build()) {
+        for (Group g = r.read(); g != null; g = r.read()) {
+          // embedding: a LIST<FLOAT>, i.e. a group holding one repeated group of one float each.
+          Group list = g.getGroup("embedding", 0);
+          int n = list.getFieldRepetitionCount(0);
+          float[] v = new float[n];
+          for (int i = 0; i < n; i++) {
+            v[i] = list.getGroup(0, i).getFloat(0, 0);
+          }
+          if (width >= 0 && n != width) {
+            throw new IOException(f + ": an embedding of " + n + " values after rows of " + width);
+          }
+          width = n;
+          if (rows.put(g.getLong("id", 0), v) != null) {
+            throw new IOException(f + ": id " + g.getLong("id", 0) + " twice");
+          }
+        }
+      }
+    }
+    if (rows.isEmpty() || rows.firstKey() != 0 || rows.lastKey() != rows.size() - 1) {
+      throw new IOException(dir + ": ids are not 0.." + (rows.size() - 1));
+    }
+    float[] all = new float[rows.size() * width];
+    int at = 0;
+    for (float[] v : rows.values()) {
+      System.arraycopy(v, 0, all, at, width);
+      at += width;
+    }
+    npy(npyFile, all, rows.size(), width);
+  }
+
+  static void edges(String dir, java.nio.file.Path tsv) throws IOException {
+    Configuration conf = new Configuration();
+    try (BufferedWriter out = Files.newBufferedWriter(tsv)) {
+      out.write("# src\tdst\n");
+      for (java.nio.file.Path f : parts(dir)) {
+        try (ParquetReader<Group> r = ParquetReader.builder(new GroupReadSupport(), new Path(f.toString()))
+            .withConf(conf).build()) {
+          for (Group g = r.read(); g != null; g = r.read()) {
+            out.write(g.getLong("src", 0) + "\t" + g.getLong("dst", 0) + "\n");
           }
         }
       }

@@ -2,13 +2,21 @@
 top-K computed here with numpy from the same rows, and its --truth metrics against the same metrics computed here
 from the written output.
 
-  topk_check.py WORKDIR TOPK_CMD... -- DUMP_CMD...
+  topk_check.py WORKDIR TOPK_CMD... -- DUMP_CMD... [-- YARN_TOPK_CMD... -- FS_CMD...]
 
-WORKDIR holds, per KIND (int: integers in -3..3, so every score is exact in float32 and ties are many, which
-checks the tie rule exactly; gauss: N(0,1), scores compared to rounding), a Cora-sized embeddings table written
-by scripts/bench/topk-tables.java (ids 0..N-1, rows in c.npy). TOPK_CMD runs `yarn-gnn topk` (this script adds
-the options), DUMP_CMD dumps outputs as TSV with parquet-mr's reader (topk-tables.java dump). Prints PASS or FAIL
-per case and exits 1 on any FAIL.
+WORKDIR holds a directory per KIND, each with an embeddings table emb/ (ids 0..N-1) and the same rows in c.npy:
+  int:       random integers in -3..3 (scripts/bench/topk-tables.java generate), so every score is exact in float32
+             and ties are many, which checks the tie rule exactly;
+  gauss:     random N(0,1) (the same), scores compared to rounding;
+  cora-link: Cora's embeddings from a trained link-prediction model (`infer` on the model `train --task link`
+             wrote), scores compared to rounding; its --exclude is the training edges (pairs/train, the edges table
+             `train --link-pairs` wrote, with its pairs dumped to train.tsv) and its --truth the held-out test edges
+             (pairs/test, test.tsv), as a user runs it.
+A kind whose directory is missing is skipped. TOPK_CMD runs `yarn-gnn topk --local` (this script adds the options),
+DUMP_CMD dumps outputs as TSV with parquet-mr's reader (topk-tables.java dump). With YARN_TOPK_CMD (yarn-gnn with
+HADOOP_CONF_DIR on its classpath) and FS_CMD (Hadoop's FsShell, the same), a few cora-link cases also run on the
+cluster: the tables are copied to HDFS, topk runs without --local, and its output and metrics are copied back and
+compared the same way. Prints PASS or FAIL per case and exits 1 on any FAIL.
 """
 import json
 import math
@@ -51,6 +59,22 @@ def prepare(d, c64, rng):
     truth |= {(q, int(top[q, r])) for q in range(0, n, 3) for r in (4, 12, 30)}
     write_pairs(os.path.join(d, "exclude.tsv"), sorted(exclude))
     write_pairs(os.path.join(d, "truth.tsv"), sorted(truth))
+    queries = np.sort(rng.choice(n, size=n // 2, replace=False))
+    candidates = np.sort(rng.choice(n, size=(3 * n) // 5, replace=False))
+    write_ids(os.path.join(d, "queries.txt"), queries)
+    write_ids(os.path.join(d, "candidates.txt"), candidates)
+    return exclude, truth, queries, candidates
+
+
+def read_pairs(tsv):
+    return {(int(a), int(b)) for a, b in np.loadtxt(tsv, dtype=np.int64, ndmin=2)}
+
+
+def prepare_link(d, n, rng):
+    """The training edges as --exclude and the held-out test edges as --truth (what train --link-pairs wrote),
+    random --queries/--candidates subsets."""
+    exclude = read_pairs(os.path.join(d, "train.tsv"))
+    truth = read_pairs(os.path.join(d, "test.tsv"))
     queries = np.sort(rng.choice(n, size=n // 2, replace=False))
     candidates = np.sort(rng.choice(n, size=(3 * n) // 5, replace=False))
     write_ids(os.path.join(d, "queries.txt"), queries)
@@ -124,41 +148,98 @@ def metrics_from_output(got, queries, truth, k):
             "queries_with_truth": float(len(qs))}
 
 
+CASES = ((1, 1, False, True, False), (10, 1, False, True, False), (100, 1, False, True, False),
+         (10, 3, False, True, False), (10, 1, True, True, False), (100, 3, True, True, False),
+         (K_TRUTH, 1, False, True, True), (K_TRUTH, 3, True, False, True))
+# On YARN (kind cora-link): K = 10 and 100, --exclude and the subsets, 1 and 3 workers, and the truth metrics.
+YARN_CASES = ((10, 1, False, True, False), (10, 3, True, True, False), (100, 3, True, True, False),
+              (100, 1, True, True, False), (K_TRUTH, 3, False, True, True))
+HDFS_BASE = "/topk-check"
+
+
+def run(cmd, name):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        print(f"FAIL {name}: exited {r.returncode}: {r.stdout[-800:]} {r.stderr[-800:]}", flush=True)
+    return r.returncode == 0
+
+
 def main(argv):
     work = argv[1]
-    sep = argv.index("--")
-    topk_cmd, dump_cmd = argv[2:sep], argv[sep + 1:]
+    parts = [[]]
+    for a in argv[2:]:
+        if a == "--":
+            parts.append([])
+        else:
+            parts[-1].append(a)
+    topk_cmd, dump_cmd = parts[0], parts[1]
+    yarn_cmd, fs_cmd = (parts[2], parts[3]) if len(parts) == 4 else (None, None)
     rng = np.random.default_rng(48)
     cases = []
-    for kind in ("int", "gauss"):
+    runs = []
+    for kind in ("int", "gauss", "cora-link"):
         d = os.path.join(work, kind)
+        if not os.path.exists(os.path.join(d, "c.npy")):
+            continue
         c64 = np.load(os.path.join(d, "c.npy")).astype(np.float64)
         n = c64.shape[0]
-        exclude, truth, qsub, csub = prepare(d, c64, rng)
+        if kind == "cora-link":
+            exclude, truth, qsub, csub = prepare_link(d, n, rng)
+            ex_table, truth_table = os.path.join(d, "pairs", "train"), os.path.join(d, "pairs", "test")
+        else:
+            exclude, truth, qsub, csub = prepare(d, c64, rng)
+            ex_table, truth_table = os.path.join(d, "exclude.tsv"), os.path.join(d, "truth.tsv")
         everyone = np.arange(n)
-        for k, workers, subsets, ex, tr in ((1, 1, False, True, False), (10, 1, False, True, False),
-                                            (100, 1, False, True, False), (10, 3, False, True, False),
-                                            (10, 1, True, True, False), (100, 3, True, True, False),
-                                            (K_TRUTH, 1, False, True, True), (K_TRUTH, 3, True, False, True)):
-            name = (f"{kind} k={k} workers={workers}" + (" --queries/--candidates" if subsets else "")
+        plans = [(False, c) for c in CASES]
+        if kind == "cora-link" and yarn_cmd:
+            plans += [(True, c) for c in YARN_CASES]
+            hdfs = f"{HDFS_BASE}/{kind}"
+            ok = (run(fs_cmd + ["-mkdir", "-p", hdfs], "hdfs mkdir")
+                  and run(fs_cmd + ["-put", "-f", os.path.join(d, "emb"), os.path.join(d, "pairs"),
+                                    os.path.join(d, "queries.txt"), os.path.join(d, "candidates.txt"), hdfs],
+                          "copy the tables to HDFS"))
+            if not ok:
+                cases.append(False)
+                plans = [p for p in plans if not p[0]]
+        yarn_outs = []
+        for on_yarn, (k, workers, subsets, ex, tr) in plans:
+            name = (("yarn " if on_yarn else "") + f"{kind} k={k} workers={workers}"
+                    + (" --queries/--candidates" if subsets else "")
                     + (" --exclude" if ex else "") + (" --truth" if tr else ""))
-            out = os.path.join(d, f"out-k{k}-w{workers}-s{int(subsets)}-e{int(ex)}-t{int(tr)}")
-            cmd = topk_cmd + ["topk", "--local", "--workers", str(workers), "--embeddings", os.path.join(d, "emb"),
-                              "--k", str(k), "--output", out, "--overwrite", "--metrics", out + ".json",
-                              "--candidate-block", "512"]
+            tag = f"out-k{k}-w{workers}-s{int(subsets)}-e{int(ex)}-t{int(tr)}"
+            if on_yarn:
+                # Inputs and output on HDFS; the output and metrics come back to d/yarn/ after the last job.
+                at = lambda p: f"{hdfs}/{os.path.relpath(p, d)}"
+                out = os.path.join(d, "yarn", tag)
+                cmd = yarn_cmd + ["topk", "--workers", str(workers), "--worker-memory", "512",
+                                  "--embeddings", at(os.path.join(d, "emb")), "--k", str(k),
+                                  "--output", f"{hdfs}/{tag}", "--overwrite", "--metrics", f"{hdfs}/{tag}.json",
+                                  "--candidate-block", "512"]
+            else:
+                at = lambda p: p
+                out = os.path.join(d, tag)
+                cmd = topk_cmd + ["topk", "--local", "--workers", str(workers), "--embeddings",
+                                  os.path.join(d, "emb"), "--k", str(k), "--output", out, "--overwrite",
+                                  "--metrics", out + ".json", "--candidate-block", "512"]
             if subsets:
-                cmd += ["--queries", os.path.join(d, "queries.txt"), "--candidates", os.path.join(d, "candidates.txt")]
+                cmd += ["--queries", at(os.path.join(d, "queries.txt")),
+                        "--candidates", at(os.path.join(d, "candidates.txt"))]
             if ex:
-                cmd += ["--exclude", os.path.join(d, "exclude.tsv")]
+                cmd += ["--exclude", at(ex_table)]
             if tr:
-                cmd += ["--truth", os.path.join(d, "truth.tsv")]
-            r = subprocess.run(cmd, capture_output=True, text=True)
-            if r.returncode != 0:
-                print(f"FAIL {name}: topk exited {r.returncode}: {r.stdout[-500:]} {r.stderr[-500:]}")
+                cmd += ["--truth", at(truth_table)]
+            if not run(cmd, name + ": topk"):
                 cases.append(False)
                 continue
+            if on_yarn:
+                yarn_outs += [f"{hdfs}/{tag}", f"{hdfs}/{tag}.json"]
             cases.append((name, kind, c64, out, qsub if subsets else everyone, csub if subsets else everyone,
                           exclude if ex else set(), truth if tr else None, k))
+        if yarn_outs:
+            os.makedirs(os.path.join(d, "yarn"), exist_ok=True)
+            if not run(fs_cmd + ["-copyToLocal"] + yarn_outs + [os.path.join(d, "yarn")],
+                       "copy the outputs from HDFS"):
+                cases = [c for c in cases if not (c and c[0].startswith("yarn "))] + [False]
     runs = [c for c in cases if c]
     subprocess.run(dump_cmd + [x for c in runs for x in (c[3], c[3] + ".tsv")], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
