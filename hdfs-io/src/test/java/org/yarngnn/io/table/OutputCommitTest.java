@@ -76,6 +76,46 @@ class OutputCommitTest {
     writeParts(commit, 1);
     commit.commit();
     assertEquals(List.of("_SUCCESS", "part-00000.parquet"), visible(tmp.resolve("out")));
+    assertEquals(List.of("out"), everything(tmp), "the previous output, moved aside, is deleted after the commit");
+  }
+
+  /** Names in a local directory, hidden ones included, but for Hadoop's checksum files. */
+  private static List<String> everything(java.nio.file.Path dir) throws IOException {
+    try (Stream<java.nio.file.Path> s = Files.list(dir)) {
+      return s.map(p -> p.getFileName().toString()).filter(n -> !n.endsWith(".crc")).sorted()
+          .collect(Collectors.toList());
+    }
+  }
+
+  /** A commit that fails after moving the previous output aside puts it back, and says so. */
+  @Test
+  void aFailedCommitRestoresThePreviousOutput() throws IOException {
+    Path out = TempTables.path(tmp, "out");
+    OutputCommit first = OutputCommit.begin(TempTables.CONF, out, false);
+    writeParts(first, 2);
+    first.commit();
+    OutputCommit second = OutputCommit.begin(TempTables.CONF, out, true);
+    writeParts(second, 1);
+    java.io.UncheckedIOException e = assertThrows(java.io.UncheckedIOException.class,
+        () -> second.commit(OutputCommit.FailPoint.FAIL_MOVE_NEW));
+    assertTrue(e.getMessage().endsWith("; the previous output is restored"), e.getMessage());
+    assertEquals(List.of("_SUCCESS", "part-00000.parquet", "part-00001.parquet"), visible(tmp.resolve("out")));
+    assertEquals(List.of("out"), everything(tmp), "nothing hidden is left beside it");
+  }
+
+  /** A commit that fails before moving anything says nothing of a restore. */
+  @Test
+  void aCommitFailingBeforeTheMoveRestoresNothing() throws IOException {
+    Path out = TempTables.path(tmp, "out");
+    OutputCommit first = OutputCommit.begin(TempTables.CONF, out, false);
+    writeParts(first, 1);
+    first.commit();
+    OutputCommit second = OutputCommit.begin(TempTables.CONF, out, true);
+    writeParts(second, 1);
+    java.io.UncheckedIOException e = assertThrows(java.io.UncheckedIOException.class,
+        () -> second.commit(OutputCommit.FailPoint.FAIL_MOVE_OLD));
+    assertFalse(e.getMessage().contains("restored") || e.getMessage().contains("kept as"), e.getMessage());
+    assertEquals(List.of("_SUCCESS", "part-00000.parquet"), visible(tmp.resolve("out")));
   }
 
   @Test
