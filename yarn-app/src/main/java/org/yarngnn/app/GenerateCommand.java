@@ -13,6 +13,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.ShutdownHookManager;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
+import org.yarngnn.app.options.OptionValues;
 import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.compute.kernel.Activation;
 import org.yarngnn.compute.model.LayerSpec;
@@ -37,24 +38,8 @@ import org.yarngnn.io.table.TableFormat;
 public final class GenerateCommand implements Command {
   @Override
   public OptionSpec options() {
-    return new OptionSpec("generate", "--type rmat|sbm --nodes N --output DIR")
-        .value("type", "rmat|sbm", "R-MAT power-law graph, or a labelled stochastic block model")
-        .value("nodes", "N", "number of nodes")
-        .value("edges", "M", "rmat: number of edges (default 16 per node)")
-        .value("features", "F", "feature width (default 16)")
-        .value("classes", "C", "sbm: number of classes (default 8)")
-        .value("avg-degree", "D", "sbm: average degree (default 10)")
-        .value("homophily", "H", "sbm: fraction of edges inside a class (default 0.8)")
-        .flag("sparse-ids", "scramble node ids into arbitrary int64 values")
-        .value(GenerateOptions.FORMAT.name(), GenerateOptions.FORMAT.valueName(), GenerateOptions.FORMAT.help())
-        .value("files", "K", "part files per table, written in parallel (default: cores)")
-        .value("seed", "S", "generator seed (default 1)")
-        .value("output", "DIR", "output directory: DIR/edges and DIR/nodes")
-        .flag("overwrite", "replace an existing output directory")
-        .value("model", "DIR", "also write a random 2-layer model for these features to DIR")
-        .value("model-type", "gcn|sage|gat", "layer type of the random model (default sage)")
-        .value("hidden", "H", "hidden width of the random model (default 64)")
-        .value("model-out", "W", "output width of the random model (default: classes, or 16)");
+    return OptionValues.declare(new OptionSpec("generate", "--type rmat|sbm --nodes N --output DIR"),
+        GenerateOptions.DECLARED);
   }
 
   @Override

@@ -1,5 +1,8 @@
 package org.yarngnn.app;
 
+import static java.util.Map.entry;
+
+import java.util.List;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.graphworker.GraphJobOptions;
@@ -34,14 +37,6 @@ public record GenerateOptions(
     int hidden,
     int modelOut) {
 
-  /** {@code --format}: a table format, as the graph jobs' --edges-format reads it. */
-  static final Option<TableFormat> FORMAT = GraphJobOptions.tableFormat("format", "parquet (default), orc, tsv or csv")
-      .withDefault(TableFormat.PARQUET);
-
-  public boolean rmat() {
-    return type.equals("rmat");
-  }
-
   /** Sizes beyond these are typing errors, not graphs this command should spend hours and disks on. */
   static final long MAX_NODES = 1L << 40;
   static final long MAX_EDGES = 1L << 44;
@@ -49,63 +44,71 @@ public record GenerateOptions(
   static final int MAX_FILES = 1 << 16;
   static final double MAX_AVERAGE_DEGREE = 1 << 20;
 
-  private static void atMost(String option, long v, long most) {
-    if (v > most) {
-      throw new UsageException("option --" + option + " must be at most " + most + ", not " + v);
-    }
+  static final Option<String> TYPE = Option.choice("type", "rmat|sbm", null,
+      "R-MAT power-law graph, or a labelled stochastic block model", entry("rmat", "rmat"), entry("sbm", "sbm"));
+  static final Option<Long> NODES = whole("nodes", "N", null, 2, MAX_NODES, "number of nodes");
+  static final Option<Long> EDGES = whole("edges", "M", null, 0, MAX_EDGES, "rmat: number of edges (default 16 per node)");
+  static final Option<Long> FEATURES = whole("features", "F", 16L, 1, MAX_FEATURES, "feature width (default {default})");
+  static final Option<Long> CLASSES = whole("classes", "C", 8L, 2, Long.MAX_VALUE,
+      "sbm: number of classes (default {default})");
+  static final Option<Double> AVG_DEGREE = Option.number("avg-degree", "D", 10, v -> v > 0 && v <= MAX_AVERAGE_DEGREE
+      ? null : "option --avg-degree must be above 0 and at most " + MAX_AVERAGE_DEGREE + ", not " + v,
+      "sbm: average degree (default 10)");
+  static final Option<Double> HOMOPHILY = Option.number("homophily", "H", 0.8, v -> v >= 0 && v <= 1 ? null
+      : "option --homophily is a fraction of edges, from 0 to 1, not " + v,
+      "sbm: fraction of edges inside a class (default {default})");
+  static final Option<Boolean> SPARSE_IDS = Option.flag("sparse-ids", "scramble node ids into arbitrary int64 values");
+  /** {@code --format}: a table format, as the graph jobs' --edges-format reads it. */
+  static final Option<TableFormat> FORMAT = GraphJobOptions.tableFormat("format", "parquet (default), orc, tsv or csv")
+      .withDefault(TableFormat.PARQUET);
+  static final Option<Long> FILES = whole("files", "K", null, 1, MAX_FILES,
+      "part files per table, written in parallel (default: cores)");
+  static final Option<Long> SEED = whole("seed", "S", 1L, Long.MIN_VALUE, Long.MAX_VALUE,
+      "generator seed (default {default})");
+  static final Option<String> OUTPUT = GraphJobOptions.OUTPUT.withHelp("output directory: DIR/edges and DIR/nodes");
+  static final Option<String> MODEL = Option.text("model", "DIR", null,
+      "also write a random 2-layer model for these features to DIR");
+  static final Option<String> MODEL_TYPE = Option.choice("model-type", "gcn|sage|gat", "sage",
+      "layer type of the random model (default {default})", entry("gcn", "gcn"), entry("sage", "sage"),
+      entry("gat", "gat"));
+  static final Option<Long> HIDDEN = whole("hidden", "H", 64L, 1, Long.MAX_VALUE,
+      "hidden width of the random model (default {default})");
+  static final Option<Long> MODEL_OUT = whole("model-out", "W", null, 1, Long.MAX_VALUE,
+      "output width of the random model (default: classes, or 16)");
+  static final List<Option<?>> DECLARED = List.of(TYPE, NODES, EDGES, FEATURES, CLASSES, AVG_DEGREE, HOMOPHILY,
+      SPARSE_IDS, FORMAT, FILES, SEED, OUTPUT, GraphJobOptions.OVERWRITE, MODEL, MODEL_TYPE, HIDDEN, MODEL_OUT);
+
+  /** A whole number of at least {@code min}, refused above {@code most} as a typing error. */
+  private static Option<Long> whole(String name, String valueName, Long dflt, long min, long most, String help) {
+    return Option.whole(name, valueName, dflt, min, Long.MAX_VALUE, help).checked(v -> v <= most ? null
+        : "option --" + name + " must be at most " + most + ", not " + v);
+  }
+
+  public boolean rmat() {
+    return type.equals("rmat");
   }
 
   public static GenerateOptions fromCommandLine(CommandLine cl) {
-    String type = cl.require("type");
-    if (!type.equals("rmat") && !type.equals("sbm")) {
-      throw new UsageException("--type must be rmat or sbm, not '" + type + "'");
-    }
-    long nodes = cl.getLong("nodes", -1);
-    if (nodes < 2) {
+    cl.require("type");
+    String type = TYPE.read(cl);
+    if (!cl.has("nodes") || NODES.parse(cl.get("nodes")) < 2) {
       throw new UsageException("generate needs --nodes of at least 2");
     }
-    atMost("nodes", nodes, MAX_NODES);
-    int features = cl.getInt("features", 16, 1);
-    atMost("features", features, MAX_FEATURES);
-    int files = cl.getInt("files", Runtime.getRuntime().availableProcessors(), 1);
-    atMost("files", files, MAX_FILES);
-    long seed = cl.getLong("seed", 1);
-    TableFormat format = FORMAT.read(cl);
+    long nodes = NODES.read(cl);
     boolean rmat = type.equals("rmat");
-    long edges = rmat ? cl.getLong("edges", nodes * 16) : 0;
-    int classes = rmat ? 0 : cl.getInt("classes", 8, 2);
-    double avgDegree = rmat ? 0 : cl.getDouble("avg-degree", 10);
-    double homophily = rmat ? 0 : cl.getDouble("homophily", 0.8);
-    if (rmat && edges < 0) {
-      throw new UsageException("option --edges must be at least 0, not " + edges);
-    }
-    atMost("edges", edges, MAX_EDGES);
-    if (!rmat && !(avgDegree > 0 && avgDegree <= MAX_AVERAGE_DEGREE)) {
-      throw new UsageException("option --avg-degree must be above 0 and at most " + MAX_AVERAGE_DEGREE + ", not "
-          + avgDegree);
-    }
-    if (!rmat && !(homophily >= 0 && homophily <= 1)) {
-      throw new UsageException("option --homophily is a fraction of edges, from 0 to 1, not " + homophily);
-    }
+    int classes = rmat ? 0 : CLASSES.read(cl).intValue();
     if (!rmat && classes > nodes) {
       throw new UsageException("option --classes must be at most --nodes (" + nodes + "), not " + classes);
     }
-    boolean sparseIds = cl.flag("sparse-ids");
-    String output = cl.require("output");
-    boolean overwrite = cl.flag("overwrite");
-    String model = cl.get("model");
-    String modelType = cl.get("model-type", "sage");
-    int hidden = 64;
-    int modelOut = classes > 0 ? classes : 16;
-    if (model != null) {
-      hidden = cl.getInt("hidden", hidden, 1);
-      modelOut = cl.getInt("model-out", modelOut, 1);
-      if (!modelType.equals("gcn") && !modelType.equals("sage") && !modelType.equals("gat")) {
-        throw new UsageException("--model-type must be gcn, sage or gat, not '" + modelType + "'");
-      }
-    }
-    return new GenerateOptions(type, nodes, edges, features, classes, avgDegree, homophily, sparseIds,
-        format, files, seed, output, overwrite, model, modelType, hidden,
-        modelOut);
+    Long edges = rmat ? EDGES.read(cl) : Long.valueOf(0);
+    Long files = FILES.read(cl);
+    String model = MODEL.read(cl);
+    Long modelOut = model == null ? null : MODEL_OUT.read(cl);
+    return new GenerateOptions(type, nodes, edges != null ? edges : nodes * 16, FEATURES.read(cl).intValue(),
+        classes, rmat ? 0 : AVG_DEGREE.read(cl), rmat ? 0 : HOMOPHILY.read(cl), SPARSE_IDS.read(cl), FORMAT.read(cl),
+        files != null ? files.intValue() : Runtime.getRuntime().availableProcessors(), SEED.read(cl),
+        cl.require("output"), GraphJobOptions.OVERWRITE.read(cl), model, model == null ? "sage" : MODEL_TYPE.read(cl),
+        model == null ? 64 : HIDDEN.read(cl).intValue(),
+        modelOut != null ? modelOut.intValue() : classes > 0 ? classes : 16);
   }
 }

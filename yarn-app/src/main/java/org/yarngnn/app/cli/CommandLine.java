@@ -111,36 +111,4 @@ public final class CommandLine {
     }
     throw new UsageException("option --" + name + " is true or false, not '" + v + "'");
   }
-
-  public long getLong(String name, long dflt) {
-    String v = get(name);
-    if (v == null) {
-      return dflt;
-    }
-    try {
-      return Long.parseLong(v.replace("_", ""));
-    } catch (NumberFormatException e) {
-      throw new UsageException("option --" + name + " needs a whole number, not '" + v + "'");
-    }
-  }
-
-  public int getInt(String name, int dflt, int min) {
-    long v = getLong(name, dflt);
-    if (v < min || v > Integer.MAX_VALUE) {
-      throw new UsageException("option --" + name + " must be at least " + min + ", not " + v);
-    }
-    return (int) v;
-  }
-
-  public double getDouble(String name, double dflt) {
-    String v = get(name);
-    if (v == null) {
-      return dflt;
-    }
-    try {
-      return Double.parseDouble(v);
-    } catch (NumberFormatException e) {
-      throw new UsageException("option --" + name + " needs a number, not '" + v + "'");
-    }
-  }
 }

@@ -25,8 +25,6 @@ import org.yarngnn.partition.Ownership;
  * {@link #read}).
  */
 public final class GraphJobOptions {
-  /** A phase's time limit by default: generous, since a layer over a billion-edge partition takes minutes. */
-  public static final long DEFAULT_ROUND_TIMEOUT_SECONDS = 3600;
   /** Workers as threads of one JVM: each has its own sockets, event loops and buffers. */
   static final int MAX_LOCAL_WORKERS = 64;
   /** Containers of one job; more than any cluster this runs on gives a graph job. */
@@ -86,8 +84,9 @@ public final class GraphJobOptions {
       + "of this machine's with --local)");
   public static final Option<Long> CHUNK_ROWS = Option.whole("chunk-rows", "N", 16384L, 1, INT,
       "rows per exchanged chunk (default {default})");
+  /** By default an hour: generous, since a layer over a billion-edge partition takes minutes. */
   public static final Option<Long> ROUND_TIMEOUT = Option.whole("round-timeout", "SECONDS",
-      DEFAULT_ROUND_TIMEOUT_SECONDS, Long.MIN_VALUE, Long.MAX_VALUE, "time limit of one phase on all workers; past "
+      3600L, Long.MIN_VALUE, Long.MAX_VALUE, "time limit of one phase on all workers; past "
       + "it the job fails naming the workers that did not finish (default {default})")
       .checked(v -> v < 1 ? "option --round-timeout must be at least 1 (seconds), not " + v : null);
   public static final Option<Ownership.Kind> OWNERSHIP = Option.choice("ownership", "auto|range|hash",

@@ -16,7 +16,7 @@ import org.yarngnn.app.cli.UsageException;
  */
 public final class Option<T> {
   /** The prefix of every option's configuration key ({@code -D yarngnn.NAME=VALUE}). */
-  public static final String KEY_PREFIX = "yarngnn.";
+  public static final String KEY_PREFIX = org.yarngnn.app.cli.CommandLine.KEY_PREFIX;
 
   private final String name;
   private final String valueName;

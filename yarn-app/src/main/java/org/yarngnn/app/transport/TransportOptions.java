@@ -5,172 +5,40 @@ package org.yarngnn.app.transport;
  * in bytes. Every transport authenticates: {@link #secret()} and {@link #identity()} are required, so a participant
  * that builds its transport from the job's options (see {@code runtime.JobTransport}) proves it belongs to the job
  * on every connection without code of its own, and one that forgets them cannot start.
+ *
+ * @param bindHost the address the server binds; default 127.0.0.1 (loopback). A container binds the host it
+ *     advertises (its NodeManager's), never all interfaces
+ * @param port default 0: any free port (read it back from {@link TransportServer#port()})
+ * @param ioThreads event-loop threads shared by the server and all its connections; default min(2, cores)
+ * @param creditsPerStream row blocks a receiver lets each sender have in flight per stream (sent, not yet
+ *     released); default 4
+ * @param maxFrameBytes the largest frame accepted; a longer one closes the connection. Default 256 MiB
+ * @param writeLowWaterMark Netty's write buffer: sending resumes below it. Default 1 MiB
+ * @param writeHighWaterMark row blocks wait above it. Default 4 MiB
+ * @param connectTimeoutMillis one connection attempt's timeout; default 5 s
+ * @param connectAttempts before giving up; default 10
+ * @param connectBackoffMillis the pause after the first failed attempt, doubled after each further one up to
+ *     2 s; default 100 ms
+ * @param heartbeatIntervalMillis a heartbeat is sent after this long without writing; 0 disables heartbeats.
+ *     Default 1 s
+ * @param heartbeatTimeoutMillis the connection is closed as dead after this long without any frame from the
+ *     peer; default 15 s
+ * @param sendTimeoutMillis the longest {@link PeerConnection#sendBlocking} waits for credit; default 10 min
+ * @param secret the job's key, proven by both ends of every connection before any message is read
+ * @param identity who this participant is ({@code driver}, {@code worker 3}): claimed in the handshake and bound
+ *     to the proof of the key, so the other end learns it from {@link PeerConnection#peerIdentity()}. At most
+ *     {@value #MAX_IDENTITY_BYTES} bytes of UTF-8
+ * @param encrypt whether frames after the handshake are encrypted and authenticated (AES-GCM, per-direction keys
+ *     derived from the secret and both handshake nonces); both ends must agree. Default off
+ * @param handshakeTimeoutMillis a connection that has not completed the handshake this long after it opened is
+ *     closed; default 5 s
  */
-public final class TransportOptions {
-  private final String bindHost;
-  private final int port;
-  private final int ioThreads;
-  private final int creditsPerStream;
-  private final int maxFrameBytes;
-  private final int writeLowWaterMark;
-  private final int writeHighWaterMark;
-  private final int connectTimeoutMillis;
-  private final int connectAttempts;
-  private final int connectBackoffMillis;
-  private final int heartbeatIntervalMillis;
-  private final int heartbeatTimeoutMillis;
-  private final long sendTimeoutMillis;
-  private final MessageCodec codec;
-  private final TransportSecret secret;
-  private final String identity;
-  private final boolean encrypt;
-  private final int handshakeTimeoutMillis;
-
-  private TransportOptions(Builder b) {
-    this.bindHost = b.bindHost;
-    this.port = b.port;
-    this.ioThreads = b.ioThreads;
-    this.creditsPerStream = b.creditsPerStream;
-    this.maxFrameBytes = b.maxFrameBytes;
-    this.writeLowWaterMark = b.writeLowWaterMark;
-    this.writeHighWaterMark = b.writeHighWaterMark;
-    this.connectTimeoutMillis = b.connectTimeoutMillis;
-    this.connectAttempts = b.connectAttempts;
-    this.connectBackoffMillis = b.connectBackoffMillis;
-    this.heartbeatIntervalMillis = b.heartbeatIntervalMillis;
-    this.heartbeatTimeoutMillis = b.heartbeatTimeoutMillis;
-    this.sendTimeoutMillis = b.sendTimeoutMillis;
-    this.codec = b.codec;
-    this.secret = b.secret;
-    this.identity = b.identity;
-    this.encrypt = b.encrypt;
-    this.handshakeTimeoutMillis = b.handshakeTimeoutMillis;
-  }
-
+public record TransportOptions(String bindHost, int port, int ioThreads, int creditsPerStream, int maxFrameBytes,
+    int writeLowWaterMark, int writeHighWaterMark, int connectTimeoutMillis, int connectAttempts,
+    int connectBackoffMillis, int heartbeatIntervalMillis, int heartbeatTimeoutMillis, long sendTimeoutMillis,
+    MessageCodec codec, TransportSecret secret, String identity, boolean encrypt, int handshakeTimeoutMillis) {
   public static Builder builder() {
     return new Builder();
-  }
-
-  public Builder toBuilder() {
-    Builder b = new Builder();
-    b.bindHost = bindHost;
-    b.port = port;
-    b.ioThreads = ioThreads;
-    b.creditsPerStream = creditsPerStream;
-    b.maxFrameBytes = maxFrameBytes;
-    b.writeLowWaterMark = writeLowWaterMark;
-    b.writeHighWaterMark = writeHighWaterMark;
-    b.connectTimeoutMillis = connectTimeoutMillis;
-    b.connectAttempts = connectAttempts;
-    b.connectBackoffMillis = connectBackoffMillis;
-    b.heartbeatIntervalMillis = heartbeatIntervalMillis;
-    b.heartbeatTimeoutMillis = heartbeatTimeoutMillis;
-    b.sendTimeoutMillis = sendTimeoutMillis;
-    b.codec = codec;
-    b.secret = secret;
-    b.identity = identity;
-    b.encrypt = encrypt;
-    b.handshakeTimeoutMillis = handshakeTimeoutMillis;
-    return b;
-  }
-
-  /**
-   * Address the server binds; default 127.0.0.1 (loopback). A container binds the host it advertises (its
-   * NodeManager's), never all interfaces.
-   */
-  public String bindHost() {
-    return bindHost;
-  }
-
-  /** Port the server binds; default 0 (any free port, read it back from {@link TransportServer#port()}). */
-  public int port() {
-    return port;
-  }
-
-  /** Event-loop threads shared by the server and all its connections; default min(2, cores). */
-  public int ioThreads() {
-    return ioThreads;
-  }
-
-  /** Row blocks a receiver lets each sender have in flight per stream (sent, not yet released); default 4. */
-  public int creditsPerStream() {
-    return creditsPerStream;
-  }
-
-  /** Largest frame accepted; a longer one closes the connection. Default 256 MiB. */
-  public int maxFrameBytes() {
-    return maxFrameBytes;
-  }
-
-  /** Netty write-buffer low water mark: sending resumes below it. Default 1 MiB. */
-  public int writeLowWaterMark() {
-    return writeLowWaterMark;
-  }
-
-  /** Netty write-buffer high water mark: row blocks wait above it. Default 4 MiB. */
-  public int writeHighWaterMark() {
-    return writeHighWaterMark;
-  }
-
-  /** Timeout of one connection attempt; default 5 s. */
-  public int connectTimeoutMillis() {
-    return connectTimeoutMillis;
-  }
-
-  /** Connection attempts before giving up; default 10. */
-  public int connectAttempts() {
-    return connectAttempts;
-  }
-
-  /** Pause after the first failed attempt, doubled after each further one up to 2 s; default 100 ms. */
-  public int connectBackoffMillis() {
-    return connectBackoffMillis;
-  }
-
-  /** A heartbeat is sent after this long without writing; 0 disables heartbeats. Default 1 s. */
-  public int heartbeatIntervalMillis() {
-    return heartbeatIntervalMillis;
-  }
-
-  /** The connection is closed as dead after this long without any frame from the peer; default 15 s. */
-  public int heartbeatTimeoutMillis() {
-    return heartbeatTimeoutMillis;
-  }
-
-  /** Longest {@link PeerConnection#sendBlocking} waits for credit; default 10 min. */
-  public long sendTimeoutMillis() {
-    return sendTimeoutMillis;
-  }
-
-  public MessageCodec codec() {
-    return codec;
-  }
-
-  /** The job's key, proven by both ends of every connection before any message is read. */
-  public TransportSecret secret() {
-    return secret;
-  }
-
-  /**
-   * Who this participant is ({@code driver}, {@code worker 3}): claimed in the handshake and bound to the proof of
-   * the key, so the other end learns it from {@link PeerConnection#peerIdentity()}. At most
-   * {@value #MAX_IDENTITY_BYTES} bytes of UTF-8.
-   */
-  public String identity() {
-    return identity;
-  }
-
-  /**
-   * Whether frames after the handshake are encrypted and authenticated (AES-GCM, per-direction keys derived from
-   * the secret and both handshake nonces); both ends must agree. Default off.
-   */
-  public boolean encrypt() {
-    return encrypt;
-  }
-
-  /** A connection that has not completed the handshake this long after it opened is closed; default 5 s. */
-  public int handshakeTimeoutMillis() {
-    return handshakeTimeoutMillis;
   }
 
   /** Longest identity a handshake carries. */
@@ -310,7 +178,9 @@ public final class TransportOptions {
       require(validIdentity(identity), "identity '" + identity + "' (1.." + MAX_IDENTITY_BYTES
           + " bytes of UTF-8, no control characters)");
       require(handshakeTimeoutMillis > 0, "handshakeTimeoutMillis " + handshakeTimeoutMillis);
-      return new TransportOptions(this);
+      return new TransportOptions(bindHost, port, ioThreads, creditsPerStream, maxFrameBytes, writeLowWaterMark,
+          writeHighWaterMark, connectTimeoutMillis, connectAttempts, connectBackoffMillis, heartbeatIntervalMillis,
+          heartbeatTimeoutMillis, sendTimeoutMillis, codec, secret, identity, encrypt, handshakeTimeoutMillis);
     }
 
     private static void require(boolean ok, String what) {
