@@ -70,10 +70,15 @@ public final class Main {
         return OK;
       }
       java.util.List<String> hooks = org.yarngnn.app.runtime.TestHooks.refusedKeys(conf,
-          org.yarngnn.app.infer.InferOptions.HALT_AT_KEY);
+          org.yarngnn.app.runtime.FaultHooks.OLD_JOB_KEY);
       if (!hooks.isEmpty()) {
         throw new UsageException("-D " + hooks.get(0) + " is a test hook, not an option: hooks act only in JVMs "
             + "the test harness starts with them on");
+      }
+      try {
+        org.yarngnn.app.runtime.FaultHooks.of(conf); // a malformed hook fails here, not in a container
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(e.getMessage());
       }
       CommandLine cl = CommandLine.parse(command.options(), command.asOptions(rest), conf);
       // Before anything touches the cluster: every FileSystem and YARN client created later is this user's.

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
-import org.yarngnn.app.runtime.TestHooks;
 import org.yarngnn.app.JobOptions;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
@@ -19,7 +18,7 @@ import org.yarngnn.partition.Ownership;
 /**
  * Immutable options of an {@code infer} job: every option of the command (README "infer", CONTRACT.md "Common
  * options") plus what the driver and the workers need besides (the output commit's work directory, the model's
- * layer count, a test hook). Parsed once, from the command line ({@link #fromCommandLine}); validated once, in
+ * layer count). Parsed once, from the command line ({@link #fromCommandLine}); validated once, in
  * {@link Builder#build()}; handed as this object to the local run, and carried to the ApplicationMaster and the
  * graph-worker containers as a Hadoop configuration file ({@link #toConfiguration()}, {@link #fromConfiguration}):
  * each option under its documented key {@code yarngnn.OPTION}, the internal fields under {@code yarngnn.job.*}.
@@ -31,10 +30,6 @@ public final class InferOptions {
   public static final String WORK_DIR_KEY = PREFIX + "job.work-dir";
   /** Internal: the model's layer count (the driver runs one round per layer without reading the model). */
   public static final String LAYERS_KEY = PREFIX + "job.layers";
-  /** Internal: the test hook {@code WORKER@COMMAND} (see {@link #haltAt()}). */
-  public static final String HALT_AT_KEY = PREFIX + "job.halt-at";
-  /** Fault injection for tests, given as {@code -D yarngnn.test.halt-worker=WORKER@COMMAND}. */
-  public static final String HALT_KEY = PREFIX + "test.halt-worker";
   /** A phase's time limit by default: generous, since a layer over a billion-edge partition takes minutes. */
   public static final long DEFAULT_ROUND_TIMEOUT_SECONDS = 3600;
   /** Workers as threads of one JVM: each has its own sockets, event loops and buffers. */
@@ -97,7 +92,6 @@ public final class InferOptions {
   private final boolean verbose;
   private final String workDir;
   private final int layers;
-  private final String haltAt;
   private final RecoveryOptions recovery;
   private final String targets;
   private final TableFormat targetsFormat;
@@ -140,7 +134,6 @@ public final class InferOptions {
     this.verbose = b.verbose;
     this.workDir = b.workDir;
     this.layers = b.layers == null ? 0 : atLeast("job.layers", b.layers, 1);
-    this.haltAt = b.haltAt;
     this.recovery = b.recovery != null ? b.recovery : RecoveryOptions.defaults();
     this.targets = b.targets;
     this.targetsFormat = b.targetsFormat;
@@ -192,7 +185,6 @@ public final class InferOptions {
     b.verbose = verbose;
     b.workDir = workDir;
     b.layers = layers == 0 ? null : (long) layers;
-    b.haltAt = haltAt;
     b.recovery = recovery;
     b.targets = targets;
     b.targetsFormat = targetsFormat;
@@ -251,11 +243,11 @@ public final class InferOptions {
 
   /**
    * The job's options from the command line (and {@code -D yarngnn.*}, {@code -conf}): where a job runs is
-   * decided here ({@code --local}, or no cluster configuration found), as is the test hook.
+   * decided here ({@code --local}, or no cluster configuration found).
    */
   public static InferOptions fromCommandLine(CommandLine cl) {
     boolean local = JobOptions.runLocally(cl);
-    return parse(cl).local(local).haltAt(TestHooks.get(cl.conf(), HALT_KEY)).recovery(RecoveryOptions.parse(cl)).build();
+    return parse(cl).local(local).recovery(RecoveryOptions.parse(cl)).build();
   }
 
   /** Every option as typed values; range and consistency checks are {@link Builder#build()}'s. */
@@ -396,9 +388,6 @@ public final class InferOptions {
     if (layers > 0) {
       c.setInt(LAYERS_KEY, layers);
     }
-    if (haltAt != null) {
-      c.set(HALT_AT_KEY, haltAt);
-    }
     recovery.toConfiguration(c);
     return c;
   }
@@ -416,7 +405,7 @@ public final class InferOptions {
   public static InferOptions fromConfiguration(Configuration conf) {
     CommandLine cl = CommandLine.parse(optionSpec(), new String[0], conf);
     Builder b = parse(cl).local(cl.flag("local")).workDir(conf.getTrimmed(WORK_DIR_KEY))
-        .haltAt(TestHooks.get(conf, HALT_AT_KEY)).recovery(RecoveryOptions.parse(cl));
+        .recovery(RecoveryOptions.parse(cl));
     String layers = conf.getTrimmed(LAYERS_KEY);
     if (layers != null) {
       try {
@@ -596,14 +585,6 @@ public final class InferOptions {
     return layers;
   }
 
-  /**
-   * Fault injection for tests, {@code WORKER@COMMAND}: that worker's JVM halts (status 137, as if killed) when
-   * the command arrives; null in real jobs.
-   */
-  public String haltAt() {
-    return haltAt;
-  }
-
   /** {@code --checkpoint} and {@code --max-worker-failures} (and, in the AM and the containers, where). */
   public RecoveryOptions recovery() {
     return recovery;
@@ -622,7 +603,7 @@ public final class InferOptions {
   private List<Object> fields() {
     return Arrays.asList(edges, nodes, edgesFormat, nodesFormat, graph, model, output, outputFormat, metrics, undirected,
         missingFeatures, overwrite, seed, threads, workers, workerMemoryMb, workerVcores, queue, name, fusion,
-        pipelining, chunkRows, roundTimeoutSeconds, strategy, batchSize, ownership, edgeReading, local, verbose, workDir, layers, haltAt, recovery,
+        pipelining, chunkRows, roundTimeoutSeconds, strategy, batchSize, ownership, edgeReading, local, verbose, workDir, layers, recovery,
         targets, targetsFormat);
   }
 
@@ -676,7 +657,6 @@ public final class InferOptions {
     private boolean verbose;
     private String workDir;
     private Long layers;
-    private String haltAt;
     private RecoveryOptions recovery;
     private String targets;
     private TableFormat targetsFormat;
@@ -837,11 +817,6 @@ public final class InferOptions {
 
     public Builder layers(long v) {
       layers = v;
-      return this;
-    }
-
-    public Builder haltAt(String v) {
-      haltAt = v;
       return this;
     }
 

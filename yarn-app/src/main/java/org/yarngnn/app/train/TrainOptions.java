@@ -6,7 +6,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
-import org.yarngnn.app.runtime.TestHooks;
 import org.yarngnn.app.JobOptions;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
@@ -184,11 +183,6 @@ public final class TrainOptions {
     }
     if (conf.getTrimmed(InferOptions.LAYERS_KEY) != null) {
       g.layers(conf.getInt(InferOptions.LAYERS_KEY, 0));
-    }
-    if (TestHooks.get(conf, InferOptions.HALT_AT_KEY) != null) {
-      g.haltAt(TestHooks.get(conf, InferOptions.HALT_AT_KEY));
-    } else if (TestHooks.get(conf, InferOptions.HALT_KEY) != null) {
-      g.haltAt(TestHooks.get(conf, InferOptions.HALT_KEY));
     }
     Builder b = builder().graphBuilder(g).modelSpec(cl.get("model-spec"))
         .specJson(conf.get(SPEC_JSON_KEY))

@@ -5,11 +5,13 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.runtime.FaultHooks;
 import org.yarngnn.app.runtime.JobTransport;
 
 /** What a {@link JobDriver} gets from the ApplicationMaster. */
 public final class DriverContext {
   private final Configuration conf;
+  private final FaultHooks faults;
   private final List<String> args;
   private final ContainerPool containers;
   private final FileSystem fs;
@@ -26,6 +28,7 @@ public final class DriverContext {
     this.page = page;
     this.log = page.tee(System.out);
     this.conf = conf;
+    this.faults = FaultHooks.of(conf);
     this.args = List.copyOf(args);
     this.containers = containers;
     this.fs = fs;
@@ -34,12 +37,6 @@ public final class DriverContext {
     this.amHost = amHost;
     this.status = new StatusWriter(fs, stagingDir, STATUS_GAP_MS);
   }
-
-  /**
-   * Test hook: the first attempt's ApplicationMaster halts (exit 137, nothing cleaned) when the job reaches a
-   * status starting with this text ({@code -D yarngnn.test.halt-am-at="layer 2"}).
-   */
-  public static final String HALT_AM_KEY = "yarngnn.test.halt-am-at";
 
   /** The shortest time between two writes of the status file. */
   static final long STATUS_GAP_MS = 500;
@@ -152,13 +149,7 @@ public final class DriverContext {
    * starting from a checkpoint) keeps the highest so far and only changes the text.
    */
   public synchronized void setProgress(float progress, String status) {
-    String haltAt = org.yarngnn.app.runtime.TestHooks.get(conf, HALT_AM_KEY);
-    if (haltAt != null && status != null && status.startsWith(haltAt) && attempt() == 1
-        && System.getenv("CONTAINER_ID") != null) {
-      log.println("yarn-gnn: halting the ApplicationMaster at '" + status + "' (test hook " + HALT_AM_KEY + ")");
-      log.flush();
-      Runtime.getRuntime().halt(137); // as a crash or SIGKILL: nothing cleaned, nothing unregistered
-    }
+    faults.atAmStatus(status, attempt(), log);
     this.progress = Math.max(this.progress, Math.min(1f, progress));
     this.status.publish(this.progress, status);
     page.status(this.progress, status);

@@ -35,11 +35,13 @@ class InferLaunchContextsTest {
         .edges("hdfs://nn:8020/data/cora/edges.tsv").nodes("hdfs://nn:8020/data/cora/nodes.tsv.gz")
         .model(InferenceJobDriver.STAGED + "my-model").output("hdfs://nn:8020/out/emb")
         .workDir("hdfs://nn:8020/out/.emb.yarn-gnn-tmp-1").workers(3).workerMemoryMb(768).workerVcores(2)
-        .threads(2).layers(2).seed(42).haltAt("1@plan").build();
+        .threads(2).layers(2).seed(42).build();
     JobSubmission s = InferCommand.submission(job, new Path(jar.toString()), modelDir);
 
     Configuration conf = new Configuration();
     conf.set("fs.defaultFS", "file:///");
+    // A hook travels in the shipped configuration, never on a command line.
+    conf.set(org.yarngnn.app.runtime.FaultHooks.WORKER_KEY, "1@plan");
     conf.set(org.yarngnn.app.yarn.JarCache.DIR_KEY, tmp.resolve("lib").toUri().toString());
     FileSystem fs = FileSystem.getLocal(conf);
     Path staging = new Path(tmp.resolve("staging").toUri());

@@ -35,7 +35,7 @@ class InferOptionsTest {
         .threads(3).workers(5).workerMemoryMb(2048).workerVcores(4).queue("q1").name("my job & <co>")
         .fusion(false).pipelining(false).chunkRows(99).strategy(InferOptions.Strategy.LAYERWISE).batchSize(17)
         .ownership(Ownership.Kind.HASH).edgeReading(EdgeReading.SHARE).local(false).verbose(true)
-        .workDir("hdfs://nn:8020/.out.yarn-gnn-tmp-1").layers(3).haltAt("1@plan")
+        .workDir("hdfs://nn:8020/.out.yarn-gnn-tmp-1").layers(3)
         .targets("hdfs://nn:8020/data/targets").targetsFormat(TableFormat.ORC)
         .build();
   }
@@ -58,7 +58,6 @@ class InferOptionsTest {
     assertNull(back.edgesFormat());
     assertNull(back.nodesFormat());
     assertNull(back.workDir());
-    assertNull(back.haltAt());
     assertNull(back.targets());
     assertEquals(0, back.workers());
     assertEquals(0, back.layers());
@@ -94,10 +93,9 @@ class InferOptionsTest {
     assertEquals("share", c.get("yarngnn.edge-reading"));
     assertEquals("orc", c.get("yarngnn.output-format"));
     assertEquals("3", c.get(InferOptions.LAYERS_KEY));
-    assertEquals("1@plan", c.get(InferOptions.HALT_AT_KEY));
     Configuration m = minimal().toConfiguration();
     for (String absent : new String[] {"yarngnn.edges", "yarngnn.nodes", "yarngnn.edges-format", "yarngnn.workers",
-        InferOptions.WORK_DIR_KEY, InferOptions.LAYERS_KEY, InferOptions.HALT_AT_KEY}) {
+        InferOptions.WORK_DIR_KEY, InferOptions.LAYERS_KEY}) {
       assertNull(m.get(absent), absent);
     }
   }
@@ -111,7 +109,6 @@ class InferOptionsTest {
     Configuration conf = new Configuration(false);
     conf.set("yarngnn.seed", "7");
     conf.set("yarngnn.chunk-rows", "5");
-    conf.set(InferOptions.HALT_KEY, "0@layer");
     InferOptions o = parse(conf, "--local", "--edges", "e.tsv", "--nodes", "n.tsv", "--model", "m", "--output", "o",
         "--chunk-rows", "8", "--fusion", "off", "--ownership", "range", "--edge-reading", "all",
         "--edges-format", "csv", "--workers", "3",
@@ -130,7 +127,6 @@ class InferOptionsTest {
     assertEquals(TableFormat.ORC, o.outputFormat());
     assertTrue(o.undirected());
     assertTrue(o.local());
-    assertEquals("0@layer", o.haltAt());
     InferOptions defaults = parse(new Configuration(false), "--local", "--graph", "g", "--model", "m", "--output", "o");
     assertEquals(0, defaults.workers());
     assertEquals(EdgeReading.AUTO, defaults.edgeReading());
