@@ -25,6 +25,8 @@ import org.apache.hadoop.conf.Configuration;
  *       first N tasks take MS longer (cold containers, for the pool's growth).
  *   <li>{@value #HALT_AM_KEY} = TEXT: the first attempt's ApplicationMaster halts (exit 137, nothing cleaned or
  *       unregistered) when the job's status starts with TEXT.
+ *   <li>{@value #STOP_AFTER_EPOCH_KEY} = N: the training driver fails (exit 1, as a kill would leave things) right
+ *       after epoch N's checkpoint (synchronous training only).
  * </ul>
  */
 public final class FaultHooks {
@@ -33,6 +35,7 @@ public final class FaultHooks {
   public static final String HALT_TENSOR_WORKER_AFTER_KEY = TestHooks.KEY_PREFIX + "halt-tensor-worker-after";
   public static final String SLOW_TENSOR_TASKS_KEY = TestHooks.KEY_PREFIX + "slow-tensor-tasks";
   public static final String HALT_AM_KEY = TestHooks.KEY_PREFIX + "halt-am-at";
+  public static final String STOP_AFTER_EPOCH_KEY = TestHooks.KEY_PREFIX + "stop-after-epoch";
   /**
    * The job setting that carried {@value #WORKER_KEY} in job.xml before workers read the shipped configuration;
    * still refused by the CLI, as a {@code yarngnn.job.*} key passes its typo check unnoticed.
@@ -40,7 +43,7 @@ public final class FaultHooks {
   public static final String OLD_JOB_KEY = "yarngnn.job.halt-at";
 
   /** No fault: a real run. */
-  public static final FaultHooks NONE = new FaultHooks(null, -1, 0, -1, 0, 0, null);
+  public static final FaultHooks NONE = new FaultHooks(null, -1, 0, -1, 0, 0, null, 0);
 
   private enum WorkerFault { HALT, KILL, STALL, PAUSE }
 
@@ -57,9 +60,10 @@ public final class FaultHooks {
   private final long slowTensorTasks;
   private final long slowTensorMillis;
   private final String haltAmAt;
+  private final long stopAfterEpoch;
 
   private FaultHooks(String workerHook, int slowWorker, long slowWorkerMillis, long haltTensorWorkerAfter,
-      long slowTensorTasks, long slowTensorMillis, String haltAmAt) {
+      long slowTensorTasks, long slowTensorMillis, String haltAmAt, long stopAfterEpoch) {
     if (workerHook == null) {
       fault = null;
       worker = -1;
@@ -92,6 +96,10 @@ public final class FaultHooks {
     this.slowTensorTasks = slowTensorTasks;
     this.slowTensorMillis = slowTensorMillis;
     this.haltAmAt = haltAmAt;
+    if (stopAfterEpoch < 0 || stopAfterEpoch > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("-D " + STOP_AFTER_EPOCH_KEY + " must be an epoch, not " + stopAfterEpoch);
+    }
+    this.stopAfterEpoch = stopAfterEpoch;
   }
 
   /** The faults {@code conf} asks for; {@link #NONE} with hooks off. Throws on a malformed hook. */
@@ -103,7 +111,7 @@ public final class FaultHooks {
     long[] slowTensor = pair(conf, SLOW_TENSOR_TASKS_KEY, "N:MS", 0);
     return new FaultHooks(TestHooks.get(conf, WORKER_KEY), (int) slowWorker[0], slowWorker[1],
         TestHooks.getLong(conf, HALT_TENSOR_WORKER_AFTER_KEY, -1), slowTensor[0], slowTensor[1],
-        TestHooks.get(conf, HALT_AM_KEY));
+        TestHooks.get(conf, HALT_AM_KEY), TestHooks.getLong(conf, STOP_AFTER_EPOCH_KEY, 0));
   }
 
   /** A hook {@code A:B} of two numbers; {@code {unset, 0}} when not given. */
@@ -176,6 +184,13 @@ public final class FaultHooks {
       log.println("yarn-gnn: halting the ApplicationMaster at '" + status + "' (test hook " + HALT_AM_KEY + ")");
       log.flush();
       haltContainer();
+    }
+  }
+
+  /** After training epoch {@code epoch} (and its checkpoint): fails the driver, or returns. */
+  public void afterEpoch(int epoch) {
+    if (stopAfterEpoch > 0 && epoch == stopAfterEpoch) {
+      throw new IllegalStateException("stopped after epoch " + epoch + " by the test hook " + STOP_AFTER_EPOCH_KEY);
     }
   }
 

@@ -25,11 +25,6 @@ public final class TrainOptions {
   static final String PREFIX = CommandLine.KEY_PREFIX;
   /** Internal: the model spec's JSON text (workers and the AM read no spec file). */
   public static final String SPEC_JSON_KEY = PREFIX + "job.model-spec-json";
-  /**
-   * Test hook: the driver fails (exit 1, as a kill would leave things) right after epoch N's checkpoint. Travels
-   * to the ApplicationMaster in job.xml.
-   */
-  public static final String STOP_AFTER_EPOCH_KEY = PREFIX + "test.stop-after-epoch";
 
   /** Advanced: the tensor pool grows while a task waits longer than this many ms (default 500). */
   public static final String GROW_AFTER_KEY = PREFIX + "tensor-pool.grow-after-ms";
@@ -62,7 +57,6 @@ public final class TrainOptions {
   private final double[] prices;
   private final long growAfterMs;
   private final long idleMs;
-  private final int stopAfterEpoch;
   /** {@code --task link}: the link-prediction options; null for node classification. */
   private final LinkOptions link;
 
@@ -90,7 +84,6 @@ public final class TrainOptions {
     this.prices = b.prices.clone();
     this.growAfterMs = b.growAfterMs;
     this.idleMs = b.idleMs;
-    this.stopAfterEpoch = (int) b.stopAfterEpoch;
     this.link = b.link;
   }
 
@@ -123,7 +116,6 @@ public final class TrainOptions {
     b.prices = prices.clone();
     b.growAfterMs = growAfterMs;
     b.idleMs = idleMs;
-    b.stopAfterEpoch = stopAfterEpoch;
     b.link = link;
     return b;
   }
@@ -194,7 +186,6 @@ public final class TrainOptions {
         .checkpointEvery(cl.getLong("checkpoint-every", 0))
         .maxWorkerFailures(cl.getLong("max-worker-failures", 3))
         .resume(resume)
-        .stopAfterEpoch(conf.getLong(STOP_AFTER_EPOCH_KEY, 0))
         .poolTiming(conf.getLong(GROW_AFTER_KEY, 500), conf.getLong(IDLE_KEY, 30_000))
         .tensorWorkers(cl.getLong("tensor-workers", 2))
         .tensorWorkersMin(cl.getLong("tensor-workers-min", 1))
@@ -261,9 +252,6 @@ public final class TrainOptions {
     }
     c.setLong(GROW_AFTER_KEY, growAfterMs);
     c.setLong(IDLE_KEY, idleMs);
-    if (stopAfterEpoch > 0) {
-      c.set(STOP_AFTER_EPOCH_KEY, Integer.toString(stopAfterEpoch));
-    }
     if (link != null) {
       link.writeTo(c);
     }
@@ -325,11 +313,6 @@ public final class TrainOptions {
   /** The output of the stopped run to continue (the same as {@link #output()}), or null. */
   public String resume() {
     return resume;
-  }
-
-  /** Test hook {@value #STOP_AFTER_EPOCH_KEY}: fail right after this epoch's checkpoint; 0: never. */
-  public int stopAfterEpoch() {
-    return stopAfterEpoch;
   }
 
   public TensorBackend tensorBackend() {
@@ -405,7 +388,7 @@ public final class TrainOptions {
   private List<Object> fields() {
     return Arrays.asList(graph, modelSpec, specJson, epochs, lr, weightDecay, dropout, patience, checkpointEvery, maxWorkerFailures,
         resume, tensorBackend, tensorWorkers, staleness, intervals, tensorWorkersMin, tensorWorkersMax,
-        tensorWorkerMemoryMb, tensorWorkerVcores, parameterServers, Arrays.toString(prices), growAfterMs, idleMs, stopAfterEpoch, link);
+        tensorWorkerMemoryMb, tensorWorkerVcores, parameterServers, Arrays.toString(prices), growAfterMs, idleMs, link);
   }
 
   @Override
@@ -451,7 +434,6 @@ public final class TrainOptions {
     private double[] prices = {0.17, 0.06, 0.17};
     private long growAfterMs = 500;
     private long idleMs = 30_000;
-    private long stopAfterEpoch;
     private LinkOptions link;
 
     private Builder() {}
@@ -588,11 +570,6 @@ public final class TrainOptions {
       return this;
     }
 
-    public Builder stopAfterEpoch(long v) {
-      stopAfterEpoch = v;
-      return this;
-    }
-
     public TrainOptions build() {
       InferOptions.Builder g = graphToBuilder();
       if (g == null) {
@@ -633,9 +610,6 @@ public final class TrainOptions {
       }
       range("staleness", staleness, 0, Integer.MAX_VALUE);
       range("intervals", intervals, 1, 1 << 20);
-      if (stopAfterEpoch < 0 || stopAfterEpoch > Integer.MAX_VALUE) {
-        throw new UsageException("-D " + STOP_AFTER_EPOCH_KEY + " must be an epoch, not " + stopAfterEpoch);
-      }
       if (!(lr > 0) || !Double.isFinite(lr)) {
         throw new UsageException("option --lr must be a positive number, not " + lr);
       }
@@ -645,9 +619,9 @@ public final class TrainOptions {
       if (!(dropout >= 0 && dropout < 1)) {
         throw new UsageException("option --dropout must be at least 0 and below 1, not " + dropout);
       }
-      if (staleness > 0 && (resume != null || checkpointEvery > 0 || stopAfterEpoch > 0)) {
+      if (staleness > 0 && (resume != null || checkpointEvery > 0)) {
         throw new UsageException("--staleness " + staleness + " with " + (resume != null ? "--resume"
-            : checkpointEvery > 0 ? "--checkpoint-every" : "-D " + STOP_AFTER_EPOCH_KEY) + ": checkpoints are "
+            : "--checkpoint-every") + ": checkpoints are "
             + "synchronous only (an asynchronous run's epochs overlap, so no epoch ends with all state in one place)");
       }
       if (link != null) {

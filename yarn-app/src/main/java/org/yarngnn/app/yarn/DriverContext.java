@@ -101,6 +101,11 @@ public final class DriverContext {
     return conf;
   }
 
+  /** The faults a test injects into this job (none in a real run). */
+  public FaultHooks faults() {
+    return faults;
+  }
+
   /** The driver's arguments: what followed the driver class name on the AM command line. */
   public List<String> args() {
     return args;

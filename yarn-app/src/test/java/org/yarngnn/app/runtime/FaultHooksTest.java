@@ -123,10 +123,20 @@ class FaultHooksTest {
   }
 
   @Test
+  void theTrainingDriverStopsAfterItsEpoch() {
+    FaultHooks f = hooks(FaultHooks.STOP_AFTER_EPOCH_KEY, "20");
+    f.afterEpoch(19);
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> f.afterEpoch(20));
+    assertEquals("stopped after epoch 20 by the test hook yarngnn.test.stop-after-epoch", e.getMessage());
+    FaultHooks.NONE.afterEpoch(0);
+  }
+
+  @Test
   void aMalformedHookIsRefusedWithItsKey() {
     for (String[] bad : new String[][] {{FaultHooks.WORKER_KEY, "plan"}, {FaultHooks.WORKER_KEY, "x@plan"},
         {FaultHooks.WORKER_KEY, "boom:1@plan"}, {FaultHooks.WORKER_KEY, "pause:1@layer1"},
-        {FaultHooks.SLOW_WORKER_KEY, "1"}, {FaultHooks.SLOW_TENSOR_TASKS_KEY, "a:b"}}) {
+        {FaultHooks.SLOW_WORKER_KEY, "1"}, {FaultHooks.SLOW_TENSOR_TASKS_KEY, "a:b"},
+        {FaultHooks.STOP_AFTER_EPOCH_KEY, "-1"}}) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> hooks(bad[0], bad[1]));
       assertTrue(e.getMessage().startsWith("-D " + bad[0] + " must be"), e.getMessage());
     }
