@@ -2,6 +2,8 @@ package org.yarngnn.app.runtime;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -42,76 +44,49 @@ public final class FaultHooks {
    */
   public static final String OLD_JOB_KEY = "yarngnn.job.halt-at";
 
+  /** {@value #WORKER_KEY}'s value: an optional kind, the worker, the phase or layer, and pause's directory. */
+  private static final Pattern WORKER_HOOK =
+      Pattern.compile("(?:(halt|kill|stall|pause):)?(\\d+)@([a-z0-9-]+)(?::(.+))?");
   /** No fault: a real run. */
-  public static final FaultHooks NONE = new FaultHooks(null, -1, 0, -1, 0, 0, null, 0);
+  public static final FaultHooks NONE = new FaultHooks(new Configuration(false));
 
-  private enum WorkerFault { HALT, KILL, STALL, PAUSE }
-
-  /** The graph worker fault, or null; then {@link #worker} is -1. */
-  private final WorkerFault fault;
+  /** The graph worker fault's kind ({@code halt}, {@code kill}, {@code stall}, {@code pause}), or null. */
+  private final String fault;
   private final int worker;
-  /** The phase label or {@code layerK} it happens at. */
+  /** The phase label or {@code layerK} the worker fault happens at. */
   private final String at;
-  /** Where {@code pause} writes its file. */
   private final String pauseDir;
-  private final int slowWorker;
-  private final long slowWorkerMillis;
+  private final long[] slowWorker;
   private final long haltTensorWorkerAfter;
-  private final long slowTensorTasks;
-  private final long slowTensorMillis;
+  private final long[] slowTensorTasks;
   private final String haltAmAt;
   private final long stopAfterEpoch;
 
-  private FaultHooks(String workerHook, int slowWorker, long slowWorkerMillis, long haltTensorWorkerAfter,
-      long slowTensorTasks, long slowTensorMillis, String haltAmAt, long stopAfterEpoch) {
-    if (workerHook == null) {
-      fault = null;
-      worker = -1;
-      at = null;
-      pauseDir = null;
-    } else {
-      int sign = workerHook.indexOf('@');
-      int colon = workerHook.indexOf(':');
-      boolean named = colon >= 0 && colon < sign; // kill:, stall:, pause:
-      String rest = workerHook.substring(sign + 1);
-      try {
-        fault = named ? WorkerFault.valueOf(workerHook.substring(0, colon).toUpperCase(java.util.Locale.ROOT))
-            : WorkerFault.HALT;
-        worker = Integer.parseInt(workerHook.substring(named ? colon + 1 : 0, sign).trim());
-      } catch (IllegalArgumentException | StringIndexOutOfBoundsException e) {
-        throw new IllegalArgumentException("-D " + WORKER_KEY + " must be [kill:|stall:]WORKER@PHASE or "
-            + "pause:WORKER@layerK:DIR, not " + workerHook);
-      }
-      boolean pause = fault == WorkerFault.PAUSE;
-      at = pause && rest.contains(":") ? rest.substring(0, rest.indexOf(':')) : rest;
-      pauseDir = pause && rest.contains(":") ? rest.substring(rest.indexOf(':') + 1) : null;
-      if (pause && (pauseDir == null || !at.startsWith("layer"))) {
-        throw new IllegalArgumentException("-D " + WORKER_KEY + " must be pause:WORKER@layerK:DIR, not "
-            + workerHook);
-      }
+  private FaultHooks(Configuration conf) {
+    String w = TestHooks.get(conf, WORKER_KEY);
+    Matcher m = WORKER_HOOK.matcher(w == null ? "" : w);
+    boolean pause = m.matches() && "pause".equals(m.group(1));
+    if (w != null && (!m.matches() || pause != (m.group(4) != null) || pause && !m.group(3).startsWith("layer"))) {
+      throw new IllegalArgumentException("-D " + WORKER_KEY + " must be [kill:|stall:]WORKER@PHASE or "
+          + "pause:WORKER@layerK:DIR, not " + w);
     }
-    this.slowWorker = slowWorker;
-    this.slowWorkerMillis = slowWorkerMillis;
-    this.haltTensorWorkerAfter = haltTensorWorkerAfter;
-    this.slowTensorTasks = slowTensorTasks;
-    this.slowTensorMillis = slowTensorMillis;
-    this.haltAmAt = haltAmAt;
+    fault = w == null ? null : m.group(1) == null ? "halt" : m.group(1);
+    worker = w == null ? -1 : Integer.parseInt(m.group(2));
+    at = w == null ? null : m.group(3);
+    pauseDir = w == null ? null : m.group(4);
+    slowWorker = pair(conf, SLOW_WORKER_KEY, "WORKER:MS", -1);
+    haltTensorWorkerAfter = TestHooks.getLong(conf, HALT_TENSOR_WORKER_AFTER_KEY, -1);
+    slowTensorTasks = pair(conf, SLOW_TENSOR_TASKS_KEY, "N:MS", 0);
+    haltAmAt = TestHooks.get(conf, HALT_AM_KEY);
+    stopAfterEpoch = TestHooks.getLong(conf, STOP_AFTER_EPOCH_KEY, 0);
     if (stopAfterEpoch < 0 || stopAfterEpoch > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("-D " + STOP_AFTER_EPOCH_KEY + " must be an epoch, not " + stopAfterEpoch);
     }
-    this.stopAfterEpoch = stopAfterEpoch;
   }
 
   /** The faults {@code conf} asks for; {@link #NONE} with hooks off. Throws on a malformed hook. */
   public static FaultHooks of(Configuration conf) {
-    if (!TestHooks.enabled()) {
-      return NONE;
-    }
-    long[] slowWorker = pair(conf, SLOW_WORKER_KEY, "WORKER:MS", -1);
-    long[] slowTensor = pair(conf, SLOW_TENSOR_TASKS_KEY, "N:MS", 0);
-    return new FaultHooks(TestHooks.get(conf, WORKER_KEY), (int) slowWorker[0], slowWorker[1],
-        TestHooks.getLong(conf, HALT_TENSOR_WORKER_AFTER_KEY, -1), slowTensor[0], slowTensor[1],
-        TestHooks.get(conf, HALT_AM_KEY), TestHooks.getLong(conf, STOP_AFTER_EPOCH_KEY, 0));
+    return TestHooks.enabled() ? new FaultHooks(conf) : NONE;
   }
 
   /** A hook {@code A:B} of two numbers; {@code {unset, 0}} when not given. */
@@ -136,14 +111,14 @@ public final class FaultHooks {
    * stalls, or returns.
    */
   void atPhaseStart(int index, int attempt, PhaseCommand c) throws InterruptedException {
-    if (fault == null || index != worker || fault == WorkerFault.PAUSE
+    if (fault == null || index != worker || fault.equals("pause")
         || !(at.equals(c.phase().label()) || c.phase() == Phase.LAYER && at.equals("layer" + c.layer()))) {
       return;
     }
-    if (fault == WorkerFault.STALL) {
+    if (fault.equals("stall")) {
       Thread.sleep(Long.MAX_VALUE);
     }
-    if (fault == WorkerFault.HALT || attempt == 0) {
+    if (fault.equals("halt") || attempt == 0) {
       haltContainer();
       throw new IllegalStateException("worker " + index + " halted by " + WORKER_KEY);
     }
@@ -151,7 +126,7 @@ public final class FaultHooks {
 
   /** In the middle of layer {@code k} of start {@code attempt} of graph worker {@code index}: pauses, or returns. */
   public void inLayer(int index, int attempt, int k) throws java.io.IOException, InterruptedException {
-    if (fault == WorkerFault.PAUSE && index == worker && attempt == 0 && at.equals("layer" + k)) {
+    if ("pause".equals(fault) && index == worker && attempt == 0 && at.equals("layer" + k)) {
       Path dir = Files.createDirectories(Path.of(pauseDir));
       Files.writeString(dir.resolve("paused-" + ProcessHandle.current().pid()), "");
       Thread.sleep(Long.MAX_VALUE);
@@ -160,7 +135,7 @@ public final class FaultHooks {
 
   /** How long graph worker {@code index} sleeps before each asynchronous training epoch; 0 for most. */
   public long epochDelayMillis(int index) {
-    return index == slowWorker ? slowWorkerMillis : 0;
+    return index == slowWorker[0] ? slowWorker[1] : 0;
   }
 
   /**
@@ -171,8 +146,8 @@ public final class FaultHooks {
     if (id == 0 && haltTensorWorkerAfter >= 0 && nth > haltTensorWorkerAfter) {
       return true;
     }
-    if (nth <= slowTensorTasks) {
-      Thread.sleep(slowTensorMillis);
+    if (nth <= slowTensorTasks[0]) {
+      Thread.sleep(slowTensorTasks[1]);
     }
     return false;
   }
