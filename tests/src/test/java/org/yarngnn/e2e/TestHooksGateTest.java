@@ -71,6 +71,14 @@ class TestHooksGateTest {
   }
 
   @Test
+  void withHooksOnAMalformedHookIsRefusedBeforeAnythingRuns() throws Exception {
+    CliRun run = CliRun.of(infer("-D", "yarngnn.test.halt-worker=0-job").toArray(new String[0]));
+    assertEquals(2, run.status(), run::toString);
+    assertTrue(run.err().contains("-D yarngnn.test.halt-worker must be"), run::toString);
+    assertFalse(Files.exists(dir.resolve("out")), "nothing written: " + run);
+  }
+
+  @Test
   void withHooksOnTheSameKeyHaltsTheJob() throws Exception {
     CliRun run = CliRun.of(infer("-D", "yarngnn.test.halt-worker=0@job").toArray(new String[0]));
     assertEquals(1, run.status(), run::toString);

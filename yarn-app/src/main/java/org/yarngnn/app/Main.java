@@ -73,10 +73,15 @@ public final class Main {
         return OK;
       }
       java.util.List<String> hooks = org.yarngnn.app.runtime.TestHooks.refusedKeys(conf,
-          org.yarngnn.app.graphworker.GraphJobOptions.HALT_AT.key());
+          org.yarngnn.app.runtime.FaultHooks.OLD_JOB_KEY);
       if (!hooks.isEmpty()) {
         throw new UsageException("-D " + hooks.get(0) + " is a test hook, not an option: hooks act only in JVMs "
             + "the test harness starts with them on");
+      }
+      try {
+        org.yarngnn.app.runtime.FaultHooks.of(conf); // a malformed hook fails here, not in a container
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(e.getMessage());
       }
       java.util.Set<String> anyCommand = new java.util.HashSet<>();
       commands.values().forEach(c -> anyCommand.addAll(c.options().options().keySet()));

@@ -190,7 +190,8 @@ public final class TrainCommand implements Command {
         ThreadTensorWorkers tensors = job.tensorBackend() == TrainOptions.TensorBackend.REMOTE
             ? new ThreadTensorWorkers(spec, job.tensorWorkerVcores(), transport, conf)
             : null;
-        r = new TrainingDriver(job, spec, transport, launcher, null, out, checkpoints, tensors).run();
+        r = new TrainingDriver(job, spec, transport, launcher, null, out, checkpoints, tensors)
+            .faults(org.yarngnn.app.runtime.FaultHooks.of(conf)).run();
       }
       ModelOutput.write(conf, commit.workDir(), r, r.seconds() * job.workers(), job.prices());
       commit.commit();

@@ -10,7 +10,6 @@ import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.options.Option;
 import org.yarngnn.app.options.OptionValues;
-import org.yarngnn.app.runtime.TestHooks;
 import org.yarngnn.io.table.TableFormat;
 import org.yarngnn.partition.MissingFeatures;
 import org.yarngnn.partition.Ownership;
@@ -109,15 +108,11 @@ public final class GraphJobOptions {
   public static final Option<String> WORK_DIR = Option.text("job.work-dir", null, null, "").internal();
   /** The model's layer count (the driver runs one round per layer without reading the model). */
   public static final Option<Long> LAYERS = Option.whole("job.layers", null, null, 1, INT, "").internal();
-  /** The test hook {@code WORKER@COMMAND} (see {@link #haltAt()}); read only where hooks are on. */
-  public static final Option<String> HALT_AT = Option.text("job.halt-at", null, null, "").internal();
-  /** Fault injection for tests, given as {@code -D yarngnn.test.halt-worker=WORKER@COMMAND}. */
-  public static final String HALT_KEY = Option.KEY_PREFIX + "test.halt-worker";
 
   /** Every graph job's options, in the order of the help. */
   public static final List<Option<?>> DECLARED = OptionValues.concat(JOB, List.of(VERBOSE, EDGES, DRY_RUN,
       METRICS, GRAPH, NODES, EDGES_FORMAT, NODES_FORMAT, UNDIRECTED, MISSING_FEATURES, THREADS, CHUNK_ROWS,
-      ROUND_TIMEOUT, OWNERSHIP, EDGE_READING, MAX_WORKER_FAILURES, OUTPUT, WORK_DIR, LAYERS, HALT_AT));
+      ROUND_TIMEOUT, OWNERSHIP, EDGE_READING, MAX_WORKER_FAILURES, OUTPUT, WORK_DIR, LAYERS));
 
   private final String command;
   private final OptionValues values;
@@ -151,14 +146,9 @@ public final class GraphJobOptions {
     return new Builder(command, OptionValues.builder(DECLARED));
   }
 
-  /**
-   * The options {@code cl} gives, unchecked; where the job runs is the caller's to decide. The test hook is read
-   * from {@code -D yarngnn.test.halt-worker}, or from a shipped job.xml, and only where hooks are on.
-   */
+  /** The options {@code cl} gives, unchecked; where the job runs is the caller's to decide. */
   public static Builder read(String command, CommandLine cl) {
-    Builder b = new Builder(command, OptionValues.read(DECLARED, cl));
-    String hook = TestHooks.get(cl.conf(), HALT_AT.key());
-    return b.set(HALT_AT, hook != null ? hook : TestHooks.get(cl.conf(), HALT_KEY));
+    return new Builder(command, OptionValues.read(DECLARED, cl));
   }
 
   public Builder toBuilder() {
@@ -327,14 +317,6 @@ public final class GraphJobOptions {
   public int layers() {
     Long l = values.get(LAYERS);
     return l == null ? 0 : l.intValue();
-  }
-
-  /**
-   * Fault injection for tests, {@code WORKER@COMMAND}: that worker's JVM halts (status 137, as if killed) when
-   * the command arrives; null in real jobs.
-   */
-  public String haltAt() {
-    return values.get(HALT_AT);
   }
 
   @Override

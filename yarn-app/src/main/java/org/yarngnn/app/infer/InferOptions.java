@@ -28,8 +28,6 @@ public final class InferOptions {
   public static final String PREFIX = Option.KEY_PREFIX;
   public static final String WORK_DIR_KEY = GraphJobOptions.WORK_DIR.key();
   public static final String LAYERS_KEY = GraphJobOptions.LAYERS.key();
-  public static final String HALT_AT_KEY = GraphJobOptions.HALT_AT.key();
-  public static final String HALT_KEY = GraphJobOptions.HALT_KEY;
 
   /** How the embeddings are computed. */
   public enum Strategy {

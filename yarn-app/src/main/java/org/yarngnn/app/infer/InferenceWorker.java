@@ -20,6 +20,7 @@ import org.yarngnn.app.graphworker.WorkerFigures;
 import org.yarngnn.app.graphworker.WorkerMesh;
 import org.yarngnn.app.graphworker.WorkerPartition;
 import org.yarngnn.io.model.ModelFiles;
+import org.yarngnn.app.runtime.FaultHooks;
 import org.yarngnn.app.runtime.Phase;
 import org.yarngnn.app.runtime.PhaseCommand;
 import org.yarngnn.app.runtime.PhaseResult;
@@ -57,6 +58,7 @@ public final class InferenceWorker implements WorkerSession.Role {
   private final WorkerFigures figures = new WorkerFigures();
   /** Which start of this worker's index this process is (0 the first; a replacement's is higher). */
   private final int attempt;
+  private final FaultHooks faults;
   /** Where finished layers are checkpointed, in a job that replaces lost workers; else null. */
   private final LayerCheckpoints checkpoints;
   /** The model being read ahead when this JVM does not hold it yet (a container); else null. */
@@ -88,9 +90,10 @@ public final class InferenceWorker implements WorkerSession.Role {
    * {@code model} is the job's model when this JVM already holds it ({@code --local}), else null and the worker
    * reads it once, in the job phase.
    */
-  InferenceWorker(Configuration conf, InferOptions spec, Model model, int index, int attempt, JobTransport transport)
-      throws Exception {
+  InferenceWorker(Configuration conf, InferOptions spec, Model model, int index, int attempt, FaultHooks faults,
+      JobTransport transport) throws Exception {
     this.attempt = attempt;
+    this.faults = faults;
     this.checkpoints = spec.recovery().writesCheckpoints()
         ? new LayerCheckpoints(conf, new Path(spec.recovery().dir())) : null;
     this.conf = conf;
@@ -150,12 +153,13 @@ public final class InferenceWorker implements WorkerSession.Role {
   public static int serve(Configuration conf, InferOptions spec, Model model, int index, int attempt,
       String driverHost, int driverPort, JobTransport transport, WorkerSession.Reconnect reconnect) {
     // --verbose reaches the workers as an option (job.xml on YARN), not as a key of the container's own conf.
+    FaultHooks faults = FaultHooks.of(conf);
     WorkerSession session = new WorkerSession(index, driverHost, driverPort, transport, GraphWorkerCodec.CODEC,
-        spec.job().verbose() || conf.getBoolean("yarngnn.verbose", false));
+        spec.job().verbose() || conf.getBoolean("yarngnn.verbose", false)).faults(faults, attempt);
     if (reconnect != null) {
       session.reconnecting(reconnect);
     }
-    return session.run(() -> new InferenceWorker(conf, spec, model, index, attempt, transport));
+    return session.run(() -> new InferenceWorker(conf, spec, model, index, attempt, faults, transport));
   }
 
   @Override
@@ -180,24 +184,7 @@ public final class InferenceWorker implements WorkerSession.Role {
 
   @Override
   public PhaseResult run(PhaseCommand c) throws Exception {
-    if (spec.job().haltAt() != null && spec.job().haltAt().equals("stall:" + index + "@" + label(c.phase()))) {
-      // Test hook: alive but silent, as a peer stuck in a deadlock or a GC spiral; the driver's round limit ends it.
-      Thread.sleep(Long.MAX_VALUE);
-    }
-    if (spec.job().haltAt() != null && spec.job().haltAt().equals(index + "@" + label(c.phase()))) {
-      // Test hook: in a container, die the way a killed container dies, without a word to anyone.
-      if (System.getenv("CONTAINER_ID") != null) {
-        Runtime.getRuntime().halt(137);
-      }
-      throw new IllegalStateException("worker " + index + " halted by yarngnn.test.halt-worker");
-    }
     running = c.phase();
-    if (spec.job().haltAt() != null && attempt == 0 && spec.job().haltAt()
-        .equals("kill:" + index + "@" + label(c.phase())
-        + (c.phase() == Phase.LAYER ? c.layer() : "")) && System.getenv("CONTAINER_ID") != null) {
-      // Test hook (the fault sweep): the first start of that worker dies as a killed container, once.
-      Runtime.getRuntime().halt(137);
-    }
     long t0 = System.nanoTime();
     PhaseResult result = construction == null ? null : construction.run(c);
     if (c.phase() == Phase.BUILD_EDGES && checkpoints != null) {
@@ -243,7 +230,7 @@ public final class InferenceWorker implements WorkerSession.Role {
     return result;
   }
 
-  /** The phase's name in progress lines, figures and the test hook. */
+  /** The phase's name in progress lines and figures. */
   static String label(Phase p) {
     return p.label();
   }
@@ -465,7 +452,7 @@ public final class InferenceWorker implements WorkerSession.Role {
           spec.job().chunkRows());
       WorkerMesh m = mesh;
       Background sender = new Background("halo-send-" + index, () -> ex.sendAll(m, index));
-      pauseHook(k);
+      faults.inLayer(index, attempt, k);
       if (spec.pipelining()) {
         long t2 = System.nanoTime();
         HaloUsers users = plan.users(k, edges);
@@ -509,23 +496,6 @@ public final class InferenceWorker implements WorkerSession.Role {
     new PartWriter(conf, spec.job().outputFormat(), plan.layers()).write(ids, h, pred, parts, parts,
         t -> new Path(spec.job().workDir(), OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.job()
             .outputFormat())));
-  }
-
-  /**
-   * Test hook {@code -D yarngnn.test.halt-worker=pause:WORKER@layerK:DIR}: the first start of that worker stops in
-   * the middle of layer K (its rows being sent, none received), writes {@code DIR/paused-PID} and waits to be
-   * killed, so a test can SIGKILL a container at a known point.
-   */
-  private void pauseHook(int k) throws Exception {
-    String hook = spec.job().haltAt();
-    String want = "pause:" + index + "@layer" + k + ":";
-    if (hook == null || !hook.startsWith(want) || attempt != 0) {
-      return;
-    }
-    java.nio.file.Path dir = java.nio.file.Path.of(hook.substring(want.length()));
-    java.nio.file.Files.createDirectories(dir);
-    java.nio.file.Files.writeString(dir.resolve("paused-" + ProcessHandle.current().pid()), "");
-    Thread.sleep(Long.MAX_VALUE);
   }
 
   /**

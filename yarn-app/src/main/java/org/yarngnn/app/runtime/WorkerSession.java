@@ -102,6 +102,9 @@ public final class WorkerSession {
   private final MessageCodec codec;
   private final boolean verbose;
   private Reconnect reconnect;
+  private FaultHooks faults = FaultHooks.NONE;
+  /** Which start of this worker it is (0 the first), for {@link #faults}. */
+  private int start;
   /** The ApplicationMaster attempt whose driver this worker serves (from {@link #reconnect}; 0 without). */
   private int served;
 
@@ -124,6 +127,13 @@ public final class WorkerSession {
   public WorkerSession reconnecting(Reconnect r) {
     this.reconnect = r;
     this.served = r.attempt();
+    return this;
+  }
+
+  /** This session, start {@code start} (0 the first) of its worker, applies {@code hooks} at each phase's start. */
+  public WorkerSession faults(FaultHooks hooks, int start) {
+    this.faults = hooks;
+    this.start = start;
     return this;
   }
 
@@ -242,6 +252,7 @@ public final class WorkerSession {
           phase = c.phase();
           PhaseResult result;
           try {
+            faults.atPhaseStart(index, start, c);
             result = role.concurrent(c) ? runConcurrently(role, c, control) : role.run(c);
           } catch (Exception e) {
             if (!role.survives(e)) {

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.yarngnn.app.runtime.Failures;
+import org.yarngnn.app.runtime.FaultHooks;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.runtime.Weights;
@@ -55,7 +56,7 @@ public final class TensorWorker implements AutoCloseable {
   private final String advertisedHost;
   private final int threads;
   private final TransportOptions options;
-  private final TensorWorkerHooks hooks;
+  private final FaultHooks faults;
   private final LinkedBlockingDeque<Queued> queue = new LinkedBlockingDeque<>();
   private final InboundQueue poolInbox = new InboundQueue();
   private final Map<Long, CompletableFuture<TrainLayer[]>> versions = new HashMap<>();
@@ -72,11 +73,9 @@ public final class TensorWorker implements AutoCloseable {
   private TransportClient client;
   private PeerConnection pool;
 
-  /**
-   * {@code hooks}: the test hooks ({@link TensorWorkerHooks#NONE} in a real run).
-   */
+  /** {@code faults}: what the tests inject ({@link FaultHooks#NONE} in a real run). */
   public TensorWorker(ModelSpec spec, int id, String poolHost, int poolPort, JobTransport transport, int threads,
-      TensorWorkerHooks hooks) {
+      FaultHooks faults) {
     this.spec = spec;
     this.layout = new Parameters(spec);
     this.id = id;
@@ -85,7 +84,7 @@ public final class TensorWorker implements AutoCloseable {
     this.advertisedHost = transport.host();
     this.threads = Math.max(1, threads);
     this.options = transport.options(PoolMessages.CODEC, Participants.tensorWorker(id));
-    this.hooks = hooks;
+    this.faults = faults;
   }
 
   /** Serves until retired or the pool is gone; returns the exit status (0, or 1 when it could not start). */
@@ -219,16 +218,13 @@ public final class TensorWorker implements AutoCloseable {
         continue;
       }
       long nth = taken.incrementAndGet();
-      if (hooks.haltAfter() >= 0 && nth > hooks.haltAfter()) {
-        halt(); // with this task (and any queued) unanswered, as a kill would leave them
-        return;
-      }
-      if (nth <= hooks.slowTasks()) {
-        try {
-          Thread.sleep(hooks.slowMillis());
-        } catch (InterruptedException e) {
+      try {
+        if (faults.tensorWorkerDiesAt(id, nth)) {
+          halt(); // with this task (and any queued) unanswered, as a kill would leave them
           return;
         }
+      } catch (InterruptedException e) {
+        return;
       }
       long t0 = System.nanoTime();
       maxWaitNanos.accumulateAndGet(t0 - q.arrivedNanos(), Math::max);
@@ -257,9 +253,7 @@ public final class TensorWorker implements AutoCloseable {
 
   /** The test hook: dies without a word, as a killed container does. */
   private void halt() {
-    if (System.getenv("CONTAINER_ID") != null) {
-      Runtime.getRuntime().halt(137);
-    }
+    FaultHooks.haltContainer();
     stopped = true;
     server.stop();
     client.stop();

@@ -2,6 +2,7 @@ package org.yarngnn.app.tensor;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.yarngnn.app.runtime.FaultHooks;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.compute.model.ModelSpec;
 
@@ -13,7 +14,7 @@ public final class ThreadTensorWorkers implements TensorLauncher {
   private final org.apache.hadoop.conf.Configuration conf;
   private final List<Thread> started = new ArrayList<>();
 
-  /** {@code conf}: the job's configuration, for the workers' {@link TensorWorkerHooks}. */
+  /** {@code conf}: the job's configuration, for the workers' {@link FaultHooks}. */
   public ThreadTensorWorkers(ModelSpec spec, int threads, JobTransport transport,
       org.apache.hadoop.conf.Configuration conf) {
     this.spec = spec;
@@ -28,7 +29,7 @@ public final class ThreadTensorWorkers implements TensorLauncher {
     Thread t = new Thread(() -> {
       try {
         ended.complete(new TensorWorker(spec, id, host, port, transport, threads,
-            TensorWorkerHooks.of(conf, id)).run());
+            FaultHooks.of(conf)).run());
       } catch (RuntimeException | Error e) {
         ended.completeExceptionally(e);
       }

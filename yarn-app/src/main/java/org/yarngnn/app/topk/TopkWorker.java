@@ -3,6 +3,7 @@ package org.yarngnn.app.topk;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.app.runtime.FaultHooks;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Phase;
 import org.yarngnn.app.runtime.PhaseAborted;
@@ -43,7 +44,7 @@ final class TopkWorker implements WorkerSession.Role {
   /** Serves worker {@code index}'s session with the driver at {@code host:port}; returns its exit status. */
   static int serve(Configuration conf, TopkOptions options, int index, String host, int port,
       JobTransport transport) {
-    return new WorkerSession(index, host, port, transport, CODEC, options.verbose())
+    return new WorkerSession(index, host, port, transport, CODEC, options.verbose()).faults(FaultHooks.of(conf), 0)
         .run(() -> new TopkWorker(conf, options, index));
   }
 

@@ -2,9 +2,9 @@ package org.yarngnn.app.train;
 
 import java.net.InetAddress;
 import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.app.runtime.FaultHooks;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.tensor.TensorWorker;
-import org.yarngnn.app.tensor.TensorWorkerHooks;
 import org.yarngnn.app.yarn.LaunchContexts;
 import org.yarngnn.compute.model.ModelFormat;
 import org.yarngnn.compute.model.ModelSpec;
@@ -27,7 +27,7 @@ public final class TensorWorkerMain {
     int id = Integer.parseInt(args[2]);
     int threads = Integer.getInteger("java.util.concurrent.ForkJoinPool.common.parallelism", 1);
     int status = new TensorWorker(spec, id, args[0], Integer.parseInt(args[1]),
-        JobTransport.inContainer(conf, host), threads, TensorWorkerHooks.of(conf, id)).run();
+        JobTransport.inContainer(conf, host), threads, FaultHooks.of(conf)).run();
     System.exit(status);
   }
 }

@@ -73,7 +73,7 @@ public final class TrainJobDriver implements JobDriver {
             : null;
         try {
           r = new TrainingDriver(opts, spec, ctx.transport(), workers, ctx.reporter(), ctx.log(), checkpoints,
-              tensors).run();
+              tensors).faults(ctx.faults()).run();
         } catch (org.yarngnn.app.runtime.WorkerLostException e) {
           // Only a loss YARN confirms is one (not the driver's own failure, after which the workers exit too).
           String lost = lostWorker(workers);

@@ -87,20 +87,12 @@ public final class TrainOptions {
   static final Option<Long> IDLE = poolTiming("tensor-pool.idle-ms", 30_000);
   public static final String GROW_AFTER_KEY = GROW_AFTER.key();
   public static final String IDLE_KEY = IDLE.key();
-  /**
-   * Test hook: the driver fails (exit 1, as a kill would leave things) right after epoch N's checkpoint. Travels
-   * to the ApplicationMaster in job.xml.
-   */
-  static final Option<Long> STOP_AFTER_EPOCH = Option.whole("test.stop-after-epoch", null, 0L, Long.MIN_VALUE,
-      Long.MAX_VALUE, "").internal().checked(v -> v >= 0 && v <= INT ? null
-      : "-D yarngnn.test.stop-after-epoch must be an epoch, not " + v);
-  public static final String STOP_AFTER_EPOCH_KEY = STOP_AFTER_EPOCH.key();
 
   /** Training's own options, beside {@link GraphJobOptions#DECLARED} and {@link LinkOptions}. */
   static final List<Option<?>> DECLARED = List.of(MODEL_SPEC, EPOCHS, LR, WEIGHT_DECAY, DROPOUT, PATIENCE,
       CHECKPOINT_EVERY, RESUME, TENSOR_BACKEND, TENSOR_WORKERS, TENSOR_WORKERS_MIN, TENSOR_WORKERS_MAX,
       TENSOR_WORKER_MEMORY, TENSOR_WORKER_VCORES, PARAMETER_SERVERS, PRICE_GRAPH_WORKER, PRICE_TENSOR_WORKER,
-      PRICE_PARAMETER_SERVER, STALENESS, INTERVALS, SPEC_JSON, GROW_AFTER, IDLE, STOP_AFTER_EPOCH);
+      PRICE_PARAMETER_SERVER, STALENESS, INTERVALS, SPEC_JSON, GROW_AFTER, IDLE);
 
   private static Function<Double, String> atLeastZero(String name) {
     return v -> v >= 0 && Double.isFinite(v) ? null : "option --" + name + " must be at least 0, not " + v;
@@ -219,11 +211,6 @@ public final class TrainOptions {
   /** The output of the stopped run to continue (the same as {@link #output()}), or null. */
   public String resume() {
     return values.get(RESUME);
-  }
-
-  /** Test hook {@link #STOP_AFTER_EPOCH_KEY}: fail right after this epoch's checkpoint; 0: never. */
-  public int stopAfterEpoch() {
-    return values.get(STOP_AFTER_EPOCH).intValue();
   }
 
   public TensorBackend tensorBackend() {
@@ -405,10 +392,9 @@ public final class TrainOptions {
       long staleness = v.get(STALENESS);
       boolean resume = v.get(RESUME) != null;
       long checkpointEvery = v.get(CHECKPOINT_EVERY);
-      long stopAfterEpoch = v.get(STOP_AFTER_EPOCH);
-      if (staleness > 0 && (resume || checkpointEvery > 0 || stopAfterEpoch > 0)) {
+      if (staleness > 0 && (resume || checkpointEvery > 0)) {
         throw new UsageException("--staleness " + staleness + " with " + (resume ? "--resume"
-            : checkpointEvery > 0 ? "--checkpoint-every" : "-D " + STOP_AFTER_EPOCH_KEY) + ": checkpoints are "
+            : "--checkpoint-every") + ": checkpoints are "
             + "synchronous only (an asynchronous run's epochs overlap, so no epoch ends with all state in one place)");
       }
       if (link != null) {

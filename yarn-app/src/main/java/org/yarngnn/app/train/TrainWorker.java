@@ -13,7 +13,7 @@ import org.yarngnn.app.graphworker.HaloPlan;
 import org.yarngnn.app.graphworker.WorkerFigures;
 import org.yarngnn.app.graphworker.WorkerMesh;
 import org.yarngnn.app.graphworker.WorkerPartition;
-import org.yarngnn.app.runtime.TestHooks;
+import org.yarngnn.app.runtime.FaultHooks;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.runtime.Phase;
@@ -66,6 +66,7 @@ public final class TrainWorker implements WorkerSession.Role {
   static final long TASK_TIMEOUT_MIN_MS = 2000;
 
   private final Configuration conf;
+  private final FaultHooks faults;
   private final TrainOptions opts;
   private final GraphJobOptions graphSpec;
   private final ModelSpec spec;
@@ -110,9 +111,10 @@ public final class TrainWorker implements WorkerSession.Role {
   private HeldOutEdges heldOut;
   private LinkWorker link;
 
-  TrainWorker(Configuration conf, TrainOptions opts, ModelSpec spec, int index, JobTransport transport)
-      throws Exception {
+  TrainWorker(Configuration conf, TrainOptions opts, ModelSpec spec, int index, FaultHooks faults,
+      JobTransport transport) throws Exception {
     this.conf = conf;
+    this.faults = faults;
     this.opts = opts;
     this.graphSpec = opts.job();
     this.spec = spec;
@@ -126,9 +128,13 @@ public final class TrainWorker implements WorkerSession.Role {
   /** Runs a training worker's session with the driver; returns the process exit status. */
   public static int serve(Configuration conf, TrainOptions opts, ModelSpec spec, int index, String driverHost,
       int driverPort, JobTransport transport) {
+    FaultHooks faults = FaultHooks.of(conf);
+    // Which set of workers this is (0 the first; a job restarted from its checkpoint starts another).
+    String set = System.getenv(ContainerWorkers.ATTEMPT_ENV);
     return new WorkerSession(index, driverHost, driverPort, transport, TrainCodec.CODEC,
         conf.getBoolean("yarngnn.verbose", false))
-        .run(() -> new TrainWorker(conf, opts, spec, index, transport));
+        .faults(faults, set == null || set.isEmpty() ? 0 : Integer.parseInt(set))
+        .run(() -> new TrainWorker(conf, opts, spec, index, faults, transport));
   }
 
   @Override
@@ -203,16 +209,6 @@ public final class TrainWorker implements WorkerSession.Role {
 
   @Override
   public PhaseResult run(PhaseCommand c) throws Exception {
-    String halt = graphSpec.haltAt();
-    String attempt = System.getenv(ContainerWorkers.ATTEMPT_ENV);
-    if (halt != null && (halt.equals(index + "@" + c.phase().label()) || halt.equals("kill:" + index + "@"
-        + c.phase().label()) && (attempt == null || attempt.equals("0")))) {
-      // kill:W@PHASE: only the first set of workers (a restarted set runs the phase again and must not die too)
-      if (System.getenv("CONTAINER_ID") != null) {
-        Runtime.getRuntime().halt(137);
-      }
-      throw new IllegalStateException("worker " + index + " halted by yarngnn.test.halt-worker");
-    }
     long t0 = System.nanoTime();
     PhaseResult result = construction == null ? null : construction.run(c);
     if (result != null) {
@@ -490,7 +486,7 @@ public final class TrainWorker implements WorkerSession.Role {
       throw new IllegalStateException("asynchronous epochs before the plan");
     }
     int s = opts.staleness();
-    long slowMillis = slowEpochMillis();
+    long slowMillis = faults.epochDelayMillis(index);
     long nextEval = first;
     for (int e = first; e <= limit(); e++) {
       if (slowMillis > 0) {
@@ -519,24 +515,6 @@ public final class TrainWorker implements WorkerSession.Role {
     }
     asyncDone = true;
   }
-
-  /**
-   * Test hook {@code -D yarngnn.test.slow-worker=INDEX:MS}: worker INDEX sleeps MS before each asynchronous epoch,
-   * so the others run ahead as far as the staleness bound lets them (tests see the bound reached, not just kept).
-   */
-  private long slowEpochMillis() {
-    String v = TestHooks.get(conf, SLOW_WORKER_KEY);
-    if (v == null) {
-      return 0;
-    }
-    String[] p = v.split(":");
-    if (p.length != 2) {
-      throw new IllegalArgumentException("-D " + SLOW_WORKER_KEY + " must be INDEX:MS, not " + v);
-    }
-    return Integer.parseInt(p[0].trim()) == index ? Long.parseLong(p[1].trim()) : 0;
-  }
-
-  static final String SLOW_WORKER_KEY = "yarngnn.test.slow-worker";
 
   private int limit() {
     synchronized (versions) {

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.yarngnn.app.graphworker.ConstructionRounds;
 import org.yarngnn.app.runtime.DriverSession;
+import org.yarngnn.app.runtime.FaultHooks;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.runtime.Phase;
@@ -249,6 +250,7 @@ public final class TrainingDriver {
   private final PrintStream log;
   private final Checkpoint checkpoints;
   private final TensorLauncher tensors;
+  private FaultHooks faults = FaultHooks.NONE;
   private DriverSession session;
 
   /** {@code checkpoints}: where {@code --checkpoint-every} writes and {@code --resume} reads (null: neither). */
@@ -274,6 +276,12 @@ public final class TrainingDriver {
     if (checkpoints == null && (opts.resume() != null || opts.checkpointEvery() > 0)) {
       throw new IllegalArgumentException("--resume and --checkpoint-every need the checkpoints' place");
     }
+  }
+
+  /** The faults a test injects into this run (the job's {@link FaultHooks}). */
+  public TrainingDriver faults(FaultHooks hooks) {
+    this.faults = hooks;
+    return this;
   }
 
   public Result run() throws Exception {
@@ -421,10 +429,7 @@ public final class TrainingDriver {
               run.best, List.copyOf(run.epochs), secondsBefore + (System.nanoTime() - t0) / 1e9));
           log.printf(Locale.ROOT, "yarn-gnn train: checkpoint of epoch %d in %s%n", e, checkpoints.dir());
         }
-        if (opts.stopAfterEpoch() == e) {
-          throw new IllegalStateException("stopped after epoch " + e + " by the test hook "
-              + TrainOptions.STOP_AFTER_EPOCH_KEY);
-        }
+        faults.afterEpoch(e);
         if (stop) {
           break;
         }

@@ -5,12 +5,14 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.runtime.FaultHooks;
 import org.yarngnn.app.runtime.JobSecretKey;
 import org.yarngnn.app.runtime.JobTransport;
 
 /** What a {@link JobDriver} gets from the ApplicationMaster. */
 public final class DriverContext {
   private final Configuration conf;
+  private final FaultHooks faults;
   private final List<String> args;
   private final ContainerPool containers;
   private final FileSystem fs;
@@ -27,6 +29,7 @@ public final class DriverContext {
     this.page = page;
     this.log = page.tee(System.out);
     this.conf = conf;
+    this.faults = FaultHooks.of(conf);
     this.args = List.copyOf(args);
     this.containers = containers;
     this.fs = fs;
@@ -35,12 +38,6 @@ public final class DriverContext {
     this.amHost = amHost;
     this.status = new StatusWriter(fs, stagingDir, STATUS_GAP_MS);
   }
-
-  /**
-   * Test hook: the first attempt's ApplicationMaster halts (exit 137, nothing cleaned) when the job reaches a
-   * status starting with this text ({@code -D yarngnn.test.halt-am-at="layer 2"}).
-   */
-  public static final String HALT_AM_KEY = "yarngnn.test.halt-am-at";
 
   /** The shortest time between two writes of the status file. */
   static final long STATUS_GAP_MS = 500;
@@ -105,6 +102,11 @@ public final class DriverContext {
     return conf;
   }
 
+  /** The faults a test injects into this job (none in a real run). */
+  public FaultHooks faults() {
+    return faults;
+  }
+
   /** The driver's arguments: what followed the driver class name on the AM command line. */
   public List<String> args() {
     return args;
@@ -153,13 +155,7 @@ public final class DriverContext {
    * starting from a checkpoint) keeps the highest so far and only changes the text.
    */
   public synchronized void setProgress(float progress, String status) {
-    String haltAt = org.yarngnn.app.runtime.TestHooks.get(conf, HALT_AM_KEY);
-    if (haltAt != null && status != null && status.startsWith(haltAt) && attempt() == 1
-        && System.getenv("CONTAINER_ID") != null) {
-      log.println("yarn-gnn: halting the ApplicationMaster at '" + status + "' (test hook " + HALT_AM_KEY + ")");
-      log.flush();
-      Runtime.getRuntime().halt(137); // as a crash or SIGKILL: nothing cleaned, nothing unregistered
-    }
+    faults.atAmStatus(status, attempt(), log);
     this.progress = Math.max(this.progress, Math.min(1f, progress));
     this.status.publish(this.progress, status);
     page.status(this.progress, status);

@@ -37,12 +37,14 @@ class InferLaunchContextsTest {
         "hdfs://nn:8020/data/cora/edges.tsv").set(GraphJobOptions.NODES, "hdfs://nn:8020/data/cora/nodes.tsv.gz")
         .set(GraphJobOptions.WORK_DIR, "hdfs://nn:8020/out/.emb.yarn-gnn-tmp-1").set(GraphJobOptions.WORKERS, 3)
         .set(GraphJobOptions.WORKER_MEMORY, 768).set(GraphJobOptions.WORKER_VCORES, 2).set(GraphJobOptions.THREADS, 2)
-        .set(GraphJobOptions.LAYERS, 2).set(GraphJobOptions.SEED, 42).set(GraphJobOptions.HALT_AT, "1@plan"))
+        .set(GraphJobOptions.LAYERS, 2).set(GraphJobOptions.SEED, 42))
         .model(InferenceJobDriver.STAGED + "my-model").output("hdfs://nn:8020/out/emb").build();
     JobSubmission s = InferCommand.submission(job, new Path(jar.toString()), modelDir);
 
     Configuration conf = new Configuration();
     conf.set("fs.defaultFS", "file:///");
+    // A hook travels in the shipped configuration, never on a command line.
+    conf.set(org.yarngnn.app.runtime.FaultHooks.WORKER_KEY, "1@plan");
     conf.set(org.yarngnn.app.yarn.JarCache.DIR_KEY, tmp.resolve("lib").toUri().toString());
     FileSystem fs = FileSystem.getLocal(conf);
     Path staging = new Path(tmp.resolve("staging").toUri());

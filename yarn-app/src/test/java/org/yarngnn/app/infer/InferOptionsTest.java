@@ -39,7 +39,7 @@ class InferOptionsTest {
         "q1").set(GraphJobOptions.NAME, "my job & <co>").set(GraphJobOptions.CHUNK_ROWS, 99)
         .set(GraphJobOptions.OWNERSHIP, Ownership.Kind.HASH).set(GraphJobOptions.EDGE_READING, EdgeReading.SHARE)
         .set(GraphJobOptions.LOCAL, false).set(GraphJobOptions.VERBOSE, true).set(GraphJobOptions.WORK_DIR,
-        "hdfs://nn:8020/.out.yarn-gnn-tmp-1").set(GraphJobOptions.LAYERS, 3).set(GraphJobOptions.HALT_AT, "1@plan"))
+        "hdfs://nn:8020/.out.yarn-gnn-tmp-1").set(GraphJobOptions.LAYERS, 3))
         .model("staged:model").output("hdfs://nn:8020/out").fusion(false).pipelining(false)
         .strategy(InferOptions.Strategy.LAYERWISE).batchSize(17).targets("hdfs://nn:8020/data/targets")
         .targetsFormat(TableFormat.ORC).build();
@@ -65,7 +65,6 @@ class InferOptionsTest {
     assertNull(back.job().edgesFormat());
     assertNull(back.job().nodesFormat());
     assertNull(back.job().workDir());
-    assertNull(back.job().haltAt());
     assertNull(back.targets());
     assertEquals(0, back.job().workers());
     assertEquals(0, back.job().layers());
@@ -101,10 +100,9 @@ class InferOptionsTest {
     assertEquals("share", c.get("yarngnn.edge-reading"));
     assertEquals("orc", c.get("yarngnn.output-format"));
     assertEquals("3", c.get(InferOptions.LAYERS_KEY));
-    assertEquals("1@plan", c.get(InferOptions.HALT_AT_KEY));
     Configuration m = minimal().toConfiguration();
     for (String absent : new String[] {"yarngnn.edges", "yarngnn.nodes", "yarngnn.edges-format", "yarngnn.workers",
-        InferOptions.WORK_DIR_KEY, InferOptions.LAYERS_KEY, InferOptions.HALT_AT_KEY}) {
+        InferOptions.WORK_DIR_KEY, InferOptions.LAYERS_KEY}) {
       assertNull(m.get(absent), absent);
     }
   }
@@ -118,7 +116,6 @@ class InferOptionsTest {
     Configuration conf = new Configuration(false);
     conf.set("yarngnn.seed", "7");
     conf.set("yarngnn.chunk-rows", "5");
-    conf.set(InferOptions.HALT_KEY, "0@layer");
     InferOptions o = parse(conf, "--local", "--edges", "e.tsv", "--nodes", "n.tsv", "--model", "m", "--output", "o",
         "--chunk-rows", "8", "--fusion", "off", "--ownership", "range", "--edge-reading", "all",
         "--edges-format", "csv", "--workers", "3",
@@ -137,7 +134,6 @@ class InferOptionsTest {
     assertEquals(TableFormat.ORC, o.job().outputFormat());
     assertTrue(o.job().undirected());
     assertTrue(o.job().local());
-    assertEquals("0@layer", o.job().haltAt());
     InferOptions defaults = parse(new Configuration(false), "--local", "--graph", "g", "--model", "m", "--output", "o");
     assertEquals(0, defaults.job().workers());
     assertEquals(EdgeReading.AUTO, defaults.job().edgeReading());
