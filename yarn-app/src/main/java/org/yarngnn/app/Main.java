@@ -11,6 +11,7 @@ import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.options.RuntimeKeys;
 import org.yarngnn.compute.model.ModelFormatException;
 import org.yarngnn.io.table.InputException;
+import org.yarngnn.app.cli.KerberosLogin;
 
 /**
  * The entry point of {@code scripts/yarn-gnn} and {@code yarn jar yarn-gnn.jar}. Exit status: 0 success, 2 bad

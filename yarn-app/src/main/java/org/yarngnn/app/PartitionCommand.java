@@ -31,6 +31,8 @@ import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.PartitionedGraphStats;
 import org.yarngnn.partition.mr.PartitionJob;
 import org.yarngnn.partition.mr.PartitionJobOptions;
+import org.yarngnn.app.cli.KerberosLogin;
+import org.yarngnn.app.cli.JobOptions;
 
 /**
  * {@code partition}: the MapReduce job that turns raw edges and nodes into a partitioned graph directory that

@@ -17,6 +17,7 @@ import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.yarn.JobHistory;
 import org.yarngnn.compute.json.Json;
+import org.yarngnn.app.cli.JobOptions;
 
 /**
  * {@code status APP_ID}: the summary of a yarn-gnn application that outlives its ApplicationMaster (the job

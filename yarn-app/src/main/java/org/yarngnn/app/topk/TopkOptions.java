@@ -2,7 +2,7 @@ package org.yarngnn.app.topk;
 
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.yarngnn.app.JobOptions;
+import org.yarngnn.app.cli.JobOptions;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
@@ -58,8 +58,9 @@ public record TopkOptions(String embeddings, int k, String output, String querie
       CANDIDATE_BLOCK, METRICS, ROUND_TIMEOUT, DRY_RUN, VERBOSE);
 
   public static OptionSpec optionSpec() {
-    return OptionValues.declare(JobOptions.common(new OptionSpec("topk", "--embeddings DIR --k K --output DIR "
-        + "[--queries TABLE] [--candidates TABLE] [--exclude EDGES] [--truth EDGES]")), DECLARED);
+    OptionSpec spec = JobOptions.kerberos(new OptionSpec("topk", "--embeddings DIR --k K --output DIR "
+        + "[--queries TABLE] [--candidates TABLE] [--exclude EDGES] [--truth EDGES]"));
+    return OptionValues.declare(OptionValues.declare(spec, GraphJobOptions.JOB), DECLARED);
   }
 
   public static TopkOptions parse(CommandLine cl) {

@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
-import org.yarngnn.app.JobOptions;
+import org.yarngnn.app.cli.JobOptions;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;

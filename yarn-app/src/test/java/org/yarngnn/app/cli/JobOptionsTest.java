@@ -1,4 +1,4 @@
-package org.yarngnn.app;
+package org.yarngnn.app.cli;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -6,13 +6,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
-import org.yarngnn.app.cli.CommandLine;
-import org.yarngnn.app.cli.OptionSpec;
 
 /** Where a job runs: locally without a cluster configuration, on YARN when one names a ResourceManager (HA too). */
 class JobOptionsTest {
   private static CommandLine line(Configuration conf, String... args) {
-    return CommandLine.parse(JobOptions.common(new OptionSpec("t", "")), args, conf);
+    return CommandLine.parse(org.yarngnn.app.options.OptionValues.declare(JobOptions.kerberos(new OptionSpec("t", "")),
+        org.yarngnn.app.graphworker.GraphJobOptions.JOB), args, conf);
   }
 
   @Test

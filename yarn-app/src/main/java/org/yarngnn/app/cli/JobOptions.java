@@ -1,19 +1,14 @@
-package org.yarngnn.app;
+package org.yarngnn.app.cli;
 
 import java.io.File;
-import org.yarngnn.app.cli.CommandLine;
-import org.yarngnn.app.cli.OptionSpec;
-import org.yarngnn.app.graphworker.GraphJobOptions;
-import org.yarngnn.app.options.OptionValues;
 
-/** The options every job command shares (docs/commands.md, "Options every job shares") and where a job runs. */
+/**
+ * What every command decides before it reads its own options: who runs it ({@code --principal}, {@code --keytab})
+ * and where ({@code --local}, or a cluster configuration found). The options every graph job shares are
+ * GraphJobOptions' (graphworker).
+ */
 public final class JobOptions {
   private JobOptions() {}
-
-  /** Adds the options of every job command ({@code --local}, {@code --workers}, the containers, the output). */
-  public static OptionSpec common(OptionSpec spec) {
-    return OptionValues.declare(kerberos(spec), GraphJobOptions.JOB);
-  }
 
   /** Adds {@code --principal} and {@code --keytab}. */
   public static OptionSpec kerberos(OptionSpec spec) {

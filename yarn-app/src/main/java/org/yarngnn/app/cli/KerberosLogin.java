@@ -1,4 +1,4 @@
-package org.yarngnn.app;
+package org.yarngnn.app.cli;
 
 import java.io.File;
 import java.io.IOException;
@@ -6,9 +6,6 @@ import java.io.PrintStream;
 import javax.security.auth.kerberos.KerberosPrincipal;
 import javax.security.auth.kerberos.KeyTab;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.yarngnn.app.cli.CommandLine;
-import org.yarngnn.app.cli.OptionSpec;
-import org.yarngnn.app.cli.UsageException;
 
 /**
  * {@code --principal P --keytab FILE}: the client logs in to Kerberos from a keytab before it touches the cluster,
