@@ -13,7 +13,7 @@ import org.yarngnn.compute.retrieval.ExactTopK;
 import org.yarngnn.io.table.TableFormat;
 
 /**
- * The options of {@code topk} (CONTRACT.md "Retrieval"), parsed and checked once. A YARN job carries them to the
+ * The options of {@code topk} (docs/commands.md, "topk"), parsed and checked once. A YARN job carries them to the
  * ApplicationMaster and the workers as {@code job.xml}: every option under its documented key
  * {@code yarngnn.OPTION} ({@link #toConfiguration}), read back by the same parser ({@link #fromConfiguration}), so
  * a container refuses what the client would.
@@ -143,7 +143,7 @@ public record TopkOptions(String embeddings, int k, String output, String querie
         .splitColumn("_no_split_column").build();
   }
 
-  /** The output's columns, as CONTRACT.md "Retrieval" fixes them. */
+  /** The output's columns, as docs/commands.md, "topk", fixes them. */
   public static List<org.yarngnn.io.table.ColumnSpec> columns() {
     return List.of(org.yarngnn.io.table.ColumnSpec.int64("query"), org.yarngnn.io.table.ColumnSpec.int32("rank"),
         org.yarngnn.io.table.ColumnSpec.int64("candidate"), org.yarngnn.io.table.ColumnSpec.float32("score"));

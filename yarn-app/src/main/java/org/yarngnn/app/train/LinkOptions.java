@@ -14,7 +14,7 @@ import org.yarngnn.compute.link.LinkSplit;
 import org.yarngnn.compute.link.NegativeSampler;
 
 /**
- * The options of {@code train --task link} (CONTRACT.md "Link prediction"), kept together so {@link TrainOptions}
+ * The options of {@code train --task link} (docs/link-prediction.md), kept together so {@link TrainOptions}
  * gains one field rather than seven: held-out fractions when the edges table has no {@code split} column
  * ({@code --link-split VAL,TEST}), negatives per positive and their sampler, the loss and its temperature, and the
  * evaluation negatives of MRR and hits@K. Parsed and checked with the rest of the options; travels in job.xml under
