@@ -151,9 +151,9 @@ def metrics_from_output(got, queries, truth, k):
 CASES = ((1, 1, False, True, False), (10, 1, False, True, False), (100, 1, False, True, False),
          (10, 3, False, True, False), (10, 1, True, True, False), (100, 3, True, True, False),
          (K_TRUTH, 1, False, True, True), (K_TRUTH, 3, True, False, True))
-# On YARN (kind cora-link): K = 10 and 100, --exclude and the subsets, 1 and 3 workers, and the truth metrics.
-YARN_CASES = ((10, 1, False, True, False), (10, 3, True, True, False), (100, 3, True, True, False),
-              (100, 1, True, True, False), (K_TRUTH, 3, False, True, True))
+# On YARN (kind cora-link): K = 1, 10 and 100, --exclude and the subsets, 1 and 3 workers, and the truth metrics.
+YARN_CASES = ((1, 3, False, True, False), (10, 1, False, True, False), (10, 3, True, True, False),
+              (100, 3, True, True, False), (100, 1, True, True, False), (K_TRUTH, 3, False, True, True))
 HDFS_BASE = "/topk-check"
 
 
