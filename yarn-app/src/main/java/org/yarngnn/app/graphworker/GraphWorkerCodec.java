@@ -1,9 +1,6 @@
 package org.yarngnn.app.graphworker;
 
-import org.yarngnn.app.runtime.PhaseAborted;
-import org.yarngnn.app.runtime.PhaseCommand;
-import org.yarngnn.app.runtime.PhaseDone;
-import org.yarngnn.app.runtime.WorkerFailure;
+import org.yarngnn.app.runtime.RoundMessages;
 import org.yarngnn.app.transport.MessageCodec;
 
 /**
@@ -17,15 +14,11 @@ public final class GraphWorkerCodec {
 
   /** The registrations of {@link #CODEC}, for a role that adds messages of its own. */
   public static MessageCodec.Builder builder() {
-    return MessageCodec.builder()
+    return RoundMessages.codec()
         .register(ConstructionBlock.TYPE, ConstructionBlock::read)
         .register(ConstructionFinding.TYPE, ConstructionFinding::read)
         .register(HaloRequest.TYPE, HaloRequest::read)
         .register(WorkerHello.TYPE, WorkerHello::read)
-        .register(PhaseEnd.TYPE, PhaseEnd::read)
-        .register(PhaseCommand.TYPE, PhaseCommand::read)
-        .register(PhaseDone.TYPE, PhaseDone::read)
-        .register(WorkerFailure.TYPE, WorkerFailure::read)
-        .register(PhaseAborted.TYPE, PhaseAborted::read);
+        .register(PhaseEnd.TYPE, PhaseEnd::read);
   }
 }

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.yarngnn.app.graphworker.ThreadWorkers;
-import org.yarngnn.app.graphworker.ThreadWorkers;
 import org.yarngnn.app.runtime.DriverSession;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Phase;

@@ -6,11 +6,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.yarngnn.app.runtime.FaultHooks;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Phase;
-import org.yarngnn.app.runtime.PhaseAborted;
 import org.yarngnn.app.runtime.PhaseCommand;
-import org.yarngnn.app.runtime.PhaseDone;
 import org.yarngnn.app.runtime.PhaseResult;
-import org.yarngnn.app.runtime.WorkerFailure;
+import org.yarngnn.app.runtime.RoundMessages;
 import org.yarngnn.app.runtime.WorkerSession;
 import org.yarngnn.app.transport.Endpoint;
 import org.yarngnn.app.transport.MessageCodec;
@@ -23,12 +21,7 @@ import org.yarngnn.app.transport.MessageCodec;
  */
 final class TopkWorker implements WorkerSession.Role {
   /** The transport codec of topk jobs: the runtime's round messages only. */
-  static final MessageCodec CODEC = MessageCodec.builder()
-      .register(PhaseCommand.TYPE, PhaseCommand::read)
-      .register(PhaseDone.TYPE, PhaseDone::read)
-      .register(WorkerFailure.TYPE, WorkerFailure::read)
-      .register(PhaseAborted.TYPE, PhaseAborted::read)
-      .build();
+  static final MessageCodec CODEC = RoundMessages.codec().build();
 
   private final Configuration conf;
   private final TopkOptions options;
