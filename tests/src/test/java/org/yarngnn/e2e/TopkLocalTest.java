@@ -275,4 +275,38 @@ class TopkLocalTest {
     }
     assertFalse(Files.exists(out), "nothing written");
   }
+
+  /** A table of one part file with {@code rows} rows of {@code width}, each {@code value}, ids from 1. */
+  private java.nio.file.Path table(String name, int width, float value, int rows) {
+    java.nio.file.Path t = dir.resolve(name);
+    try (EmbeddingWriter w = EmbeddingWriter.create(new Configuration(),
+        new Path(t.resolve("part-00000.parquet").toString()), TableFormat.PARQUET, width, false)) {
+      for (int i = 0; i < rows; i++) {
+        float[] row = new float[width];
+        java.util.Arrays.fill(row, i == rows / 2 ? value : 1);
+        w.write(i + 1, row, 0, -1);
+      }
+    }
+    return t;
+  }
+
+  /** Embeddings of two widths, and a NaN in a row: exit 2 naming the table, nothing written. */
+  @Test
+  void embeddingsOfTwoWidthsOrWithANanExitTwo() throws IOException {
+    java.nio.file.Path mixed = table("mixed", 4, 1, 10);
+    try (EmbeddingWriter w = EmbeddingWriter.create(new Configuration(),
+        new Path(mixed.resolve("part-00001.parquet").toString()), TableFormat.PARQUET, 5, false)) {
+      w.write(100, new float[] {1, 2, 3, 4, 5}, 0, -1);
+    }
+    java.nio.file.Path nan = table("nan", 4, Float.NaN, 10);
+    java.nio.file.Path out = dir.resolve("bad-tables");
+    for (java.nio.file.Path t : List.of(mixed, nan)) {
+      CliRun r = CliRun.of("topk", "--local", "--embeddings", t.toString(), "--k", "3", "--output", out.toString());
+      assertEquals(2, r.status(), r.toString());
+      assertTrue(r.err().contains(t.getFileName().toString()), "names the table: " + r.err());
+      assertEquals(1, r.err().strip().lines().filter(l -> !l.startsWith("WARNING")).count(), "one line: " + r.err());
+      assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+      assertFalse(Files.exists(out), "nothing written");
+    }
+  }
 }
