@@ -87,17 +87,21 @@ class OutputCommitTest {
     }
   }
 
-  /** A commit that fails after moving the previous output aside puts it back, and says so. */
-  @Test
-  void aFailedCommitRestoresThePreviousOutput() throws IOException {
+  /** An output of {@code parts} parts committed, then an overwriting run's commit failing at {@code at}. */
+  private java.io.UncheckedIOException failedOverwrite(int parts, OutputCommit.FailPoint at) {
     Path out = TempTables.path(tmp, "out");
     OutputCommit first = OutputCommit.begin(TempTables.CONF, out, false);
-    writeParts(first, 2);
+    writeParts(first, parts);
     first.commit();
     OutputCommit second = OutputCommit.begin(TempTables.CONF, out, true);
     writeParts(second, 1);
-    java.io.UncheckedIOException e = assertThrows(java.io.UncheckedIOException.class,
-        () -> second.commit(OutputCommit.FailPoint.FAIL_MOVE_NEW));
+    return assertThrows(java.io.UncheckedIOException.class, () -> second.commit(at));
+  }
+
+  /** A commit that fails after moving the previous output aside puts it back, and says so. */
+  @Test
+  void aFailedCommitRestoresThePreviousOutput() throws IOException {
+    java.io.UncheckedIOException e = failedOverwrite(2, OutputCommit.FailPoint.FAIL_MOVE_NEW);
     assertTrue(e.getMessage().endsWith("; the previous output is restored"), e.getMessage());
     assertEquals(List.of("_SUCCESS", "part-00000.parquet", "part-00001.parquet"), visible(tmp.resolve("out")));
     assertEquals(List.of("out"), everything(tmp), "nothing hidden is left beside it");
@@ -106,14 +110,7 @@ class OutputCommitTest {
   /** A commit that fails before moving anything says nothing of a restore. */
   @Test
   void aCommitFailingBeforeTheMoveRestoresNothing() throws IOException {
-    Path out = TempTables.path(tmp, "out");
-    OutputCommit first = OutputCommit.begin(TempTables.CONF, out, false);
-    writeParts(first, 1);
-    first.commit();
-    OutputCommit second = OutputCommit.begin(TempTables.CONF, out, true);
-    writeParts(second, 1);
-    java.io.UncheckedIOException e = assertThrows(java.io.UncheckedIOException.class,
-        () -> second.commit(OutputCommit.FailPoint.FAIL_MOVE_OLD));
+    java.io.UncheckedIOException e = failedOverwrite(1, OutputCommit.FailPoint.FAIL_MOVE_OLD);
     assertFalse(e.getMessage().contains("restored") || e.getMessage().contains("kept as"), e.getMessage());
     assertEquals(List.of("_SUCCESS", "part-00000.parquet"), visible(tmp.resolve("out")));
   }

@@ -22,7 +22,7 @@ public final class AmMain {
       rc = new ApplicationMaster(new YarnConfiguration(), driver, driverArgs).run();
     } catch (Throwable t) {
       System.err.println("yarn-gnn AM failed before it could unregister:");
-      t.printStackTrace();
+      t.printStackTrace(); // the AM container's stderr log only: AmMain runs nowhere but in the AM container
       rc = 1;
     }
     System.exit(rc);

@@ -150,7 +150,7 @@ public final class ApplicationMaster {
           : new Outcome(FinalApplicationStatus.FAILED, "the driver returned " + rc);
     } catch (RuntimeException e) {
       Throwable cause = e.getCause() != null ? e.getCause() : e;
-      cause.printStackTrace();
+      cause.printStackTrace(); // the AM container's stderr log; the client prints the one-line reason below
       return new Outcome(FinalApplicationStatus.FAILED, "the driver failed: " + describe(cause));
     }
   }
