@@ -47,6 +47,9 @@ public final class PartitionJob {
     Configuration conf = new Configuration(baseConf);
     JobConfKeys.checkTuning(conf);
     PathOverlap.check(conf, "--output", o.output(), "--edges", o.edges(), "--nodes", o.nodes());
+    if (o.local()) {
+      requireSecureShuffle();
+    }
     EdgeTable edges = EdgeTable.open(conf, o.edges(), o.edgeOptions());
     NodeTable nodes = NodeTable.open(conf, o.nodes(), o.nodeOptions());
     Ownership ownership = chooseOwnership(o, nodes);
@@ -64,8 +67,7 @@ public final class PartitionJob {
         throw error.toException(nodes.files(), edges.files());
       }
       if (!ok) {
-        throw new IllegalStateException("partition job " + job.getJobID() + " failed: "
-            + job.getStatus().getFailureInfo());
+        throw new IllegalStateException("partition job " + job.getJobID() + " failed: " + failureReason(job));
       }
       PartitionedGraphStats stats = writeManifest(fs, work, o, ownership, edges, nodes, (System.nanoTime() - t0) / 1e9);
       // Hash ownership over a text table counts the nodes only here.
@@ -86,6 +88,55 @@ public final class PartitionJob {
       commit.abort();
       throw e;
     }
+  }
+
+  /**
+   * On a Kerberized cluster MapReduce's shuffle opens map outputs through SecureIOUtils, which needs Hadoop's native
+   * library; the local job runner shuffles in this JVM, so without it every reducer fails ("Secure IO is not possible
+   * without native code extensions") after the maps have run. Said before anything runs instead.
+   */
+  private static void requireSecureShuffle() {
+    if (org.apache.hadoop.security.UserGroupInformation.isSecurityEnabled()
+        && !org.apache.hadoop.util.NativeCodeLoader.isNativeCodeLoaded()) {
+      throw new IllegalStateException("--local on a Kerberized cluster needs Hadoop's native library (libhadoop) in "
+          + "this JVM for MapReduce's secure shuffle; give its directory in java.library.path, or run partition on "
+          + "YARN");
+    }
+  }
+
+  /**
+   * Why the job failed: the job's own failure info, else the root cause in the first failed task attempt's
+   * diagnostics (YARN's job status often says only "NA" when tasks failed).
+   */
+  static String failureReason(Job job) throws IOException, InterruptedException {
+    String info = job.getStatus().getFailureInfo();
+    if (info != null && !info.isBlank() && !info.equals("NA")) {
+      return info.strip();
+    }
+    for (org.apache.hadoop.mapreduce.TaskCompletionEvent e : job.getTaskCompletionEvents(0, 1000)) {
+      if (e.getStatus() == org.apache.hadoop.mapreduce.TaskCompletionEvent.Status.FAILED) {
+        for (String d : job.getTaskDiagnostics(e.getTaskAttemptId())) {
+          String cause = rootCause(d);
+          if (cause != null) {
+            return e.getTaskAttemptId() + ": " + cause;
+          }
+        }
+      }
+    }
+    return "no reason given by the job (its task logs have it)";
+  }
+
+  /** The last "Caused by:" line of a stack trace (or its first line), without the prefix; null when blank. */
+  static String rootCause(String trace) {
+    String cause = null;
+    for (String line : trace.strip().split("\\R")) {
+      if (cause == null && !line.isBlank()) {
+        cause = line.strip();
+      } else if (line.startsWith("Caused by: ")) {
+        cause = line.substring("Caused by: ".length()).strip();
+      }
+    }
+    return cause;
   }
 
   /**
