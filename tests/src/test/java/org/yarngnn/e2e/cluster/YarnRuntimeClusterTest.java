@@ -103,7 +103,8 @@ class YarnRuntimeClusterTest {
     FileSystem fs = cluster.fs();
     assertTrue(fs.exists(new Path(out, "started-1")), "worker 1 never started");
     assertFalse(fs.exists(new Path(out, "worker-1")), "worker 1 ran to the end instead of being stopped");
-    assertTrue(seconds < 45, "the stopped worker sleeps 600 s; the application took " + seconds + " s");
+    // Half the stopped worker's 600 s sleep: it was stopped, not waited for, however loaded the machine.
+    assertTrue(seconds < 300, "the stopped worker sleeps 600 s; the application took " + seconds + " s");
     assertStagingDeleted(r);
   }
 

@@ -96,7 +96,7 @@ class FaultHooksTest {
     });
     t.start();
     Path file = pauses.resolve("paused-" + ProcessHandle.current().pid());
-    for (int i = 0; i < 100 && !Files.exists(file); i++) {
+    for (int i = 0; i < 1200 && !Files.exists(file); i++) { // up to a minute, for a loaded machine
       Thread.sleep(50);
     }
     assertTrue(Files.exists(file));

@@ -1,6 +1,7 @@
 package org.yarngnn.app.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -28,7 +29,7 @@ class SocketRoundTripTest {
       assertTrue(server.port() > 0);
       PeerConnection out = client.connect(LOOPBACK, server.port());
       for (Message m : MessageCodecTest.samples()) {
-        out.send(m).get(5, TimeUnit.SECONDS);
+        out.send(m).get(30, TimeUnit.SECONDS);
         InboundQueue.Event e = TransportTesting.next(serverSide);
         assertEquals(m, e.message(), () -> "over the socket: " + m);
         if (e.message() instanceof RowBlock b) {
@@ -49,7 +50,8 @@ class SocketRoundTripTest {
       InboundQueue.Event remoteClose = nextClose(serverSide);
       assertTrue(remoteClose.cause() instanceof TransportException);
       assertTrue(remoteClose.cause().getMessage().contains("closed by the peer"), remoteClose.cause().getMessage());
-      assertThrows(Exception.class, () -> out.send(new Failure("late")).get(5, TimeUnit.SECONDS));
+      Exception refused = assertThrows(Exception.class, () -> out.send(new Failure("late")).get(30, TimeUnit.SECONDS));
+      assertFalse(refused instanceof java.util.concurrent.TimeoutException, "refused, not left waiting");
     }
   }
 
