@@ -7,11 +7,16 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Loopback throughput of 1 MiB row blocks, printed (not asserted: the machine is shared and noisy). */
+/**
+ * Loopback throughput of 1 MiB row blocks, printed (not asserted: the machine is shared and noisy). A benchmark,
+ * tagged so the default run leaves it out; scripts/bench/cost-model runs it with -Dyarngnn.bench.excluded=none.
+ */
+@Tag("bench")
 @ExtendWith(ThreadLeakCheck.class)
 @Timeout(60)
 class ThroughputTest {
