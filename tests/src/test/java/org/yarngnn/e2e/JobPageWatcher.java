@@ -41,10 +41,19 @@ final class JobPageWatcher implements AutoCloseable {
   private final Future<Seen> seen;
 
   JobPageWatcher(MiniClusters cluster, Predicate<Map<?, ?>> wanted) {
-    seen = thread.submit(() -> watch(cluster, wanted));
+    this(cluster, wanted, () -> null);
   }
 
-  private Seen watch(MiniClusters cluster, Predicate<Map<?, ?>> wanted) throws Exception {
+  /**
+   * As above, and runs {@code onFound} once, when a page is first kept: a job held by a test hook (e.g.
+   * {@code hold-after-epoch}) is released there, so the page is read at a known point, not raced.
+   */
+  JobPageWatcher(MiniClusters cluster, Predicate<Map<?, ?>> wanted, java.util.concurrent.Callable<?> onFound) {
+    seen = thread.submit(() -> watch(cluster, wanted, onFound));
+  }
+
+  private Seen watch(MiniClusters cluster, Predicate<Map<?, ?>> wanted, java.util.concurrent.Callable<?> onFound)
+      throws Exception {
     Seen kept = null;
     String last = "no running application seen";
     try (YarnClient yc = YarnClient.createYarnClient()) {
@@ -64,6 +73,9 @@ final class JobPageWatcher implements AutoCloseable {
             Map<?, ?> json = (Map<?, ?>) Json.parse(body);
             last = url + "json: " + body.substring(0, Math.min(300, body.length()));
             if (wanted.test(json)) {
+              if (kept == null) {
+                onFound.call();
+              }
               kept = new Seen(url, json, get(url), last);
             }
           } catch (IOException | IllegalArgumentException | ClassCastException e) {

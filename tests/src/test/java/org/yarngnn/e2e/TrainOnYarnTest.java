@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.app.runtime.FaultHooks;
 import org.yarngnn.app.yarn.YarnJobClient;
 import org.yarngnn.compute.json.Json;
 import org.yarngnn.e2e.cluster.MiniClusters;
@@ -167,16 +168,21 @@ class TrainOnYarnTest {
     java.nio.file.Path spec = Files.writeString(local.resolve("spec.json"), TrainLocalTest.SPEC);
     CliRun run;
     JobPageWatcher.Seen page;
-    // The page through the ResourceManager's proxy, once it has an epoch and all three workers' partition sizes.
+    // The page through the ResourceManager's proxy, once it has an epoch and all three workers' partition sizes:
+    // the driver holds after epoch 1 until the watcher has read it (a test hook), however slow the machine.
+    java.nio.file.Path hold = local.resolve("hold-train3");
     try (JobPageWatcher watcher = new JobPageWatcher(cluster, j -> !((java.util.List<?>) j.get("epochs")).isEmpty()
         && JobPageWatcher.workers(j).size() == 3
-        && JobPageWatcher.workers(j).stream().allMatch(w -> ((Map<?, ?>) w).containsKey("nodes")))) {
+        && JobPageWatcher.workers(j).stream().allMatch(w -> ((Map<?, ?>) w).containsKey("nodes")),
+        () -> Files.createDirectories(hold).resolve("release").toFile().createNewFile())) {
       run = cli("train", "--edges", "/data/cora/edges.tsv", "--nodes", "/data/cora/nodes.tsv.gz",
           "--model-spec", spec.toUri().toString(), "--output", "/out/train3", "--workers", "3", "--worker-memory",
           "512", "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1", "--metrics",
-          "/summaries/train3.json", "-D", YarnJobClient.POLL_KEY + "=200");
+          "/summaries/train3.json", "-D", YarnJobClient.POLL_KEY + "=200", "-D",
+          FaultHooks.HOLD_AFTER_EPOCH_KEY + "=1:" + hold);
       page = watcher.stop();
     }
+    assertTrue(Files.exists(hold.resolve("held")), "the driver held after epoch 1");
     assertEquals(0, run.status(), run.toString());
     assertJobPage(page, 3);
     assertTrue(run.out().contains("tracking URL " + cluster.webAppAddress() + "/proxy/application_"), run.out());

@@ -28,7 +28,9 @@ import org.apache.hadoop.conf.Configuration;
  *   <li>{@value #HALT_AM_KEY} = TEXT: the first attempt's ApplicationMaster halts (exit 137, nothing cleaned or
  *       unregistered) when the job's status starts with TEXT.
  *   <li>{@value #STOP_AFTER_EPOCH_KEY} = N: the training driver fails (exit 1, as a kill would leave things) right
- *       after epoch N's checkpoint (synchronous training only).
+ *       after epoch N's checkpoint (synchronous training only). {@value #HOLD_AFTER_EPOCH_KEY} = {@code N:DIR}:
+ *       the training driver, after epoch N, writes {@code DIR/held} and waits until {@code DIR/release} exists (at
+ *       most ten minutes), so a test can read the running job's page at a known point instead of racing it.
  * </ul>
  */
 public final class FaultHooks {
@@ -38,6 +40,7 @@ public final class FaultHooks {
   public static final String SLOW_TENSOR_TASKS_KEY = TestHooks.KEY_PREFIX + "slow-tensor-tasks";
   public static final String HALT_AM_KEY = TestHooks.KEY_PREFIX + "halt-am-at";
   public static final String STOP_AFTER_EPOCH_KEY = TestHooks.KEY_PREFIX + "stop-after-epoch";
+  public static final String HOLD_AFTER_EPOCH_KEY = TestHooks.KEY_PREFIX + "hold-after-epoch";
   /**
    * The job setting that carried {@value #WORKER_KEY} in job.xml before workers read the shipped configuration;
    * still refused by the CLI, as a {@code yarngnn.job.*} key passes its typo check unnoticed.
@@ -61,6 +64,8 @@ public final class FaultHooks {
   private final long[] slowTensorTasks;
   private final String haltAmAt;
   private final long stopAfterEpoch;
+  private final long holdAfterEpoch;
+  private final String holdDir;
 
   private FaultHooks(Configuration conf) {
     String w = TestHooks.get(conf, WORKER_KEY);
@@ -82,6 +87,13 @@ public final class FaultHooks {
     if (stopAfterEpoch < 0 || stopAfterEpoch > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("-D " + STOP_AFTER_EPOCH_KEY + " must be an epoch, not " + stopAfterEpoch);
     }
+    String hold = TestHooks.get(conf, HOLD_AFTER_EPOCH_KEY);
+    Matcher h = Pattern.compile("(\\d{1,9}):(.+)").matcher(hold == null ? "" : hold);
+    if (hold != null && !h.matches()) {
+      throw new IllegalArgumentException("-D " + HOLD_AFTER_EPOCH_KEY + " must be EPOCH:DIR, not " + hold);
+    }
+    holdAfterEpoch = hold == null ? 0 : Long.parseLong(h.group(1));
+    holdDir = hold == null ? null : h.group(2);
   }
 
   /** The faults {@code conf} asks for; {@link #NONE} with hooks off. Throws on a malformed hook. */
@@ -162,10 +174,18 @@ public final class FaultHooks {
     }
   }
 
-  /** After training epoch {@code epoch} (and its checkpoint): fails the driver, or returns. */
-  public void afterEpoch(int epoch) {
+  /** After training epoch {@code epoch} (and its checkpoint): fails the driver, holds it, or returns. */
+  public void afterEpoch(int epoch) throws java.io.IOException, InterruptedException {
     if (stopAfterEpoch > 0 && epoch == stopAfterEpoch) {
       throw new IllegalStateException("stopped after epoch " + epoch + " by the test hook " + STOP_AFTER_EPOCH_KEY);
+    }
+    if (holdAfterEpoch > 0 && epoch == holdAfterEpoch) {
+      Path dir = Files.createDirectories(Path.of(holdDir));
+      Files.writeString(dir.resolve("held"), "");
+      long until = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(10);
+      while (!Files.exists(dir.resolve("release")) && System.nanoTime() < until) {
+        Thread.sleep(50);
+      }
     }
   }
 

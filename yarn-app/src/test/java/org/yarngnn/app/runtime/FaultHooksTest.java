@@ -2,6 +2,7 @@ package org.yarngnn.app.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -79,6 +80,31 @@ class FaultHooksTest {
   }
 
   @Test
+  void holdAfterAnEpochWaitsForTheReleaseFile() throws Exception {
+    Path holds = dir.resolve("holds");
+    FaultHooks f = hooks(FaultHooks.HOLD_AFTER_EPOCH_KEY, "2:" + holds);
+    f.afterEpoch(1);
+    assertFalse(Files.exists(holds), "not after epoch 1");
+    CompletableFuture<Throwable> ended = new CompletableFuture<>();
+    Thread t = new Thread(() -> {
+      try {
+        f.afterEpoch(2);
+        ended.complete(null);
+      } catch (Throwable e) {
+        ended.complete(e);
+      }
+    });
+    t.start();
+    for (int i = 0; i < 1200 && !Files.exists(holds.resolve("held")); i++) { // up to a minute, for a loaded machine
+      Thread.sleep(50);
+    }
+    assertTrue(Files.exists(holds.resolve("held")));
+    assertFalse(ended.isDone(), "held until released");
+    Files.writeString(holds.resolve("release"), "");
+    assertNull(ended.get(60, TimeUnit.SECONDS), "released");
+  }
+
+  @Test
   void pauseWritesItsFileInTheMiddleOfTheLayerOfTheFirstStart() throws Exception {
     Path pauses = dir.resolve("pauses");
     FaultHooks f = hooks(FaultHooks.WORKER_KEY, "pause:1@layer1:" + pauses);
@@ -117,13 +143,16 @@ class FaultHooksTest {
     long t0 = System.nanoTime();
     assertFalse(slowTasks.tensorWorkerDiesAt(3, 2));
     assertTrue(System.nanoTime() - t0 >= 30_000_000L);
+    // Past the first N, no sleep: with a minute's sleep configured, the call returns well inside it however
+    // loaded the machine (a bound of the sleep's own 30 ms would be a wall-clock race).
+    FaultHooks minute = hooks(FaultHooks.SLOW_TENSOR_TASKS_KEY, "2:60000");
     t0 = System.nanoTime();
-    slowTasks.tensorWorkerDiesAt(3, 3);
-    assertTrue(System.nanoTime() - t0 < 30_000_000L);
+    minute.tensorWorkerDiesAt(3, 3);
+    assertTrue(System.nanoTime() - t0 < 30_000_000_000L);
   }
 
   @Test
-  void theTrainingDriverStopsAfterItsEpoch() {
+  void theTrainingDriverStopsAfterItsEpoch() throws Exception {
     FaultHooks f = hooks(FaultHooks.STOP_AFTER_EPOCH_KEY, "20");
     f.afterEpoch(19);
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> f.afterEpoch(20));
@@ -136,7 +165,7 @@ class FaultHooksTest {
     for (String[] bad : new String[][] {{FaultHooks.WORKER_KEY, "plan"}, {FaultHooks.WORKER_KEY, "x@plan"},
         {FaultHooks.WORKER_KEY, "boom:1@plan"}, {FaultHooks.WORKER_KEY, "pause:1@layer1"},
         {FaultHooks.SLOW_WORKER_KEY, "1"}, {FaultHooks.SLOW_TENSOR_TASKS_KEY, "a:b"},
-        {FaultHooks.STOP_AFTER_EPOCH_KEY, "-1"}}) {
+        {FaultHooks.STOP_AFTER_EPOCH_KEY, "-1"}, {FaultHooks.HOLD_AFTER_EPOCH_KEY, "1"}}) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> hooks(bad[0], bad[1]));
       assertTrue(e.getMessage().startsWith("-D " + bad[0] + " must be"), e.getMessage());
     }

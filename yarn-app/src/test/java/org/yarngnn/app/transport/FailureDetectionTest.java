@@ -26,7 +26,7 @@ class FailureDetectionTest {
   @Test
   void aKilledWorkerProcessIsNoticedAtOnce() throws Exception {
     InboundQueue driverSide = new InboundQueue();
-    try (TransportServer driver = new TransportServer(TransportTesting.quick().heartbeat(1_000, 30_000).build(),
+    try (TransportServer driver = new TransportServer(TransportTesting.quick().heartbeat(1_000, 120_000).build(),
         driverSide)) {
       driver.start();
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -42,8 +42,8 @@ class FailureDetectionTest {
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
         System.out.println("killed worker noticed after " + millis + " ms: " + closed.cause());
         assertInstanceOf(TransportException.class, closed.cause());
-        // The heartbeat timeout is 30 s: this must come from the socket closing, well before.
-        assertTrue(millis < 5_000, "noticed after " + millis + " ms");
+        // The heartbeat timeout is 120 s: this must come from the socket closing, well before, however loaded.
+        assertTrue(millis < 30_000, "noticed after " + millis + " ms");
         assertEquals(List.of(), driver.connections());
       } finally {
         worker.destroyForcibly().waitFor();
@@ -62,7 +62,7 @@ class FailureDetectionTest {
       InboundQueue.Event closed = nextClose(inbound);
       long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
       assertTrue(closed.cause().getMessage().contains("peer presumed dead"), closed.cause().getMessage());
-      assertTrue(millis >= 400 && millis < 5_000, "declared dead after " + millis + " ms");
+      assertTrue(millis >= 400 && millis < 30_000, "declared dead after " + millis + " ms");
       hung.close();
     }
   }
@@ -71,13 +71,15 @@ class FailureDetectionTest {
   void heartbeatsKeepAnIdleConnectionAlive() throws Exception {
     InboundQueue serverSide = new InboundQueue();
     InboundQueue clientSide = new InboundQueue();
-    TransportOptions options = TransportTesting.quick().heartbeat(100, 400).build();
+    // Idle for more than twice the timeout, so only heartbeats keep it open; 15 of them fit in the timeout, so a
+    // loaded machine's late one does not end it.
+    TransportOptions options = TransportTesting.quick().heartbeat(100, 1_500).build();
     try (TransportServer server = new TransportServer(options, serverSide);
         TransportClient client = new TransportClient(options, clientSide)) {
       server.start();
       client.start();
       PeerConnection c = client.connect(LOOPBACK, server.port());
-      assertEquals(null, serverSide.poll(1_000, TimeUnit.MILLISECONDS), "nothing happens on an idle link");
+      assertEquals(null, serverSide.poll(4_000, TimeUnit.MILLISECONDS), "nothing happens on an idle link");
       assertTrue(c.isOpen());
       c.sendBlocking(new Failure("probe"));
       assertEquals(new Failure("probe"), nextMessage(serverSide));
@@ -146,7 +148,7 @@ class FailureDetectionTest {
           e.getMessage());
       assertTrue(e.getMessage().contains("Connection refused"), e.getMessage());
       // Backoff 50 + 100 + 200 ms between the four attempts.
-      assertTrue(millis >= 340 && millis < 5_000, "gave up after " + millis + " ms");
+      assertTrue(millis >= 340 && millis < 30_000, "gave up after " + millis + " ms");
       assertEquals(List.of(), client.connections());
     }
   }
