@@ -37,7 +37,14 @@ public sealed interface PhaseResult {
    * cross-entropy, not divided by the global count) and its weight gradients (already scaled by one over the
    * global training count, so the workers' gradients add up to the mean loss's).
    */
-  record TrainStep(double lossSum, WeightGradients gradients) implements PhaseResult {}
+  record TrainStep(double lossSum, WeightGradients gradients) implements PhaseResult {
+    public TrainStep {
+      // A diverged worker reports a failure instead (the run ends naming the epoch); the wire refuses this too.
+      if (!Double.isFinite(lossSum) || gradients == null) {
+        throw new IllegalArgumentException("training step with a loss sum of " + lossSum);
+      }
+    }
+  }
 
   /** {@link Phase#EVALUATE} (last layer): correct predictions and labelled rows of each split, this partition's. */
   record Accuracy(long trainCorrect, long trainCount, long valCorrect, long valCount, long testCorrect,
@@ -218,7 +225,7 @@ public sealed interface PhaseResult {
         return new LabelCounts(train, val, test);
       }
       case 5: {
-        double loss = Double.longBitsToDouble(in.readLong());
+        double loss = in.readFiniteDouble("training step with a loss sum of");
         return new TrainStep(loss, WeightGradients.read(in));
       }
       case 6: {

@@ -19,15 +19,15 @@ final class AsyncMessages {
 
   /**
    * Worker's epoch {@code epoch} is done: its loss sum, the oldest neighbour rows it read (as epochs behind),
-   * and its weight gradients, tagged with the version it computed on. Wire form: vint epoch, float64 loss sum,
-   * vint staleness of the rows, then the {@link WeightGradients} body.
+   * and its weight gradients, tagged with the version it computed on. Wire form: vint epoch, float64 loss sum
+   * (finite: a diverged worker fails instead), vint staleness of the rows, then the {@link WeightGradients} body.
    */
   record EpochDone(int epoch, double lossSum, int rowStaleness, WeightGradients gradients) implements Message {
     static final byte TYPE = 64;
 
     EpochDone {
-      if (epoch < 1 || rowStaleness < 0 || gradients == null) {
-        throw new IllegalArgumentException("epoch " + epoch + " staleness " + rowStaleness);
+      if (epoch < 1 || rowStaleness < 0 || gradients == null || !Double.isFinite(lossSum)) {
+        throw new IllegalArgumentException("epoch " + epoch + " staleness " + rowStaleness + " loss sum " + lossSum);
       }
     }
 
@@ -51,7 +51,7 @@ final class AsyncMessages {
 
     static EpochDone read(FrameReader in) {
       int epoch = in.readVInt();
-      double loss = Double.longBitsToDouble(in.readLong());
+      double loss = in.readFiniteDouble("epoch done with a loss sum of");
       int stale = in.readVInt();
       if (epoch < 1 || stale < 0 || stale > epoch) {
         throw new MalformedFrameException("epoch " + epoch + " done with rows " + stale + " epochs old");

@@ -630,6 +630,9 @@ public final class TrainWorker implements WorkerSession.Role {
       throw new IllegalStateException("gradients before the backward of layer " + backwardNext);
     }
     backwardNext = -2;
+    // The wire refuses a non-finite loss: a diverged partition fails the worker with the driver's own reason,
+    // which ends the run with exit 1 naming the epoch.
+    TrainingDriver.requireFiniteLoss((int) epoch, lossSum);
     return new PhaseResult.TrainStep(lossSum, new WeightGradients(version, grads.clone()));
   }
 

@@ -55,6 +55,18 @@ public final class FrameReader {
     return buf.readFloatLE();
   }
 
+  /**
+   * A float64 written as its int64 bits, refused unless finite: for a figure (a loss) that a NaN or an infinity
+   * would poison once summed, and that a sender checks before sending.
+   */
+  public double readFiniteDouble(String what) {
+    double v = Double.longBitsToDouble(readLong());
+    if (!Double.isFinite(v)) {
+      throw new MalformedFrameException(what + " " + v);
+    }
+    return v;
+  }
+
   public int readVInt() {
     int v = 0;
     for (int shift = 0; shift < 35; shift += 7) {

@@ -2,6 +2,7 @@ package org.yarngnn.app.transport;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import java.util.stream.IntStream;
 
 /**
  * Maps type bytes to decoders and turns messages into frames. Type bytes: 1-6 the built-in messages below, 8-9 the
@@ -48,6 +49,14 @@ public final class MessageCodec {
   /** A builder preloaded with the built-in messages. */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /**
+   * The type bytes this codec decodes, ascending: the built-in ones and every registered one. Lets a test cover
+   * each type a role's codec accepts, so a type added later is covered too (or fails the test until it is).
+   */
+  public int[] types() {
+    return IntStream.range(0, decoders.length).filter(t -> decoders[t] != null).toArray();
   }
 
   /**

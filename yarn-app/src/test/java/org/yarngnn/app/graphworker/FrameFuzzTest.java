@@ -37,13 +37,13 @@ import org.yarngnn.partition.PartitionKey;
  * refused with {@link MalformedFrameException}, never another exception, and no decode allocating more than
  * {@link #bytesAllowed} for its frame.
  */
-class FrameFuzzTest {
+public class FrameFuzzTest {
   private static final MessageCodec CODEC = GraphWorkerCodec.CODEC;
   private static final int MUTATIONS_PER_SAMPLE = 400;
   private static final com.sun.management.ThreadMXBean THREADS =
       (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
-  static List<Message> samples() {
+  public static List<Message> samples() {
     Map<String, Double> figures = new LinkedHashMap<>();
     figures.put("t.layer0", 1.5);
     figures.put("bytesSent", 1e9);

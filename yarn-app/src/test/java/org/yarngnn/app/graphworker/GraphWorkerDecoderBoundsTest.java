@@ -17,11 +17,11 @@ import org.yarngnn.app.transport.Message;
 import org.yarngnn.app.transport.MessageCodec;
 
 /** The graph workers' messages' decoders bound every count and width by the frame. */
-class GraphWorkerDecoderBoundsTest {
+public class GraphWorkerDecoderBoundsTest {
   private static final MessageCodec CODEC = GraphWorkerCodec.CODEC;
   private static final int HUGE = 1 << 28;
 
-  static List<Message> samples() {
+  public static List<Message> samples() {
     return List.of(
         new ConstructionBlock(PartitionKey.NODE, new byte[] {1, 2, 3}),
         new ConstructionBlock(PartitionKey.EDGE, new byte[0]),

@@ -17,7 +17,7 @@ import org.yarngnn.app.transport.MessageCodec;
 import org.yarngnn.partition.Ownership;
 
 /** The driver protocol's messages: exact round trips, and every malformed frame refused before it allocates. */
-class ProtocolMessagesTest {
+public class ProtocolMessagesTest {
   private static final MessageCodec CODEC = MessageCodec.builder()
       .register(PhaseCommand.TYPE, PhaseCommand::read)
       .register(PhaseDone.TYPE, PhaseDone::read)
@@ -26,7 +26,7 @@ class ProtocolMessagesTest {
       .register(WorkerFailure.TYPE, WorkerFailure::read)
       .build();
 
-  static List<Message> samples() {
+  public static List<Message> samples() {
     Map<String, Double> figures = new LinkedHashMap<>();
     figures.put("t.layer0", 1.25);
     figures.put("bytesSent", 1e12);

@@ -19,10 +19,10 @@ import org.yarngnn.compute.tensor.DenseMatrix;
  * The tensor pool's wire messages: exact round trips (by wire form), and every truncated, padded or mis-shaped
  * frame refused before anything is sized by it.
  */
-class PoolMessagesTest {
+public class PoolMessagesTest {
   private static final MessageCodec CODEC = PoolMessages.CODEC;
 
-  static List<Message> samples() {
+  public static List<Message> samples() {
     DenseMatrix rows = new DenseMatrix(2, 3, new float[] {1, 2, 3, 4, 5, -6});
     DenseMatrix lin = new DenseMatrix(2, 2, new float[] {0.5f, 1, 1.5f, 2});
     return List.of(

@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.lang.management.ManagementFactory;
+import java.util.List;
 import java.util.function.Consumer;
 
 /** Test helpers for decoders: hand-made frames, every truncation, and refusals measured for allocation. */
@@ -19,6 +20,11 @@ public final class MalformedFrames {
       (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
   private MalformedFrames() {}
+
+  /** The transport's own messages, which only this package can make: a heartbeat and a credit grant. */
+  public static List<Message> internalSamples() {
+    return List.of(Heartbeat.INSTANCE, new CreditGrant(3, 1 << 20), new CreditGrant(CreditGrant.EVERY_STREAM, 4));
+  }
 
   /** A frame without its length prefix: the type byte, then what {@code body} writes. */
   public static ByteBuf frame(int type, Consumer<FrameWriter> body) {

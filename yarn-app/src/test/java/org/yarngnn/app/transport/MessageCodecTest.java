@@ -10,9 +10,9 @@ import io.netty.buffer.PooledByteBufAllocator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class MessageCodecTest {
+public class MessageCodecTest {
   /** Every built-in type, with empty arrays, empty strings, odd widths and extreme numbers. */
-  static List<Message> samples() {
+  public static List<Message> samples() {
     return List.of(
         new Hello(3, "node-7.example.org", 45_123),
         new Hello(0, "::1", 0),
@@ -30,7 +30,7 @@ class MessageCodecTest {
         RowBlock.gather(9, 3, 1, true, new int[] {2, 0, 1, 2}, 1, 4, floats(3 * 5), 5));
   }
 
-  static float[] floats(int n) {
+  public static float[] floats(int n) {
     float[] v = new float[n];
     for (int i = 0; i < n; i++) {
       v[i] = i * 0.25f - 3;
