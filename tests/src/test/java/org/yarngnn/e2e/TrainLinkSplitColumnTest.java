@@ -78,13 +78,13 @@ class TrainLinkSplitColumnTest {
     assertArrayEquals(sorted(want).toArray(new long[0][]), sorted(got).toArray(new long[0][]), what);
   }
 
-  @Test
-  void theColumnDecidesTheHeldOutEdgesAndNoneEdgesAreNoPositives() throws Exception {
-    Path out = work.resolve("model");
-    Path pairs = work.resolve("pairs");
-    CliRun run = link(splitEdges, out, "--workers", "2", "--link-pairs", pairs.toString());
+  /**
+   * A successful run on the split table: its positives are the train rows alone (none rows carry messages but are
+   * no positives), its --link-pairs val and test tables exactly the val and test rows, its message graph the train
+   * and none rows.
+   */
+  private static void assertHeldOutAsTheTableSays(CliRun run, Path pairs) {
     assertEquals(0, run.status(), run.toString());
-    // Positives: the train rows alone (none rows carry messages but are no positives).
     String counts = String.format(Locale.ROOT, "yarn-gnn train: %,d train, %,d val, %,d test edges",
         BY_SPLIT.get(0).size(), BY_SPLIT.get(1).size(), BY_SPLIT.get(2).size());
     assertTrue(run.out().contains(counts) || run.err().contains(counts), counts + " in " + run);
@@ -93,6 +93,14 @@ class TrainLinkSplitColumnTest {
     List<long[]> messages = new ArrayList<>(BY_SPLIT.get(0));
     messages.addAll(BY_SPLIT.get(3));
     assertSameRows(messages, TrainLinkLocalTest.pairs(pairs.resolve("train")), "message graph = train + none rows");
+  }
+
+  @Test
+  void theColumnDecidesTheHeldOutEdgesAndNoneEdgesAreNoPositives() throws Exception {
+    Path out = work.resolve("model");
+    Path pairs = work.resolve("pairs");
+    CliRun run = link(splitEdges, out, "--workers", "2", "--link-pairs", pairs.toString());
+    assertHeldOutAsTheTableSays(run, pairs);
     Map<?, ?> best = (Map<?, ?>) TrainLocalTest.metrics(out).get("best");
     double auc = ((Number) best.get("test_auc")).doubleValue();
     assertTrue(auc > 0 && auc <= 1, "test auc " + auc);
@@ -145,6 +153,20 @@ class TrainLinkSplitColumnTest {
       losses[t] = TrainLocalTest.losses(TrainLocalTest.metrics(out));
     }
     assertArrayEquals(losses[0], losses[1]);
+  }
+
+  /**
+   * The same table imported to Parquet (import keeps the column): the held-out edges come through the columnar
+   * readers' blocks, compacted by the held-out filter, and are again exactly the table's rows.
+   */
+  @Test
+  void aParquetSplitColumnGivesTheSameHeldOutEdges() throws Exception {
+    Path parquet = work.resolve("edges-parquet");
+    CliRun imp = CliRun.of("import", "--edges", splitEdges.toString(), "--output", parquet.toString());
+    assertEquals(0, imp.status(), imp.toString());
+    Path pairs = work.resolve("pairs-parquet");
+    CliRun run = link(parquet, work.resolve("model-parquet"), "--workers", "3", "--link-pairs", pairs.toString());
+    assertHeldOutAsTheTableSays(run, pairs);
   }
 
   /** A pair with train and none copies: one positive per train copy, every copy a message. */
