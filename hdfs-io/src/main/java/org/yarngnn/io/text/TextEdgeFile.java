@@ -55,8 +55,9 @@ public final class TextEdgeFile {
 
   public static void read(Configuration conf, Path file, TableFormat format, EdgeColumns table, EdgeSink sink) {
     int expected = 2 + (table.weighted() ? 1 : 0) + (table.split() ? 1 : 0);
-    // A sink that ignores the split column does not have its values checked, as in Parquet and ORC.
-    boolean split = table.split() && sink.wantsSplit();
+    // A text field is a split only by its place, so it is checked even for a sink that ignores it: a weight in a
+    // later file of a split table is refused rather than dropped.
+    boolean wanted = sink.wantsSplit();
     try (TextRows rows = TextRows.open(conf, file, format)) {
       while (rows.next()) {
         if (rows.fieldCount() != expected) {
@@ -69,8 +70,9 @@ public final class TextEdgeFile {
         if (table.weighted()) {
           w = weight(rows);
         }
-        if (split) {
-          sink.edge(src, dst, w, rows.parseSplit(expected - 1), rows.row());
+        byte split = table.split() ? rows.parseSplit(expected - 1) : NodeSplit.NONE;
+        if (wanted && table.split()) {
+          sink.edge(src, dst, w, split, rows.row());
         } else {
           sink.edge(src, dst, w, rows.row());
         }

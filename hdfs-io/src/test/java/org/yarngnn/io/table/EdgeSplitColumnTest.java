@@ -105,13 +105,18 @@ class EdgeSplitColumnTest {
 
   @Test
   void sinksThatIgnoreTheColumnReadTheEdgesAlone() {
-    // Neither the values are checked (a bad word included) nor the split-carrying calls made.
-    Path p = TempTables.text(tmp, "e.tsv", "1\t2\t0.5\ttrain\n2\t3\t1\tbogus\n");
+    // No split-carrying call; Parquet's and ORC's values are not even decoded (a bad one included).
+    Path p = TempTables.text(tmp, "e.tsv", "1\t2\t0.5\ttrain\n2\t3\t1\tnone\n");
     Edges e = Edges.read(open(p));
     assertEquals(2, e.rows.size());
     assertEquals(List.of(0.5f, 1f), e.weights);
     Path q = parquet("e.parquet", "optional binary split (STRING)", "train", "no such split");
     assertEquals(2, Edges.read(open(q)).rows.size());
+    // A text field is a split by its place alone: checked for every sink, so a later file's weight is no split.
+    Path dir = TempTables.text(tmp, "t/a.tsv", "1\t2\ttrain\n").getParent();
+    Path b = TempTables.text(tmp, "t/b.tsv", "2\t3\t0.5\n");
+    InputException x = assertThrows(InputException.class, () -> Edges.read(open(dir)));
+    assertEquals(b + ":1: bad split '0.5' (expected train, val, test or none)", x.getMessage());
   }
 
   /** Parquet edges {@code src = i, dst = i + 1} with the given split values (null: a null), column {@code type}. */
