@@ -59,6 +59,7 @@ public final class TrainCommand implements Command {
     if (o.link() != null) {
       PathOverlap.check(cl.conf(), "--link-pairs", o.link().pairs(), "--output", g.output(), "--edges", g.edges(),
           "--nodes", g.nodes(), "--graph", g.graph(), "--model-spec", o.modelSpec());
+      checkOneSplitSource(cl, g);
     }
     RunMetrics.check(cl.conf(), g.metrics(), g.output(), "--edges", g.edges(), "--nodes", g.nodes(), "--graph",
         g.graph(), "--model-spec", o.modelSpec());
@@ -69,6 +70,18 @@ public final class TrainCommand implements Command {
       return Main.OK;
     }
     return o.local() ? runLocal(cl.conf(), o, out) : runOnYarn(cl.conf(), o, out);
+  }
+
+  /**
+   * Refuses {@code --link-split} beside an edges table with a split column (exit 2): the column decides every
+   * edge's split, so fractions given too would be silently ignored.
+   */
+  private static void checkOneSplitSource(CommandLine cl, GraphJobOptions g) {
+    if (g.edges() != null && cl.has("link-split") && EdgeTable.open(cl.conf(), g.edges(),
+        TableReadOptions.builder().format(g.edgesFormat()).build()).hasSplit()) {
+      throw new UsageException("option --link-split: the edges table " + g.edges() + " has a split column, which "
+          + "decides each edge's split: give one or the other");
+    }
   }
 
   /**

@@ -2,13 +2,19 @@ package org.yarngnn.io.orc;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.yarngnn.io.table.EdgeColumns;
 import org.yarngnn.io.table.EdgeSink;
 import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.NodeSplit;
 import org.yarngnn.io.table.TableReadOptions;
 
-/** Edges from an ORC file: {@code src}, {@code dst} integers (narrower ones widen), optional {@code weight}. */
+/**
+ * Edges from an ORC file: {@code src}, {@code dst} integers (narrower ones widen), optional {@code weight} and
+ * {@code split} (string; read only for a sink that {@link EdgeSink#wantsSplit}).
+ */
 public final class OrcEdgeFile {
   private OrcEdgeFile() {
   }
@@ -17,12 +23,14 @@ public final class OrcEdgeFile {
     return new int[] {
         orc.integerColumn(opts.srcColumn(), true),
         orc.integerColumn(opts.dstColumn(), true),
-        orc.column(opts.weightColumn(), false, "float or double", OrcFileReader.FLOATS, false)};
+        orc.column(opts.weightColumn(), false, "float or double", OrcFileReader.FLOATS, false),
+        orc.column(opts.splitColumn(), false, "string", OrcFileReader.STRINGS, false)};
   }
 
-  public static boolean weighted(Configuration conf, Path file, TableReadOptions opts) {
+  public static EdgeColumns columns(Configuration conf, Path file, TableReadOptions opts) {
     try (OrcFileReader orc = OrcFileReader.open(conf, file)) {
-      return columns(orc, opts)[2] >= 0;
+      int[] cols = columns(orc, opts);
+      return new EdgeColumns(cols[2] >= 0, cols[3] >= 0);
     }
   }
 
@@ -32,12 +40,17 @@ public final class OrcEdgeFile {
     }
   }
 
-  public static void read(Configuration conf, Path file, TableReadOptions opts, boolean weighted, EdgeSink sink) {
+  public static void read(Configuration conf, Path file, TableReadOptions opts, EdgeColumns table,
+      EdgeSink sink) {
     try (OrcFileReader orc = OrcFileReader.open(conf, file)) {
       int[] cols = columns(orc, opts);
-      if ((cols[2] >= 0) != weighted) {
-        throw InputException.in(file, weighted ? "missing column '" + opts.weightColumn()
-            + "' (the table's first file has weights)" : "has a weight column but the table's first file has none");
+      String differs = table.differenceIn(new EdgeColumns(cols[2] >= 0, cols[3] >= 0), opts.weightColumn(),
+          opts.splitColumn());
+      if (differs != null) {
+        throw InputException.in(file, differs);
+      }
+      if (!sink.wantsSplit()) {
+        cols[3] = -1;
       }
       orc.project(cols);
       long base = 0;
@@ -46,6 +59,7 @@ public final class OrcEdgeFile {
         ColumnVector s = orc.vector(cols[0]);
         ColumnVector d = orc.vector(cols[1]);
         DoubleColumnVector w = (DoubleColumnVector) orc.vector(cols[2]);
+        BytesColumnVector sp = (BytesColumnVector) orc.vector(cols[3]);
         for (int r = 0; r < n; r++) {
           long row = base + r + 1;
           if (OrcFileReader.isNull(s, r) || OrcFileReader.isNull(d, r)) {
@@ -65,7 +79,19 @@ public final class OrcEdgeFile {
               throw InputException.at(file, row, range != null ? range : "weight is NaN or infinite");
             }
           }
-          sink.edge(src, dst, weight, row);
+          if (sp == null) {
+            sink.edge(src, dst, weight, row);
+            continue;
+          }
+          byte split = NodeSplit.NONE;
+          if (!OrcFileReader.isNull(sp, r)) {
+            int sr = sp.isRepeating ? 0 : r;
+            split = NodeSplit.parse(sp.vector[sr], sp.start[sr], sp.start[sr] + sp.length[sr]);
+            if (split < 0) {
+              throw InputException.at(file, row, NodeSplit.bad(sp.toString(sr)));
+            }
+          }
+          sink.edge(src, dst, weight, split, row);
         }
         base += n;
       }

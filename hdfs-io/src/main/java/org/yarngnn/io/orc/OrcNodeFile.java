@@ -104,7 +104,7 @@ public final class OrcNodeFile {
             int sr = splits.isRepeating ? 0 : r;
             split = NodeSplit.parse(splits.vector[sr], splits.start[sr], splits.start[sr] + splits.length[sr]);
             if (split < 0) {
-              throw InputException.at(file, row, "bad split '" + splits.toString(sr) + "' (expected train, val, test or none)");
+              throw InputException.at(file, row, NodeSplit.bad(splits.toString(sr)));
             }
           }
           sink.node(id, label, split, features, row);

@@ -1,5 +1,6 @@
 package org.yarngnn.io.parquet;
 
+import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BINARY;
 import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.DOUBLE;
 import static org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.FLOAT;
 
@@ -7,6 +8,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.ParquetDecodingException;
+import org.yarngnn.io.table.EdgeColumns;
 import org.yarngnn.io.table.EdgeSink;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.TableReadOptions;
@@ -14,7 +16,8 @@ import org.yarngnn.io.table.TableReadOptions;
 
 /**
  * Edges from a Parquet file: {@code src} and {@code dst} integers (see {@link ParquetColumn#integer}), optional
- * {@code weight} FLOAT or DOUBLE (a DOUBLE outside float range is refused).
+ * {@code weight} FLOAT or DOUBLE (a DOUBLE outside float range is refused), optional {@code split} STRING (train,
+ * val, test, none, in any case; null is none), read only for a sink that {@link EdgeSink#wantsSplit}.
  */
 public final class ParquetEdgeFile {
   private static final String WEIGHT_TYPE = "FLOAT or DOUBLE";
@@ -24,9 +27,10 @@ public final class ParquetEdgeFile {
   private ParquetEdgeFile() {
   }
 
-  public static boolean weighted(Configuration conf, Path file, ParquetMetadata footer, TableReadOptions opts) {
+  public static EdgeColumns columns(Configuration conf, Path file, ParquetMetadata footer, TableReadOptions opts) {
     try (ParquetFile pf = ParquetFile.open(conf, file, footer)) {
-      return columns(pf, file, opts)[2] != null;
+      ParquetColumn[] cols = columns(pf, file, opts);
+      return new EdgeColumns(cols[2] != null, cols[3] != null);
     }
   }
 
@@ -34,7 +38,8 @@ public final class ParquetEdgeFile {
     return new ParquetColumn[] {
         ParquetColumn.integer(pf.schema(), file, opts.srcColumn(), true),
         ParquetColumn.integer(pf.schema(), file, opts.dstColumn(), true),
-        ParquetColumn.scalar(pf.schema(), file, opts.weightColumn(), false, WEIGHT_TYPE, FLOAT, DOUBLE)};
+        ParquetColumn.scalar(pf.schema(), file, opts.weightColumn(), false, WEIGHT_TYPE, FLOAT, DOUBLE),
+        ParquetColumn.scalar(pf.schema(), file, opts.splitColumn(), false, "STRING", BINARY)};
   }
 
   /** The message for a UINT64 value above 2^63-1 (read as the negative long {@code bits}). */
@@ -42,26 +47,30 @@ public final class ParquetEdgeFile {
     return column + " " + Long.toUnsignedString(bits) + " does not fit int64 (a UINT64 above 2^63-1)";
   }
 
-  private static String missing(PageCursor c, String column) {
+  private static String missing(LeafCursor c, String column) {
     return c.hasNext() ? "null " + column : "column '" + column + "' has fewer values than the row group has rows";
   }
 
   /** Reads row groups {@code [firstGroup, firstGroup + groups)} (clipped to the file); rows numbered in the file. */
   public static void read(Configuration conf, Path file, ParquetMetadata footer, TableReadOptions opts,
-      boolean weighted, int firstGroup, int groups, EdgeSink sink) {
+      EdgeColumns table, int firstGroup, int groups, EdgeSink sink) {
     try (ParquetFile pf = ParquetFile.open(conf, file, footer)) {
       ParquetColumn[] cols = columns(pf, file, opts);
       ParquetColumn srcCol = cols[0];
       ParquetColumn dstCol = cols[1];
       ParquetColumn wCol = cols[2];
-      if ((wCol != null) != weighted) {
-        throw InputException.in(file, weighted ? "missing column '" + opts.weightColumn()
-            + "' (the table's first file has weights)" : "has a weight column but the table's first file has none");
+      String differs = table.differenceIn(new EdgeColumns(wCol != null, cols[3] != null), opts.weightColumn(),
+          opts.splitColumn());
+      if (differs != null) {
+        throw InputException.in(file, differs);
       }
-      pf.project(cols);
+      // A sink that ignores the split column does not pay for decoding it.
+      ParquetColumn splitCol = sink.wantsSplit() ? cols[3] : null;
+      pf.project(splitCol == null ? new ParquetColumn[] {srcCol, dstCol, wCol} : cols);
       long[] src = new long[BATCH];
       long[] dst = new long[BATCH];
       float[] weights = wCol == null ? null : new float[BATCH];
+      byte[] splits = splitCol == null ? null : new byte[BATCH];
       long base = 0;
       int first = Math.min(firstGroup, pf.rowGroupCount());
       for (int g = 0; g < first; g++) {
@@ -73,6 +82,7 @@ public final class ParquetEdgeFile {
         PageCursor s = pf.numericColumn(srcCol);
         PageCursor d = pf.numericColumn(dstCol);
         PageCursor w = wCol == null ? null : pf.numericColumn(wCol);
+        LeafCursor sp = pf.column(splitCol);
         for (long done = 0; done < rows; done += BATCH) {
           int k = (int) Math.min(BATCH, rows - done);
           // Rows before the first bad one still reach the sink, as when reading row by row.
@@ -111,7 +121,25 @@ public final class ParquetEdgeFile {
               }
             }
           }
-          if (good > 0) {
+          if (sp != null) {
+            for (int i = 0; i < good; i++) {
+              if (!sp.hasNext()) {
+                problem = missing(sp, "split");
+                good = i;
+                break;
+              }
+              splits[i] = ParquetNodeFile.split(sp, splitCol);
+              if (splits[i] < 0) {
+                problem = ParquetNodeFile.badSplit(sp.getBinary());
+                good = i;
+                break;
+              }
+              sp.consume();
+            }
+          }
+          if (good > 0 && splits != null) {
+            sink.edges(src, dst, weights, splits, good, base + done + 1);
+          } else if (good > 0) {
             sink.edges(src, dst, weights, good, base + done + 1);
           }
           if (good < k) {

@@ -134,8 +134,9 @@ public final class ParquetNodeFile {
           }
           byte split = NodeSplit.NONE;
           if (spl != null) {
-            if (spl.definitionLevel() == splitCol.maxDefinition) {
-              split = parseSplit(spl.getBinary(), file, row);
+            split = split(spl, splitCol);
+            if (split < 0) {
+              throw InputException.at(file, row, badSplit(spl.getBinary()));
             }
             spl.consume();
           }
@@ -198,22 +199,25 @@ public final class ParquetNodeFile {
         + Float.MAX_VALUE + ")");
   }
 
-  private static byte parseSplit(Binary value, Path file, long row) {
+  /**
+   * The split code of the cursor's current value (not consumed): {@link NodeSplit#NONE} for a null, -1 for a value
+   * that is not a split word (see {@link #badSplit}). The nodes' and the edges' split columns.
+   */
+  static byte split(LeafCursor c, ParquetColumn col) {
+    if (c.definitionLevel() != col.maxDefinition) {
+      return NodeSplit.NONE;
+    }
+    Binary value = c.getBinary();
     ByteBuffer bb = value.toByteBuffer();
-    byte[] b;
-    int off;
     if (bb.hasArray()) {
-      b = bb.array();
-      off = bb.arrayOffset() + bb.position();
-    } else {
-      b = value.getBytes();
-      off = 0;
+      int off = bb.arrayOffset() + bb.position();
+      return NodeSplit.parse(bb.array(), off, off + value.length());
     }
-    byte split = NodeSplit.parse(b, off, off + value.length());
-    if (split < 0) {
-      throw InputException.at(file, row, "bad split '" + value.toStringUsingUTF8()
-          + "' (expected train, val, test or none)");
-    }
-    return split;
+    byte[] b = value.getBytes();
+    return NodeSplit.parse(b, 0, b.length);
+  }
+
+  static String badSplit(Binary value) {
+    return NodeSplit.bad(value.toStringUsingUTF8());
   }
 }

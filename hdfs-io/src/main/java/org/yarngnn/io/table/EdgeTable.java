@@ -15,18 +15,18 @@ import org.yarngnn.io.text.TextSizes;
 
 /**
  * An edges table (a file or a directory of files) on any Hadoop FileSystem. Opening checks that it exists and
- * looks at its first file to learn whether it is weighted; reading checks every row. Files may be read in
+ * looks at its first file to learn its optional columns (weight, split); reading checks every row. Files may be read in
  * parallel through {@link #readFile}, or, finer, {@link #splits} (ranges of a Parquet file's row groups, so even
  * a single-file table is read on several threads) through {@link #readSplit}.
  */
 public final class EdgeTable extends FileTable<EdgeSink> {
-  private final boolean weighted;
+  private final EdgeColumns columns;
   /** Per Parquet file, its footer, read once (schema, row groups) for every split of the file. */
   private final ParquetMetadata[] footers;
 
-  private EdgeTable(Configuration conf, TableFiles files, TableReadOptions opts, boolean weighted) {
+  private EdgeTable(Configuration conf, TableFiles files, TableReadOptions opts, EdgeColumns columns) {
     super(conf, files, opts);
-    this.weighted = weighted;
+    this.columns = columns;
     this.footers = new ParquetMetadata[files.size()];
   }
 
@@ -45,21 +45,21 @@ public final class EdgeTable extends FileTable<EdgeSink> {
   private static EdgeTable open(Configuration conf, TableFiles files, TableReadOptions opts) {
     // The first file that says: a Parquet or ORC file by its columns, a text file by its first data row (an
     // empty text file says nothing). A table of empty text files is a graph without edges.
-    Boolean weighted = null;
+    EdgeColumns columns = null;
     ParquetMetadata footer = null;
     int i = 0;
-    for (; i < files.size() && weighted == null; i++) {
+    for (; i < files.size() && columns == null; i++) {
       Path f = files.file(i);
       switch (files.format(i)) {
         case PARQUET:
           footer = ParquetFile.footer(conf, f);
-          weighted = ParquetEdgeFile.weighted(conf, f, footer, opts);
+          columns = ParquetEdgeFile.columns(conf, f, footer, opts);
           break;
-        case ORC: weighted = OrcEdgeFile.weighted(conf, f, opts); break;
-        default: weighted = TextEdgeFile.weighted(conf, f, files.format(i)); break;
+        case ORC: columns = OrcEdgeFile.columns(conf, f, opts); break;
+        default: columns = TextEdgeFile.columns(conf, f, files.format(i)); break;
       }
     }
-    EdgeTable t = new EdgeTable(conf, files, opts, weighted != null && weighted);
+    EdgeTable t = new EdgeTable(conf, files, opts, columns != null ? columns : EdgeColumns.PLAIN);
     if (footer != null) {
       t.footers[i - 1] = footer;
     }
@@ -68,7 +68,20 @@ public final class EdgeTable extends FileTable<EdgeSink> {
 
   /** True when the table has a weight column (text: a third field in its first data row). */
   public boolean weighted() {
-    return weighted;
+    return columns.weighted();
+  }
+
+  /**
+   * True when the table has a {@code split} column (text: a split word as the last field of its first data row).
+   * Only a sink that {@link EdgeSink#wantsSplit} receives it.
+   */
+  public boolean hasSplit() {
+    return columns.split();
+  }
+
+  /** The table's optional columns. */
+  public EdgeColumns columns() {
+    return columns;
   }
 
   @Override
@@ -77,9 +90,9 @@ public final class EdgeTable extends FileTable<EdgeSink> {
     TableFormat format = files.format(index);
     sink.beginFile(f.toString());
     switch (format) {
-      case PARQUET: ParquetEdgeFile.read(conf, f, footer(index), opts, weighted, 0, Integer.MAX_VALUE, sink); break;
-      case ORC: OrcEdgeFile.read(conf, f, opts, weighted, sink); break;
-      default: TextEdgeFile.read(conf, f, format, weighted, sink); break;
+      case PARQUET: ParquetEdgeFile.read(conf, f, footer(index), opts, columns, 0, Integer.MAX_VALUE, sink); break;
+      case ORC: OrcEdgeFile.read(conf, f, opts, columns, sink); break;
+      default: TextEdgeFile.read(conf, f, format, columns, sink); break;
     }
   }
 
@@ -143,7 +156,7 @@ public final class EdgeTable extends FileTable<EdgeSink> {
     }
     Path f = files.file(split.file());
     sink.beginFile(f.toString());
-    ParquetEdgeFile.read(conf, f, footer(split.file()), opts, weighted, split.firstRowGroup(), split.rowGroups(),
+    ParquetEdgeFile.read(conf, f, footer(split.file()), opts, columns, split.firstRowGroup(), split.rowGroups(),
         sink);
   }
 
@@ -153,7 +166,7 @@ public final class EdgeTable extends FileTable<EdgeSink> {
     switch (files.format(index)) {
       case PARQUET: return Arrays.stream(rowGroupRows(index)).sum();
       case ORC: return OrcEdgeFile.rowCount(conf, f);
-      default: return TextSizes.estimateRows(conf, f, weighted ? 20 : 14);
+      default: return TextSizes.estimateRows(conf, f, (columns.weighted() ? 20 : 14) + (columns.split() ? 6 : 0));
     }
   }
 }

@@ -31,6 +31,12 @@ public final class NodeSplit {
     return UTF8[split];
   }
 
+  /** The refusal of a value that is not a split word (a long value shortened: it is shown, not kept). */
+  public static String bad(String value) {
+    String shown = value.length() > 40 ? value.substring(0, 40) + "..." : value;
+    return "bad split '" + shown + "' (expected train, val, test or none)";
+  }
+
   /** Parses a split name (case-insensitive); -1 when it is not one of train, val, test, none. */
   public static byte parse(String s) {
     byte[] b = s.getBytes(StandardCharsets.UTF_8);

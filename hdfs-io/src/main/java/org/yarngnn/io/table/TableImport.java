@@ -26,8 +26,23 @@ public final class TableImport {
     try {
       for (int i = 0; i < table.files().size(); i++) {
         try (EdgeTableWriter w = EdgeTableWriter.create(conf, commit.partFile(i, TableFormat.PARQUET),
-            TableFormat.PARQUET, table.weighted())) {
-          table.readFile(i, (src, dst, weight, row) -> w.write(src, dst, weight));
+            TableFormat.PARQUET, table.columns())) {
+          table.readFile(i, new EdgeSink() {
+            @Override
+            public boolean wantsSplit() {
+              return true; // the split column is imported as it is, its values checked
+            }
+
+            @Override
+            public void edge(long src, long dst, float weight, long row) {
+              w.write(src, dst, weight);
+            }
+
+            @Override
+            public void edge(long src, long dst, float weight, byte split, long row) {
+              w.write(src, dst, weight, split);
+            }
+          });
           rows += w.rowsWritten();
         }
       }

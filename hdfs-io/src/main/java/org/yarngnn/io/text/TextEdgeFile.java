@@ -2,33 +2,46 @@ package org.yarngnn.io.text;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.yarngnn.io.table.EdgeColumns;
 import org.yarngnn.io.table.EdgeSink;
+import org.yarngnn.io.table.NodeSplit;
 import org.yarngnn.io.table.TableFormat;
 
-/** Edges from a TSV/CSV file: {@code src<sep>dst[<sep>weight]}. */
+/**
+ * Edges from a TSV/CSV file: {@code src<sep>dst[<sep>weight][<sep>split]}, the last field being a split when it is
+ * one of train, val, test, none (any case). The table's first data row fixes which fields every row has.
+ */
 public final class TextEdgeFile {
+  private static final String LAYOUTS = "2 to 4 columns (src, dst[, weight][, split])";
+
   private TextEdgeFile() {
   }
 
   /**
-   * Whether the file's first data row has a weight; null when the file has no data rows. The row is checked
+   * The optional fields of the file's first data row; null when the file has no data rows. The row is checked
    * as {@link #read} checks it, so its problem is reported as that row's.
    */
-  public static Boolean weighted(Configuration conf, Path file, TableFormat format) {
+  public static EdgeColumns columns(Configuration conf, Path file, TableFormat format) {
     try (TextRows rows = TextRows.open(conf, file, format)) {
       if (!rows.next()) {
         return null;
       }
       int n = rows.fieldCount();
-      if (n != 2 && n != 3) {
-        throw rows.wrongColumns("2 or 3 columns (src, dst[, weight])");
+      if (n < 2 || n > 4) {
+        throw rows.wrongColumns(LAYOUTS);
       }
       rows.parseLong(0, "src");
       rows.parseLong(1, "dst");
-      if (n == 3) {
+      // Three fields: a split word is a split, anything else a weight (no split word parses as a number).
+      boolean split = n == 4 || n == 3 && NodeSplit.parse(rows.buf(), rows.start(2), rows.end(2)) >= 0;
+      boolean weighted = n == 4 || n == 3 && !split;
+      if (weighted) {
         weight(rows);
       }
-      return n == 3;
+      if (n == 4) {
+        rows.parseSplit(3);
+      }
+      return new EdgeColumns(weighted, split);
     }
   }
 
@@ -40,20 +53,29 @@ public final class TextEdgeFile {
     return w;
   }
 
-  public static void read(Configuration conf, Path file, TableFormat format, boolean weighted, EdgeSink sink) {
-    int expected = weighted ? 3 : 2;
+  public static void read(Configuration conf, Path file, TableFormat format, EdgeColumns table, EdgeSink sink) {
+    int expected = 2 + (table.weighted() ? 1 : 0) + (table.split() ? 1 : 0);
+    // A text field is a split only by its place, so it is checked even for a sink that ignores it: a weight in a
+    // later file of a split table is refused rather than dropped.
+    boolean wanted = sink.wantsSplit();
     try (TextRows rows = TextRows.open(conf, file, format)) {
       while (rows.next()) {
         if (rows.fieldCount() != expected) {
-          throw rows.wrongColumns(weighted ? "3 columns (src, dst, weight)" : "2 columns (src, dst)");
+          throw rows.wrongColumns(expected + " columns (src, dst" + (table.weighted() ? ", weight" : "")
+              + (table.split() ? ", split" : "") + ")");
         }
         long src = rows.parseLong(0, "src");
         long dst = rows.parseLong(1, "dst");
         float w = 1f;
-        if (weighted) {
+        if (table.weighted()) {
           w = weight(rows);
         }
-        sink.edge(src, dst, w, rows.row());
+        byte split = table.split() ? rows.parseSplit(expected - 1) : NodeSplit.NONE;
+        if (wanted && table.split()) {
+          sink.edge(src, dst, w, split, rows.row());
+        } else {
+          sink.edge(src, dst, w, rows.row());
+        }
       }
     }
   }

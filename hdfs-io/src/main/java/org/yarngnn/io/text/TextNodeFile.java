@@ -77,11 +77,7 @@ public final class TextNodeFile {
         throw rows.error("bad label " + l + " (expected -1 for none, or a class index >= 0)");
       }
       label = (int) l;
-      split = NodeSplit.parse(rows.buf(), rows.start(2), rows.end(2));
-      if (split < 0) {
-        throw rows.error("bad split '" + NumberParser.text(rows.buf(), rows.start(2), rows.end(2))
-            + "' (expected train, val, test or none)");
-      }
+      split = rows.parseSplit(2);
     }
     parseFeatures(rows, expected - 1, features, allowNonFinite);
     sink.node(id, label, split, features, rows.row());

@@ -7,6 +7,7 @@ import java.util.zip.GZIPInputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.io.table.InputException;
+import org.yarngnn.io.table.NodeSplit;
 import org.yarngnn.io.table.TableFormat;
 
 /**
@@ -214,6 +215,15 @@ final class TextRows implements Closeable {
    * Parses a float field; a finite number beyond float range is refused ("outside float range"), while
    * {@code nan}/{@code inf} come back as NaN/infinity for the caller to refuse or allow.
    */
+  /** The split code of a field (train, val, test, none in any case); a bad one is refused naming the row. */
+  byte parseSplit(int field) {
+    byte split = NodeSplit.parse(buf(), starts[field], ends[field]);
+    if (split < 0) {
+      throw error(NodeSplit.bad(NumberParser.text(buf(), starts[field], ends[field])));
+    }
+    return split;
+  }
+
   float parseFloat(int field, String what) {
     return parseFloat(buf(), starts[field], ends[field], what);
   }

@@ -36,7 +36,7 @@ class BadInputTest {
       "non-numeric src|# header\\n1\\t2\\nx1\\t3\\n|3: non-numeric src 'x1'",
       "non-numeric dst|1 2\\n\\n3 4.5\\n|3: non-numeric dst '4.5'",
       "wrong column count|1\\t2\\n3\\t4\\t5\\n|2: expected 2 columns (src, dst), found 3",
-      "single column|7\\n|1: expected 2 or 3 columns",
+      "single column|7\\n|1: expected 2 to 4 columns (src, dst[, weight][, split]), found 1",
       "weight NaN|1\\t2\\t0.5\\n3\\t4\\tNaN\\n|2: weight is NaN or infinite",
       "weight Inf|1\\t2\\t-inf\\n|1: weight is NaN or infinite",
       "weight text|1\\t2\\t0.5\\n3\\t4\\theavy\\n|2: non-numeric weight 'heavy'",

@@ -9,20 +9,23 @@ import org.yarngnn.io.table.EdgeSink;
 import org.yarngnn.partition.Ownership;
 
 /**
- * {@code --link-split VAL,TEST} in one graph worker's construction: every edge row read is given its split by
- * {@link LinkSplit#ofPair} (seed and unordered pair, so the same on every worker and for both directions); {@code
- * train} rows go on to the worker's ownership filter and become the message graph, {@code val} and {@code test}
- * rows never do. Of those, the worker keeps the directed edges whose destination it owns (both directions of a row
- * of an undirected table), in two compact lists: its held-out edges, evaluated by their destination's owner.
+ * Held-out edges in one graph worker's construction. Every edge row read has a split: the edges table's {@code
+ * split} column's when it has one, else {@code --link-split VAL,TEST}'s by {@link LinkSplit#ofPair} (seed and
+ * unordered pair, so the same on every worker and for both directions). {@code train} and {@code none} rows go on
+ * to the worker's ownership filter and become the message graph, {@code val} and {@code test} rows never do. Of
+ * those, the worker keeps the directed edges whose destination it owns (both directions of a row of an undirected
+ * table), in two compact lists: its held-out edges, evaluated by their destination's owner. It keeps its {@code
+ * none} in-edges the same way: they carry messages but are no positives ({@link LinkWorker} leaves them out).
  *
  * <p>The worker reads every row itself ({@link org.yarngnn.app.graphworker.WorkerConstruction#filterEdges}), so no
- * held-out edge is lost whichever worker's file it is in. Memory: 16 bytes per kept held-out edge.
+ * held-out edge is lost whichever worker's file it is in. Memory: 16 bytes per kept held-out or none edge.
  */
 final class HeldOutEdges implements ReadEdgeFilter {
-  /** A worker's held-out edges by id, sorted by (destination, source): the order does not depend on the threads. */
-  record Lists(long[] valSrc, long[] valDst, long[] testSrc, long[] testDst) {
-    static final Lists NONE = new Lists(new long[0], new long[0], new long[0], new long[0]);
-  }
+  /**
+   * A worker's held-out edges by id, sorted by (destination, source): the order does not depend on the threads;
+   * and its {@code none} in-edges (messages, not positives), in no order ({@link LinkWorker} buckets them by row).
+   */
+  record Lists(long[] valSrc, long[] valDst, long[] testSrc, long[] testDst, long[] noneSrc, long[] noneDst) {}
 
   private final long seed;
   private final double val;
@@ -50,22 +53,25 @@ final class HeldOutEdges implements ReadEdgeFilter {
   synchronized Lists take() {
     Pairs v = new Pairs();
     Pairs t = new Pairs();
+    Pairs n = new Pairs();
     for (ThreadSink s : sinks) {
       v.addAll(s.val);
       t.addAll(s.test);
+      n.addAll(s.none);
     }
     sinks.clear();
     long[][] vs = v.sortedByDestination();
     long[][] ts = t.sortedByDestination();
-    return new Lists(vs[0], vs[1], ts[0], ts[1]);
+    return new Lists(vs[0], vs[1], ts[0], ts[1], Arrays.copyOf(n.src, n.size), Arrays.copyOf(n.dst, n.size));
   }
 
-  /** One reading thread's filter: train rows on to {@code next}, held-out rows kept. */
+  /** One reading thread's filter: train and none rows on to {@code next}, held-out (and none) rows kept. */
   private final class ThreadSink implements EdgeSink {
     private final EdgeSink next;
     private final Ownership ownership;
     private final Pairs val = new Pairs();
     private final Pairs test = new Pairs();
+    private final Pairs none = new Pairs();
     private long[] src = new long[0];
     private long[] dst = new long[0];
     private float[] weight = new float[0];
@@ -80,20 +86,33 @@ final class HeldOutEdges implements ReadEdgeFilter {
       next.beginFile(file);
     }
 
-    /** Whether the row carries messages; if not, it is kept when this worker owns a destination. */
-    private boolean passes(long s, long d) {
-      byte split = LinkSplit.ofPair(seed, s, d, HeldOutEdges.this.val, HeldOutEdges.this.test);
-      if (LinkSplit.carriesMessages(split)) {
+    /** The table's split column reaches this sink through the methods that carry it. */
+    @Override
+    public boolean wantsSplit() {
+      return true;
+    }
+
+    /**
+     * Whether a row of this split carries messages; a held-out or none row is kept when this worker owns a
+     * destination. {@code split} is a {@link LinkSplit} code (the split column's: its codes are those).
+     */
+    private boolean passes(long s, long d, byte split) {
+      if (split == LinkSplit.TRAIN) {
         return true;
       }
-      Pairs into = split == LinkSplit.VAL ? val : test;
+      Pairs into = split == LinkSplit.VAL ? val : split == LinkSplit.TEST ? test : none;
       if (ownership.owner(d) == index) {
         into.add(s, d);
       }
       if (undirected && s != d && ownership.owner(s) == index) {
         into.add(d, s);
       }
-      return false;
+      return LinkSplit.carriesMessages(split);
+    }
+
+    /** Without a split column: {@code --link-split}'s draw. */
+    private boolean passes(long s, long d) {
+      return passes(s, d, LinkSplit.ofPair(seed, s, d, HeldOutEdges.this.val, HeldOutEdges.this.test));
     }
 
     @Override
@@ -103,12 +122,29 @@ final class HeldOutEdges implements ReadEdgeFilter {
       }
     }
 
-    /**
-     * A block: the rows that carry messages are compacted into this sink's own arrays and passed on as one block
-     * (row numbers of a compacted block are not consecutive, so each run of kept rows goes on as its own block).
-     */
+    @Override
+    public void edge(long s, long d, float w, byte split, long row) {
+      if (passes(s, d, split)) {
+        next.edge(s, d, w, row);
+      }
+    }
+
+    @Override
+    public void edges(long[] s, long[] d, float[] w, byte[] split, int count, long firstRow) {
+      blocks(s, d, w, split, count, firstRow);
+    }
+
     @Override
     public void edges(long[] s, long[] d, float[] w, int count, long firstRow) {
+      blocks(s, d, w, null, count, firstRow);
+    }
+
+    /**
+     * A block: the rows that carry messages are compacted into this sink's own arrays and passed on as one block
+     * (row numbers of a compacted block are not consecutive, so each run of kept rows goes on as its own block);
+     * {@code split}: the split column's codes, or null for {@code --link-split}'s draw.
+     */
+    private void blocks(long[] s, long[] d, float[] w, byte[] split, int count, long firstRow) {
       if (src.length < count) {
         src = new long[count];
         dst = new long[count];
@@ -117,7 +153,7 @@ final class HeldOutEdges implements ReadEdgeFilter {
       int run = 0;
       long runFirst = firstRow;
       for (int i = 0; i < count; i++) {
-        if (passes(s[i], d[i])) {
+        if (split != null ? passes(s[i], d[i], split[i]) : passes(s[i], d[i])) {
           if (run == 0) {
             runFirst = firstRow + i;
           }

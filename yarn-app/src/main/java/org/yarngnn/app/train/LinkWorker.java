@@ -16,7 +16,8 @@ import org.yarngnn.partition.Ownership;
  * A training graph worker's link prediction: its positives, held-out edges and negatives, and the exchanges with
  * its peers that let pairs whose rows live on different workers be scored exactly.
  *
- * <p><b>Who scores a pair.</b> A positive is a message in-edge of a node this worker owns, so the destination's
+ * <p><b>Who scores a pair.</b> A positive is a message in-edge (not a {@code none} edge) of a node this worker
+ * owns, so the destination's
  * owner scores it, and its negatives (same source, any destination) too; a held-out edge is kept by its
  * destination's owner ({@link HeldOutEdges}) and scored there. The rows it lacks (remote sources, negatives'
  * rows) are fetched <i>by id</i> once per loss and per evaluation: the worker sends each owner the sorted distinct
@@ -56,7 +57,7 @@ final class LinkWorker {
   private final int width;
   private final String edgesTable;
 
-  /** Positives: the message in-edges of own rows, source id and destination row. */
+  /** Positives: the message in-edges of own rows but the {@code none} ones, source id and destination row. */
   private final long[] positiveSource;
   private final int[] positiveDestination;
   private final HeldOutEdges.Lists heldOut;
@@ -88,14 +89,82 @@ final class LinkWorker {
     int n = graph.numNodes();
     int[] ptr = graph.inEdges().rowPtr();
     int[] col = graph.inEdges().colIdx();
-    positiveSource = new long[ptr[n]];
-    positiveDestination = new int[ptr[n]];
+    boolean[] none = noneEdges(heldOut.noneSrc(), heldOut.noneDst());
+    int p = 0;
+    for (boolean b : none) {
+      p += b ? 0 : 1;
+    }
+    positiveSource = new long[p];
+    positiveDestination = new int[p];
+    p = 0;
     for (int r = 0; r < n; r++) {
       for (int e = ptr[r]; e < ptr[r + 1]; e++) {
-        positiveSource[e] = graph.slotId(col[e]);
-        positiveDestination[e] = r;
+        if (!none[e]) {
+          positiveSource[p] = graph.slotId(col[e]);
+          positiveDestination[p++] = r;
+        }
       }
     }
+  }
+
+  /**
+   * Which in-edges of the graph are {@code none} edges: for each own row, as many of its in-edges from each source
+   * as the none list has for that pair. Parallel copies of a pair are the same pair to the loss, so which copy is
+   * left out does not matter. The list is bucketed by row and sorted by source within a row (primitive sorts: a
+   * none list may be most of the edges).
+   */
+  private boolean[] noneEdges(long[] noneSrc, long[] noneDst) {
+    int[] ptr = graph.inEdges().rowPtr();
+    int[] col = graph.inEdges().colIdx();
+    int n = graph.numNodes();
+    boolean[] none = new boolean[ptr[n]];
+    if (noneSrc.length == 0) {
+      return none;
+    }
+    int[] at = new int[n + 1];
+    for (long d : noneDst) {
+      at[ownRow(d) + 1]++;
+    }
+    for (int r = 0; r < n; r++) {
+      at[r + 1] += at[r];
+    }
+    long[] src = new long[noneSrc.length];
+    int[] fill = Arrays.copyOf(at, n);
+    for (int i = 0; i < noneSrc.length; i++) {
+      src[fill[ownRow(noneDst[i])]++] = noneSrc[i];
+    }
+    // Per pair, the copies taken so far, kept at the pair's first index: O(log) per in-edge however many copies.
+    int[] taken = new int[src.length];
+    for (int r = 0; r < n; r++) {
+      int lo = at[r];
+      int hi = at[r + 1];
+      if (lo == hi) {
+        continue;
+      }
+      Arrays.sort(src, lo, hi);
+      for (int e = ptr[r]; e < ptr[r + 1]; e++) {
+        long s = graph.slotId(col[e]);
+        int f = first(src, lo, hi, s, false);
+        if (f < hi && src[f] == s && taken[f] < first(src, f, hi, s, true) - f) {
+          taken[f]++;
+          none[e] = true;
+        }
+      }
+    }
+    return none;
+  }
+
+  /** The first index in {@code a[from, to)} (ascending) whose value is at least (above) {@code v}, or {@code to}. */
+  private static int first(long[] a, int from, int to, long v, boolean above) {
+    while (from < to) {
+      int mid = (from + to) >>> 1;
+      if (a[mid] < v || above && a[mid] == v) {
+        from = mid + 1;
+      } else {
+        to = mid;
+      }
+    }
+    return from;
   }
 
   /** This worker's positives, validation and test edges (the driver's counts). */
@@ -174,7 +243,8 @@ final class LinkWorker {
 
   /**
    * {@code --link-pairs}: this worker's part ({@code part-0000W.parquet}) of each table of
-   * {@link LinkOptions#PAIR_TABLES} under {@code dir}: the message in-edges of its rows (every positive), its
+   * {@link LinkOptions#PAIR_TABLES} under {@code dir}: the message in-edges of its rows (the positives and the
+   * {@code none} edges: the graph the embeddings are computed on), its
    * held-out edges of each set and, row for row, their AUC/AP negative (the first evaluation negative: the pair
    * (src, negative)). A part written before (a worker started again) is replaced.
    */
@@ -190,8 +260,12 @@ final class LinkWorker {
       try (org.yarngnn.io.table.EdgeTableWriter w = org.yarngnn.io.table.EdgeTableWriter.create(conf, file,
           org.yarngnn.io.table.TableFormat.PARQUET, train && weights != null)) {
         if (train) {
-          for (int e = 0; e < positiveSource.length; e++) {
-            w.write(positiveSource[e], graph.nodeIds()[positiveDestination[e]], weights == null ? 1f : weights[e]);
+          int[] ptr = graph.inEdges().rowPtr();
+          int[] col = graph.inEdges().colIdx();
+          for (int d = 0; d < graph.numNodes(); d++) {
+            for (int e = ptr[d]; e < ptr[d + 1]; e++) {
+              w.write(graph.slotId(col[e]), graph.nodeIds()[d], weights == null ? 1f : weights[e]);
+            }
           }
           continue;
         }
@@ -232,6 +306,7 @@ final class LinkWorker {
   private long[] memberships(int[] memberPtr) {
     int n = graph.numNodes();
     int[] ptr = graph.inEdges().rowPtr();
+    int[] col = graph.inEdges().colIdx();
     int[] extra = new int[n];
     for (long d : heldOut.valDst()) {
       extra[ownRow(d)]++;
@@ -246,7 +321,7 @@ final class LinkWorker {
     int[] fill = Arrays.copyOf(memberPtr, n);
     for (int r = 0; r < n; r++) {
       for (int e = ptr[r]; e < ptr[r + 1]; e++) {
-        members[fill[r]++] = positiveSource[e];
+        members[fill[r]++] = graph.slotId(col[e]);
       }
     }
     for (int i = 0; i < heldOut.valSrc().length; i++) {

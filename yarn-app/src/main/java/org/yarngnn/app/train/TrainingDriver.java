@@ -333,9 +333,9 @@ public final class TrainingDriver {
       String nodes = opts.job().nodes() != null ? opts.job().nodes() : opts.job().graph();
       boolean link = opts.link() != null;
       if (link && counts[0] == 0) {
-        throw new InputException(opts.job().edges() + ": no training edge is left: every edge is held out ("
-            + counts[1] + " val, " + counts[2] + " test; --link-split " + opts.link().valFraction() + ","
-            + opts.link().testFraction() + "): nothing to train on");
+        throw new InputException(opts.job().edges() + ": no training edge is left (0 train, " + counts[1]
+            + " val, " + counts[2] + " test edges, split by the table's split column or, without one, --link-split "
+            + opts.link().valFraction() + "," + opts.link().testFraction() + "): nothing to train on");
       }
       if (counts[0] == 0) {
         throw new InputException(nodes + ": no labelled row has split 'train': nothing to train on (the nodes "
