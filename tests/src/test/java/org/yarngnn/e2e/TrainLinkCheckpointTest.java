@@ -22,7 +22,7 @@ import org.yarngnn.compute.json.Json;
  * resumed gives the never-stopped run's metrics.json (every epoch's loss and validation figures, the best epoch and
  * its test figures) and weights, exactly; the same checkpoint resumed with {@code --epochs 6} runs no epoch and gives
  * a 6-epoch run's best epoch, test figures and weights, all taken from the checkpoint; a resume with other link
- * options exits 2.
+ * options exits 2; the resumed run's {@code --link-pairs} tables are the never-stopped run's.
  */
 class TrainLinkCheckpointTest {
   @TempDir static Path work;
@@ -70,16 +70,19 @@ class TrainLinkCheckpointTest {
   @Test
   void aStoppedLinkRunResumedEqualsOneNeverStopped() throws Exception {
     Path whole = work.resolve("ck-whole");
-    CliRun w = TrainLinkLocalTest.train(whole, 2, 12);
+    Path wholePairs = work.resolve("ck-whole-pairs");
+    CliRun w = TrainLinkLocalTest.train(whole, 2, 12, "--link-pairs", wholePairs.toString());
     assertEquals(0, w.status(), w.toString());
     Path whole6 = work.resolve("ck-whole6");
     CliRun w6 = TrainLinkLocalTest.train(whole6, 2, 6);
     assertEquals(0, w6.status(), w6.toString());
 
     Path out = work.resolve("ck-stopped");
-    CliRun stopped = TrainLinkLocalTest.train(out, 2, 12, "--checkpoint-every", "3", "-D",
-        "yarngnn.test.stop-after-epoch=6");
+    Path pairs = work.resolve("ck-pairs");
+    CliRun stopped = TrainLinkLocalTest.train(out, 2, 12, "--checkpoint-every", "3", "--link-pairs",
+        pairs.toString(), "-D", "yarngnn.test.stop-after-epoch=6");
     assertEquals(1, stopped.status(), stopped.toString());
+    assertFalse(Files.exists(pairs), "the stopped run's --link-pairs are not committed");
     assertTrue(stopped.out().contains("yarn-gnn train: checkpoint of epoch 6 in "), stopped.out());
     assertFalse(stopped.out().contains("epoch 7 loss"), stopped.out());
     assertFalse(Files.exists(out));
@@ -100,7 +103,8 @@ class TrainLinkCheckpointTest {
     assertEquals(1, negatives.err().strip().lines().count(), negatives.err());
     assertTrue(Files.exists(dir.resolve("checkpoint-000006.json")));
 
-    CliRun resumed = TrainLinkLocalTest.train(out, 2, 12, "--resume", out.toString(), "--checkpoint-every", "3");
+    CliRun resumed = TrainLinkLocalTest.train(out, 2, 12, "--resume", out.toString(), "--checkpoint-every", "3",
+        "--link-pairs", pairs.toString());
     assertEquals(0, resumed.status(), resumed.toString());
     assertTrue(resumed.out().contains("yarn-gnn train: resuming after epoch 6 from "), resumed.out());
     assertFalse(resumed.out().contains("epoch 6 loss"), "epochs 1..6 are not run again: " + resumed.out());
@@ -108,6 +112,15 @@ class TrainLinkCheckpointTest {
     assertTrue(resumed.out().contains("yarn-gnn train: checkpoint of epoch 9 in "), resumed.out());
     assertEquals(List.of(), TrainCheckpointTest.hidden(out), "nothing hidden is left beside the output");
     assertSameRun(whole, out, 12);
+    // The resumed run's workers fix the evaluation negatives again: the pairs are the never-stopped run's.
+    assertTrue(Files.exists(pairs.resolve("_SUCCESS")));
+    for (String t : org.yarngnn.app.train.LinkOptions.PAIR_TABLES) {
+      List<String> a = TrainLinkLocalTest.pairs(wholePairs.resolve(t)).stream().map(java.util.Arrays::toString)
+          .toList();
+      assertFalse(a.isEmpty(), t);
+      assertEquals(a, TrainLinkLocalTest.pairs(pairs.resolve(t)).stream().map(java.util.Arrays::toString).toList(),
+          "the pairs table " + t + " of the resumed run and the never-stopped one");
+    }
 
     // No epoch left: the model, best epoch and test figures come from the checkpoint alone.
     CliRun none = TrainLinkLocalTest.train(out6, 2, 6, "--resume", out6.toString());
