@@ -214,12 +214,11 @@ class TrainOnYarnTest {
   void linkPredictionOnTwoContainersGivesTheLocalLossesAndItsModelInfers() throws Exception {
     int epochs = 6;
     java.nio.file.Path spec = Files.writeString(local.resolve("gae.json"), TrainLinkLocalTest.GAE_SPEC);
-    String[] common = {"--task", "link", "--model-spec", spec.toUri().toString(), "--workers", "2", "--epochs",
-        Integer.toString(epochs), "--dropout", "0", "--seed", "1"};
+    List<String> common = linkJob(spec, epochs);
     List<String> onYarn = new ArrayList<>(List.of("train", "--edges", "/data/cora/edges.tsv", "--nodes",
         "/data/cora/nodes.tsv.gz", "--output", "/out/link", "--worker-memory", "512", "--link-pairs",
         "/out/link-pairs"));
-    onYarn.addAll(List.of(common));
+    onYarn.addAll(common);
     CliRun run = cli(onYarn.toArray(new String[0]));
     assertEquals(0, run.status(), run.toString());
     assertEpochLinesWhileRunning(run.out(), epochs);
@@ -229,21 +228,11 @@ class TrainOnYarnTest {
     List<String> inJvm = new ArrayList<>(List.of("train", "--local", "--edges", TrainLocalTest.edges.toString(),
         "--nodes", TrainLocalTest.nodes.toString(), "--output", localOut.toString(), "--link-pairs",
         local.resolve("link-local-pairs").toString()));
-    inJvm.addAll(List.of(common));
+    inJvm.addAll(common);
     CliRun ref = CliRun.of(inJvm.toArray(new String[0]));
     assertEquals(0, ref.status(), ref.toString());
-    Map<?, ?> want = TrainLocalTest.metrics(localOut);
-    Map<?, ?> got = metrics("/out/link");
-    TrainLocalTest.assertSameLosses(TrainLinkLocalTest.figure(want, "loss"), TrainLinkLocalTest.figure(got, "loss"),
+    assertSameLinkRun(TrainLocalTest.metrics(localOut), metrics("/out/link"),
         "link prediction, 2 containers against --local --workers 2");
-    double[] wantAuc = TrainLinkLocalTest.figure(want, "val_auc");
-    double[] gotAuc = TrainLinkLocalTest.figure(got, "val_auc");
-    for (int e = 0; e < epochs; e++) {
-      assertEquals(wantAuc[e], gotAuc[e], 1e-4, "val auc of epoch " + (e + 1));
-    }
-    assertEquals(want.get("best_epoch"), got.get("best_epoch"));
-    assertEquals(((Number) ((Map<?, ?>) want.get("best")).get("test_auc")).doubleValue(),
-        ((Number) ((Map<?, ?>) got.get("best")).get("test_auc")).doubleValue(), 1e-4, "test auc");
     // --link-pairs: the client began the commit, the containers wrote their parts on HDFS, the AM committed it.
     assertTrue(run.out().contains("wrote the evaluation pairs to "), run.out());
     java.nio.file.Path pairs = local.resolve("link-yarn-pairs");
@@ -267,6 +256,153 @@ class TrainOnYarnTest {
     fs.copyToLocalFile(new Path("/out/link-embeddings"), new Path(emb.toUri()));
     CoraLocalInferenceTest.load();
     CoraLocalInferenceTest.compare(org.yarngnn.compute.model.ModelDirectory.read(model), 1, emb);
+  }
+
+  /**
+   * Two link-prediction runs' metrics.json agree: per-epoch losses (relative 1e-4), validation AUCs (1e-4), the
+   * best epoch, and its test AUC (1e-4).
+   */
+  static void assertSameLinkRun(Map<?, ?> want, Map<?, ?> got, String what) {
+    TrainLocalTest.assertSameLosses(TrainLinkLocalTest.figure(want, "loss"), TrainLinkLocalTest.figure(got, "loss"),
+        what);
+    double[] wantAuc = TrainLinkLocalTest.figure(want, "val_auc");
+    double[] gotAuc = TrainLinkLocalTest.figure(got, "val_auc");
+    for (int e = 0; e < wantAuc.length; e++) {
+      assertEquals(wantAuc[e], gotAuc[e], 1e-4, what + ": val auc of epoch " + (e + 1));
+    }
+    assertEquals(want.get("best_epoch"), got.get("best_epoch"), what + ": best epoch");
+    assertEquals(((Number) ((Map<?, ?>) want.get("best")).get("test_auc")).doubleValue(),
+        ((Number) ((Map<?, ?>) got.get("best")).get("test_auc")).doubleValue(), 1e-4, what + ": test auc");
+  }
+
+  /**
+   * Runs {@code job} (writing {@code out}, with {@code --checkpoint-every 2}) and SIGKILLs one of its graph-worker
+   * container JVMs once the checkpoint of epoch 2 is on the cluster; asserts that one was killed, that the run
+   * SUCCEEDED, deleted its checkpoints and says in its driver's log that it lost a worker and resumed from a
+   * checkpoint (not from epoch 1). Prints the time the recovery took.
+   */
+  static void killAWorkerAfterCheckpoint2(String out, String what, int epochs,
+      java.util.function.Supplier<CliRun> job) throws Exception {
+    Path marker = new Path(new Path(out).getParent(), "." + new Path(out).getName()
+        + org.yarngnn.app.train.Checkpoint.INFIX + "/checkpoint-000002.json");
+    java.util.concurrent.atomic.AtomicLong killedAt = new java.util.concurrent.atomic.AtomicLong();
+    // Only this job's workers: an earlier test's containers (kept across AM attempts) may still be exiting.
+    java.time.Instant started = java.time.Instant.now();
+    Thread killer = new Thread(() -> {
+      try {
+        while (killedAt.get() == 0) {
+          if (fs.exists(marker)) {
+            java.util.Optional<ProcessHandle> w = ContainerJvm.running("org.yarngnn.app.train.TrainWorkerMain",
+                started).stream().findFirst();
+            if (w.isPresent() && w.get().destroyForcibly()) {
+              killedAt.set(System.nanoTime());
+            }
+          }
+          Thread.sleep(50);
+        }
+      } catch (InterruptedException | java.io.IOException e) {
+        // the run ended; the test fails on killedAt == 0
+      }
+    }, "worker-killer");
+    killer.setDaemon(true);
+    killer.start();
+    long t0 = System.nanoTime();
+    CliRun run;
+    try {
+      run = job.get();
+    } finally {
+      killer.interrupt();
+    }
+    long t1 = System.nanoTime();
+    assertTrue(killedAt.get() != 0, "no graph-worker container was killed: " + run);
+    assertEquals(0, run.status(), run.toString());
+    assertFalse(fs.exists(marker.getParent()), "the checkpoints are deleted after the commit");
+    // The driver's log, kept in the job's summary: the loss, and the resumption from a checkpoint (not epoch 1).
+    String id = run.out().replaceAll("(?s).*submitted (application_[0-9_]+).*", "$1");
+    CliRun summary = cli("status", id, "--json");
+    String log = summary.out().substring(Math.max(0, summary.out().indexOf("\"log\"")));
+    assertTrue(log.contains("lost a graph worker") && log.contains("resuming after epoch"), log);
+    System.out.printf(java.util.Locale.ROOT, "lost graph worker (%s): killed %.1f s into the run, finished %.1f s "
+        + "after the kill (%d epochs)%n", what, (killedAt.get() - t0) / 1e9, (t1 - killedAt.get()) / 1e9, epochs);
+  }
+
+  /** The options of the link jobs below (the graph auto-encoder on Cora, 2 workers, no dropout, seed 1). */
+  static List<String> linkJob(java.nio.file.Path spec, int epochs, String... extra) {
+    List<String> a = new ArrayList<>(List.of("--task", "link", "--model-spec", spec.toUri().toString(), "--workers",
+        "2", "--epochs", Integer.toString(epochs), "--dropout", "0", "--seed", "1"));
+    a.addAll(List.of(extra));
+    return a;
+  }
+
+  /** An undisturbed {@code train --task link --local --workers 2} of {@link #linkJob}'s options: its metrics.json. */
+  static Map<?, ?> localLinkRun(java.nio.file.Path spec, int epochs) throws Exception {
+    java.nio.file.Path out = local.resolve("link-local-" + epochs);
+    if (!Files.exists(out)) {
+      List<String> a = new ArrayList<>(List.of("train", "--local", "--edges", TrainLocalTest.edges.toString(),
+          "--nodes", TrainLocalTest.nodes.toString(), "--output", out.toString()));
+      a.addAll(linkJob(spec, epochs));
+      CliRun ref = CliRun.of(a.toArray(new String[0]));
+      assertEquals(0, ref.status(), ref.toString());
+    }
+    return TrainLocalTest.metrics(out);
+  }
+
+  /** {@code train --task link} of {@link #linkJob}'s options on YARN, writing {@code out}. */
+  static CliRun linkOnYarn(java.nio.file.Path spec, String out, int epochs, String... extra) {
+    List<String> a = new ArrayList<>(List.of("train", "--edges", "/data/cora/edges.tsv", "--nodes",
+        "/data/cora/nodes.tsv.gz", "--output", out, "--worker-memory", "512"));
+    a.addAll(linkJob(spec, epochs, extra));
+    return cli(a.toArray(new String[0]));
+  }
+
+  /**
+   * A link job's graph-worker container SIGKILLed mid-run after the checkpoint of epoch 2 (so in the middle of one
+   * of the epochs after it): the job starts a new set of workers from that checkpoint and SUCCEEDS with the losses,
+   * validation AUCs, best epoch and test AUC of an undisturbed run ({@code --local}, which the link YARN test above
+   * shows equal to an undisturbed YARN run). Prints the time the recovery took.
+   */
+  @Tag("faults")
+  @Test
+  void aKilledGraphWorkerContainerInALinkJobResumesFromItsCheckpoint() throws Exception {
+    int epochs = 16;
+    java.nio.file.Path spec = Files.writeString(local.resolve("link-kill.json"), TrainLinkLocalTest.GAE_SPEC);
+    killAWorkerAfterCheckpoint2("/out/linkkill", "train --task link", epochs,
+        () -> linkOnYarn(spec, "/out/linkkill", epochs, "--checkpoint-every", "2"));
+    assertSameLinkRun(localLinkRun(spec, epochs), metrics("/out/linkkill"),
+        "link prediction: new graph workers resumed from the checkpoint");
+  }
+
+  /**
+   * A link job without checkpoints whose graph worker 1 dies as a killed container (exit 137) at the start of its
+   * first link loss, in the middle of epoch 1: the job starts a new set of workers from the tables and SUCCEEDS
+   * with an undisturbed run's figures.
+   */
+  @Tag("faults")
+  @Test
+  void aLinkJobWithoutCheckpointsStartsItsWorkersAgainAfterALoss() throws Exception {
+    int epochs = 6;
+    java.nio.file.Path spec = Files.writeString(local.resolve("link-loss.json"), TrainLinkLocalTest.GAE_SPEC);
+    startedAgainAfterALoss("in link-loss (train --task link)", epochs,
+        () -> linkOnYarn(spec, "/out/linkloss", epochs, "-D", "yarngnn.test.halt-worker=kill:1@link-loss"));
+    assertSameLinkRun(localLinkRun(spec, epochs), metrics("/out/linkloss"),
+        "link prediction: new graph workers from the tables");
+  }
+
+  /**
+   * Runs {@code job}, whose first set of workers loses one before any checkpoint; asserts that the run SUCCEEDED and
+   * says in its driver's log that it lost a worker and started again from epoch 1. Prints the time it took.
+   */
+  static void startedAgainAfterALoss(String what, int epochs, java.util.function.Supplier<CliRun> job) {
+    long t0 = System.nanoTime();
+    CliRun run = job.get();
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    assertEquals(0, run.status(), run.toString());
+    String id = run.out().replaceAll("(?s).*submitted (application_[0-9_]+).*", "$1");
+    CliRun summary = cli("status", id, "--json");
+    assertTrue(summary.out().contains("lost a graph worker") && summary.out().contains("from epoch 1"),
+        summary.out());
+    System.out.printf(java.util.Locale.ROOT, "lost graph worker %s: %.1f s for %d epochs, the workers started "
+        + "twice%n", what, seconds, epochs);
   }
 
   /**
@@ -448,18 +584,10 @@ class TrainOnYarnTest {
   void aGraphWorkerLostWhileTheGraphIsBuiltStartsTheWorkersAgain() throws Exception {
     int epochs = 6;
     java.nio.file.Path spec = Files.writeString(local.resolve("edgeskill-spec.json"), TrainLocalTest.SPEC);
-    long t0 = System.nanoTime();
-    CliRun run = trainCoraOnTwo(spec, "/out/edgeskill", epochs, "-D", "yarngnn.test.halt-worker=kill:1@edges");
-    double seconds = (System.nanoTime() - t0) / 1e9;
-    assertEquals(0, run.status(), run.toString());
+    startedAgainAfterALoss("during edges (train)", epochs,
+        () -> trainCoraOnTwo(spec, "/out/edgeskill", epochs, "-D", "yarngnn.test.halt-worker=kill:1@edges"));
     TrainLocalTest.assertSameLosses(TrainLocalTest.referenceLosses(epochs),
         TrainLocalTest.losses(metrics("/out/edgeskill")), "new graph workers after a loss during edges");
-    String id = run.out().replaceAll("(?s).*submitted (application_[0-9_]+).*", "$1");
-    CliRun summary = cli("status", id, "--json");
-    assertTrue(summary.out().contains("lost a graph worker") && summary.out().contains("from epoch 1"),
-        summary.out());
-    System.out.printf(java.util.Locale.ROOT, "lost graph worker during edges (train): %.1f s for %d epochs, the "
-        + "workers started twice%n", seconds, epochs);
   }
 
   /**
@@ -473,48 +601,10 @@ class TrainOnYarnTest {
   void aKilledGraphWorkerContainerRestartsTrainingFromItsCheckpoint() throws Exception {
     int epochs = 100; // the kill comes after epoch 2's checkpoint: 98 epochs leave it time on a quiet machine
     java.nio.file.Path spec = Files.writeString(local.resolve("workerkill-spec.json"), TrainLocalTest.SPEC);
-    Path marker = new Path("/out/.workerkill" + org.yarngnn.app.train.Checkpoint.INFIX + "/checkpoint-000002.json");
-    java.util.concurrent.atomic.AtomicLong killedAt = new java.util.concurrent.atomic.AtomicLong();
-    // Only this job's workers: an earlier test's containers (kept across AM attempts) may still be exiting.
-    java.time.Instant started = java.time.Instant.now();
-    Thread killer = new Thread(() -> {
-      try {
-        while (killedAt.get() == 0) {
-          if (fs.exists(marker)) {
-            java.util.Optional<ProcessHandle> w = ContainerJvm.running("org.yarngnn.app.train.TrainWorkerMain",
-                started).stream().findFirst();
-            if (w.isPresent() && w.get().destroyForcibly()) {
-              killedAt.set(System.nanoTime());
-            }
-          }
-          Thread.sleep(50);
-        }
-      } catch (InterruptedException | java.io.IOException e) {
-        // the run ended; the test fails on killedAt == 0
-      }
-    }, "worker-killer");
-    killer.setDaemon(true);
-    killer.start();
-    long t0 = System.nanoTime();
-    CliRun run;
-    try {
-      run = trainCoraOnTwo(spec, "/out/workerkill", epochs, "--checkpoint-every", "2");
-    } finally {
-      killer.interrupt();
-    }
-    long t1 = System.nanoTime();
-    assertTrue(killedAt.get() != 0, "no graph-worker container was killed: " + run);
-    assertEquals(0, run.status(), run.toString());
+    killAWorkerAfterCheckpoint2("/out/workerkill", "train", epochs,
+        () -> trainCoraOnTwo(spec, "/out/workerkill", epochs, "--checkpoint-every", "2"));
     TrainLocalTest.assertSameLosses(TrainLocalTest.referenceLosses(epochs),
         TrainLocalTest.losses(metrics("/out/workerkill")), "new graph workers resumed from the checkpoint");
-    assertFalse(fs.exists(marker.getParent()), "the checkpoints are deleted after the commit");
-    // The driver's log, kept in the job's summary: the loss, and the resumption from a checkpoint (not epoch 1).
-    String id = run.out().replaceAll("(?s).*submitted (application_[0-9_]+).*", "$1");
-    CliRun summary = cli("status", id, "--json");
-    String log = summary.out().substring(Math.max(0, summary.out().indexOf("\"log\"")));
-    assertTrue(log.contains("lost a graph worker") && log.contains("resuming after epoch"), log);
-    System.out.printf(java.util.Locale.ROOT, "lost graph worker (train): killed %.1f s into the run, finished %.1f s "
-        + "after the kill (%d epochs)%n", (killedAt.get() - t0) / 1e9, (t1 - killedAt.get()) / 1e9, epochs);
   }
 
   /** sage-mean without a fanout (every neighbour, so the single-JVM trainer's aggregation is the same sum). */

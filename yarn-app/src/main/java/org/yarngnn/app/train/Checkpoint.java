@@ -18,6 +18,9 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.compute.json.Json;
+import org.yarngnn.compute.link.LinkLoss;
+import org.yarngnn.compute.link.LinkTrainer;
+import org.yarngnn.compute.link.NegativeSampler;
 import org.yarngnn.compute.model.ModelFormat;
 import org.yarngnn.compute.model.ModelFormatException;
 import org.yarngnn.compute.model.ModelSpec;
@@ -53,9 +56,19 @@ import org.yarngnn.io.table.InputException;
  * manifest is only ever seen whole, after its rename). Reading is bounded (a manifest of at most
  * {@link #MAX_MANIFEST_BYTES}, a state file of exactly the length the spec implies) and every check failure
  * is an {@link InputException} naming the file: a resume exits 2 with one line.
+ *
+ * <p>Link prediction ({@code --task link}) writes format {@value #LINK_FORMAT}: format 1's fields and files, plus
+ * the link options a resume must repeat ({@code options.link}), the best epoch's validation and test figures
+ * ({@code best.val_auc}, ..., {@code best.test_auc}, ...: metrics.json reports the best epoch's test figures, which
+ * are computed only when an epoch becomes the best, so they cannot be recomputed later) in place of its
+ * accuracies, and each epoch's validation figures in place of its accuracies. An empty set's figures are null (JSON
+ * has no NaN). A classification checkpoint is still format 1, written and read as before; a reader that knows only
+ * format 1 refuses a link checkpoint rather than resume it as a classification run.
  */
 public final class Checkpoint {
   public static final int FORMAT = 1;
+  /** The format of a link-prediction checkpoint (the class comment). */
+  public static final int LINK_FORMAT = 2;
   /** The infix of the checkpoint directory: {@code .OUT.yarn-gnn-checkpoint}. */
   public static final String INFIX = ".yarn-gnn-checkpoint";
   static final long MAX_MANIFEST_BYTES = 64L << 20;
@@ -67,12 +80,17 @@ public final class Checkpoint {
   static final String ADAM_V = "adam.v";
   static final String BEST = "best";
 
-  /** The options a resume must repeat: anything else would not continue the same run. */
+  /**
+   * The options a resume must repeat: anything else would not continue the same run. {@code link}: the link
+   * options without {@code --link-pairs} (an output, not part of the run's state), null for classification.
+   */
   public record RunOptions(String specJson, long seed, double lr, double weightDecay, double dropout, int patience,
-      int workers) {
+      int workers, LinkOptions link) {
     static RunOptions of(TrainOptions o) {
+      LinkOptions l = o.link();
       return new RunOptions(o.specJson(), o.seed(), o.lr(), o.weightDecay(), o.dropout(), o.patience(),
-          o.workers());
+          o.workers(), l == null ? null : new LinkOptions(l.valFraction(), l.testFraction(), l.negatives(),
+              l.sampler(), l.loss(), l.temperature(), l.evalNegatives()));
     }
   }
 
@@ -82,10 +100,30 @@ public final class Checkpoint {
   /**
    * A checkpoint after epoch {@code epoch}: the parameter server's state (weights and Adam's moments after
    * {@code step} steps), the best epoch so far and its weights, every epoch's figures, and the seconds so far.
+   * Link prediction: {@code bestLinkVal} and {@code bestLinkTest} are the best epoch's figures ({@code bestVal} and
+   * {@code bestTest} their AUCs); both null for classification.
    */
   public record State(RunOptions options, GraphSize graph, int epoch, int step, float[] weights, float[] adamM,
       float[] adamV, int bestEpoch, double bestVal, double bestTest, float[] best, List<TrainingDriver.Epoch> epochs,
-      double seconds) {}
+      double seconds, LinkTrainer.Figures bestLinkVal, LinkTrainer.Figures bestLinkTest) {
+    /** A node-classification checkpoint. */
+    public State(RunOptions options, GraphSize graph, int epoch, int step, float[] weights, float[] adamM,
+        float[] adamV, int bestEpoch, double bestVal, double bestTest, float[] best,
+        List<TrainingDriver.Epoch> epochs, double seconds) {
+      this(options, graph, epoch, step, weights, adamM, adamV, bestEpoch, bestVal, bestTest, best, epochs, seconds,
+          null, null);
+    }
+
+    public State {
+      if ((options.link() == null) != (bestLinkVal == null) || (bestLinkVal == null) != (bestLinkTest == null)) {
+        throw new IllegalArgumentException("a link checkpoint, and only one, holds the best epoch's link figures");
+      }
+    }
+
+    boolean link() {
+      return options.link() != null;
+    }
+  }
 
   private final FileSystem fs;
   private final Path dir;
@@ -197,7 +235,7 @@ public final class Checkpoint {
 
   private static Map<String, Object> manifest(State s, String stateName, long bytes, long crc) {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("format", (long) FORMAT);
+    m.put("format", (long) (s.link() ? LINK_FORMAT : FORMAT));
     m.put("kind", "yarn-gnn train checkpoint");
     m.put("epoch", (long) s.epoch());
     m.put("step", (long) s.step());
@@ -214,6 +252,9 @@ public final class Checkpoint {
     o.put("dropout", s.options().dropout());
     o.put("patience", (long) s.options().patience());
     o.put("workers", (long) s.options().workers());
+    if (s.link()) {
+      o.put("link", linkOptions(s.options().link()));
+    }
     m.put("options", o);
     Map<String, Object> g = new LinkedHashMap<>();
     g.put("nodes", s.graph().nodes());
@@ -224,12 +265,20 @@ public final class Checkpoint {
     m.put("graph", g);
     Map<String, Object> best = new LinkedHashMap<>();
     best.put("epoch", (long) s.bestEpoch());
-    best.put("val_accuracy", s.bestVal());
-    best.put("test_accuracy", s.bestTest());
+    if (s.link()) {
+      TrainingDriver.linkFigures("val_", s.bestLinkVal(), best);
+      TrainingDriver.linkFigures("test_", s.bestLinkTest(), best);
+    } else {
+      best.put("val_accuracy", s.bestVal());
+      best.put("test_accuracy", s.bestTest());
+    }
     m.put("best", best);
     List<Object> epochs = new ArrayList<>();
     for (TrainingDriver.Epoch e : s.epochs()) {
-      epochs.add(epochFigures(e));
+      if ((e.link() != null) != s.link()) {
+        throw new IllegalArgumentException("epoch " + e.epoch() + "'s figures are of the other task");
+      }
+      epochs.add(s.link() ? linkEpochFigures(e) : epochFigures(e));
     }
     m.put("epochs", epochs);
     m.put("seconds", s.seconds());
@@ -302,24 +351,25 @@ public final class Checkpoint {
       throw new InputException(where + ": damaged checkpoint manifest: " + e.getMessage());
     }
     Fields f = new Fields(m, where);
-    if (f.integer("format", 1, 1) != FORMAT) {
-      throw new InputException(where + ": unknown checkpoint format");
-    }
+    boolean link = f.integer("format", FORMAT, LINK_FORMAT) == LINK_FORMAT;
     int epoch = (int) f.integer("epoch", 1, Integer.MAX_VALUE);
     int step = (int) f.integer("step", epoch, epoch);
     Fields o = f.object("options");
     String specJson = o.string("spec");
     RunOptions options = new RunOptions(specJson, o.integer("seed", Long.MIN_VALUE, Long.MAX_VALUE),
         o.number("lr"), o.number("weight_decay"), o.number("dropout"),
-        (int) o.integer("patience", 0, Integer.MAX_VALUE), (int) o.integer("workers", 1, Integer.MAX_VALUE));
+        (int) o.integer("patience", 0, Integer.MAX_VALUE), (int) o.integer("workers", 1, Integer.MAX_VALUE),
+        link ? linkOptions(o.object("link")) : null);
     Fields g = f.object("graph");
     GraphSize graph = new GraphSize(g.integer("nodes", 0, Long.MAX_VALUE), g.integer("edges", 0, Long.MAX_VALUE),
         g.integer("train", 1, Long.MAX_VALUE), g.integer("val", 0, Long.MAX_VALUE),
         g.integer("test", 0, Long.MAX_VALUE));
     Fields b = f.object("best");
     int bestEpoch = (int) b.integer("epoch", 1, epoch);
-    double bestVal = b.number("val_accuracy");
-    double bestTest = b.number("test_accuracy");
+    LinkTrainer.Figures bestLinkVal = link ? b.linkFigures("val_") : null;
+    LinkTrainer.Figures bestLinkTest = link ? b.linkFigures("test_") : null;
+    double bestVal = link ? bestLinkVal.auc() : b.number("val_accuracy");
+    double bestTest = link ? bestLinkTest.auc() : b.number("test_accuracy");
     List<?> list = f.list("epochs");
     if (list.size() != epoch) {
       throw new InputException(where + ": 'epochs' holds " + list.size() + " epochs, the checkpoint is of epoch "
@@ -331,8 +381,11 @@ public final class Checkpoint {
         throw new InputException(where + ": epochs[" + i + "] is not an object");
       }
       Fields e = new Fields(em, where + ": epochs[" + i + "]");
-      epochs.add(new TrainingDriver.Epoch((int) e.integer("epoch", i + 1, i + 1), e.number("loss"),
-          e.number("train_accuracy"), e.number("val_accuracy"), e.number("test_accuracy"), e.number("seconds")));
+      int number = (int) e.integer("epoch", i + 1, i + 1);
+      epochs.add(link ? TrainingDriver.Epoch.ofLink(number, e.number("loss"), e.linkFigures("val_"),
+          e.number("seconds"))
+          : new TrainingDriver.Epoch(number, e.number("loss"), e.number("train_accuracy"), e.number("val_accuracy"),
+              e.number("test_accuracy"), e.number("seconds")));
     }
     double seconds = f.number("seconds");
     Fields s = f.object("state");
@@ -402,7 +455,7 @@ public final class Checkpoint {
       arrays[i] = t.data();
     }
     return new State(options, graph, epoch, step, arrays[0], arrays[1], arrays[2], bestEpoch, bestVal, bestTest,
-        arrays[3], List.copyOf(epochs), seconds);
+        arrays[3], List.copyOf(epochs), seconds, bestLinkVal, bestLinkTest);
   }
 
   // ---- what a resume must match ------------------------------------------------------------------------------
@@ -429,6 +482,21 @@ public final class Checkpoint {
     mismatch(where, "--dropout", want.dropout(), o.dropout());
     mismatch(where, "--patience", want.patience(), o.patience());
     mismatch(where, "--workers", want.workers(), o.workers());
+    LinkOptions theirLink = want.link();
+    LinkOptions ourLink = RunOptions.of(o).link();
+    if ((theirLink == null) != (ourLink == null)) {
+      throw new InputException(where + " is of a " + (theirLink != null ? "link-prediction" : "node-classification")
+          + " run: resume it with" + (theirLink != null ? "" : "out") + " --task link");
+    }
+    if (theirLink != null) {
+      mismatch(where, "--link-split", theirLink.valFraction() + "," + theirLink.testFraction(),
+          ourLink.valFraction() + "," + ourLink.testFraction());
+      mismatch(where, "--negatives", theirLink.negatives(), ourLink.negatives());
+      mismatch(where, "--negative-sampler", name(theirLink.sampler()), name(ourLink.sampler()));
+      mismatch(where, "--loss", name(theirLink.loss()), name(ourLink.loss()));
+      mismatch(where, "--temperature", theirLink.temperature(), ourLink.temperature());
+      mismatch(where, "--eval-negatives", theirLink.evalNegatives(), ourLink.evalNegatives());
+    }
     if (o.epochs() < s.epoch()) {
       throw new InputException(where + " is past --epochs " + o.epochs() + " (--epochs may grow, not shrink)");
     }
@@ -500,12 +568,70 @@ public final class Checkpoint {
       return v;
     }
 
+    /** A number, or NaN where the manifest holds null (an empty set's link figure). */
+    double numberOrNull(String key) {
+      return m.containsKey(key) && m.get(key) == null ? Double.NaN : number(key);
+    }
+
+    /** The link figures named {@code prefix}auc, ... ({@link TrainingDriver#linkFigures}). */
+    LinkTrainer.Figures linkFigures(String prefix) {
+      return new LinkTrainer.Figures(numberOrNull(prefix + "auc"), numberOrNull(prefix + "ap"),
+          numberOrNull(prefix + "mrr"), numberOrNull(prefix + "hits@10"), numberOrNull(prefix + "hits@50"),
+          numberOrNull(prefix + "hits@100"));
+    }
+
+    /** One of {@code values} by its lower-case name (as the command line spells it). */
+    <E extends Enum<E>> E choice(String key, E[] values) {
+      String v = string(key);
+      for (E e : values) {
+        if (name(e).equals(v)) {
+          return e;
+        }
+      }
+      throw new InputException(where + ": '" + key + "' is '" + v + "', not one of "
+          + java.util.Arrays.stream(values).map(Checkpoint::name).toList());
+    }
+
     Fields object(String key) {
       if (!(get(key) instanceof Map<?, ?> v)) {
         throw new InputException(where + ": '" + key + "' is not an object");
       }
       return new Fields(v, where + ": " + key);
     }
+  }
+
+  private static String name(Enum<?> e) {
+    return e.name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The link options a resume must repeat, as {@code options.link} keeps them. */
+  private static Map<String, Object> linkOptions(LinkOptions l) {
+    Map<String, Object> x = new LinkedHashMap<>();
+    x.put("val_fraction", l.valFraction());
+    x.put("test_fraction", l.testFraction());
+    x.put("negatives", (long) l.negatives());
+    x.put("negative_sampler", name(l.sampler()));
+    x.put("loss", name(l.loss()));
+    x.put("temperature", l.temperature());
+    x.put("eval_negatives", (long) l.evalNegatives());
+    return x;
+  }
+
+  private static LinkOptions linkOptions(Fields l) {
+    return new LinkOptions(l.number("val_fraction"), l.number("test_fraction"),
+        (int) l.integer("negatives", 1, Integer.MAX_VALUE), l.choice("negative_sampler", NegativeSampler.Kind.values()),
+        l.choice("loss", LinkLoss.Kind.values()), l.number("temperature"),
+        (int) l.integer("eval_negatives", 1, Integer.MAX_VALUE));
+  }
+
+  /** A link epoch's figures as the manifest keeps them: metrics.json's without the staleness. */
+  static Map<String, Object> linkEpochFigures(TrainingDriver.Epoch e) {
+    Map<String, Object> x = new LinkedHashMap<>();
+    x.put("epoch", (long) e.epoch());
+    x.put("loss", e.loss());
+    TrainingDriver.linkFigures("val_", e.link(), x);
+    x.put("seconds", e.seconds());
+    return x;
   }
 
   /** An epoch's figures as the manifest keeps them (metrics.json adds its staleness to the same map). */

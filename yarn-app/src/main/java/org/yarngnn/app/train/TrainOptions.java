@@ -401,13 +401,12 @@ public final class TrainOptions {
         link.check();
         String unsupported = staleness > 0 ? "--staleness " + staleness
             : v.get(TENSOR_BACKEND) == TensorBackend.REMOTE ? "--tensor-backend remote"
-            : checkpointEvery > 0 ? "--checkpoint-every" : resume ? "--resume"
             : g.graph() != null ? "--graph" : g.missingFeatures() == MissingFeatures.ZERO
                 ? "--missing-features zero" : null;
         if (unsupported != null) {
           // Not built yet for link prediction (docs/link-prediction.md): refused rather than run wrongly.
           throw new UsageException("train --task link does not support " + unsupported + " yet (it reads --edges "
-              + "and --nodes tables, synchronously, with the local tensor backend, without checkpoints)");
+              + "and --nodes tables, synchronously, with the local tensor backend)");
         }
       }
       return new TrainOptions(g, v, link);

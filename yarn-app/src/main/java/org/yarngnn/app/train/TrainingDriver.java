@@ -149,12 +149,15 @@ public final class TrainingDriver {
       this.onEpoch = onEpoch;
     }
 
-    void resume(List<Epoch> before, float[] best, int bestEpoch, double bestVal, double bestTest) {
-      epochs.addAll(before);
-      this.best = best;
-      this.bestEpoch = bestEpoch;
-      this.bestVal = bestVal;
-      this.bestTest = bestTest;
+    /** Continues after checkpoint {@code s}: its epochs, its best epoch (with link prediction, its figures). */
+    void resume(Checkpoint.State s) {
+      epochs.addAll(s.epochs());
+      best = s.best();
+      bestEpoch = s.bestEpoch();
+      bestVal = s.bestVal();
+      bestTest = s.bestTest();
+      bestLinkVal = s.bestLinkVal();
+      bestLinkTest = s.bestLinkTest();
     }
 
     /** The best epoch's accuracies measured again, exactly (after asynchronous epochs). */
@@ -365,7 +368,7 @@ public final class TrainingDriver {
       if (resumed != null) {
         ps.restore(new ParameterService.OptimizerState(resumed.step(), resumed.weights(), resumed.adamM(),
             resumed.adamV()));
-        run.resume(resumed.epochs(), resumed.best(), resumed.bestEpoch(), resumed.bestVal(), resumed.bestTest());
+        run.resume(resumed);
         first = resumed.epoch() + 1;
         secondsBefore = resumed.seconds();
         boolean stopped = opts.patience() > 0 && resumed.epoch() - resumed.bestEpoch() >= opts.patience();
@@ -426,7 +429,8 @@ public final class TrainingDriver {
           ParameterService.OptimizerState st = ps.state();
           checkpoints.write(new Checkpoint.State(Checkpoint.RunOptions.of(opts), graphSize, e, st.step(),
               st.weights(), st.firstMoments(), st.secondMoments(), run.bestEpoch, run.bestVal, run.bestTest,
-              run.best, List.copyOf(run.epochs), secondsBefore + (System.nanoTime() - t0) / 1e9));
+              run.best, List.copyOf(run.epochs), secondsBefore + (System.nanoTime() - t0) / 1e9, run.bestLinkVal,
+              run.bestLinkTest));
           log.printf(Locale.ROOT, "yarn-gnn train: checkpoint of epoch %d in %s%n", e, checkpoints.dir());
         }
         faults.afterEpoch(e);
@@ -570,11 +574,7 @@ public final class TrainingDriver {
   public static Map<String, Object> epochFigures(Epoch e) {
     Map<String, Object> x;
     if (e.link() != null) {
-      x = new LinkedHashMap<>();
-      x.put("epoch", (long) e.epoch());
-      x.put("loss", e.loss());
-      linkFigures("val_", e.link(), x);
-      x.put("seconds", e.seconds());
+      x = Checkpoint.linkEpochFigures(e);
     } else {
       x = Checkpoint.epochFigures(e);
     }

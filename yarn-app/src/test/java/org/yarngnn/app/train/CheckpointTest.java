@@ -15,6 +15,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yarngnn.app.graphworker.GraphJobOptions;
+import org.yarngnn.compute.link.LinkTrainer;
 import org.yarngnn.compute.model.ModelFormat;
 import org.yarngnn.compute.model.ModelSpec;
 import org.yarngnn.compute.train.Parameters;
@@ -52,6 +53,59 @@ class CheckpointTest {
     return new Checkpoint.State(Checkpoint.RunOptions.of(options(SPEC, 1, 60)),
         new Checkpoint.GraphSize(2708, 10556, 140, 500, 1000), epoch, epoch, a[0], a[1], a[2], epoch - 1,
         0.794, 0.815, a[3], epochs, 12.5);
+  }
+
+  static TrainOptions linkOptions(int negatives) {
+    LinkOptions d = LinkOptions.defaults();
+    return options(SPEC, 1, 60).toBuilder().link(new LinkOptions(d.valFraction(), d.testFraction(), negatives,
+        d.sampler(), d.loss(), d.temperature(), d.evalNegatives(), "pairs", "pairs-work")).build();
+  }
+
+  /** A link checkpoint: its epochs' validation figures, the best epoch's; an empty set's figures NaN. */
+  static Checkpoint.State linkState(ModelSpec spec, int epoch) {
+    Checkpoint.State c = state(spec, epoch, 0.25f);
+    List<TrainingDriver.Epoch> epochs = new ArrayList<>();
+    for (int e = 1; e <= epoch; e++) {
+      epochs.add(TrainingDriver.Epoch.ofLink(e, 1.0 / (3 * e) + Math.PI * 1e-9, new LinkTrainer.Figures(
+          0.5 + e * 1e-3 / 3, 0.6, 1.0 / 7, 0.25, e % 2 == 0 ? Double.NaN : 0.5, 1), 0.012345678901234));
+    }
+    LinkTrainer.Figures val = epochs.get(epoch - 2).link();
+    LinkTrainer.Figures test = new LinkTrainer.Figures(Math.nextUp(0.9), 0.8, 0.3, 0.7, 0.8, Double.NaN);
+    return new Checkpoint.State(Checkpoint.RunOptions.of(linkOptions(1)), c.graph(), epoch, epoch, c.weights(),
+        c.adamM(), c.adamV(), epoch - 1, val.auc(), test.auc(), c.best(), epochs, 12.5, val, test);
+  }
+
+  @Test
+  void aLinkCheckpointRoundTripsItsFiguresAndOptionsAndRefusesTheOtherTask() throws Exception {
+    ModelSpec spec = ModelFormat.parse(SPEC, "spec.json");
+    Checkpoint c = store();
+    c.write(state(spec, 10, 0));
+    String classification = Files.readString(Path.of(c.dir().toUri()).resolve("checkpoint-000010.json"));
+    assertTrue(classification.contains("\"format\": 1,") && !classification.contains("link"), classification);
+    Checkpoint.State want = linkState(spec, 20);
+    c.write(want);
+    Checkpoint.State got = c.read(spec);
+    assertTrue(Files.readString(Path.of(c.dir().toUri()).resolve("checkpoint-000020.json"))
+        .contains("\"format\": 2,"));
+    assertEquals(want.options(), got.options(), "the link options, without --link-pairs");
+    assertEquals(null, got.options().link().pairs());
+    assertEquals(want.epochs(), got.epochs(), "every epoch's link figures, doubles exactly, NaN as null");
+    assertEquals(want.bestLinkVal(), got.bestLinkVal());
+    assertEquals(want.bestLinkTest(), got.bestLinkTest());
+    assertEquals(want.bestVal(), got.bestVal());
+    assertEquals(want.bestTest(), got.bestTest());
+    assertEquals(19, got.bestEpoch());
+    assertArrayEquals(want.best(), got.best());
+
+    c.checkOptions(got, linkOptions(1), spec);
+    String m = assertThrows(InputException.class, () -> c.checkOptions(got, linkOptions(3), spec)).getMessage();
+    assertTrue(m.contains("--negatives 1, not 3"), m);
+    m = assertThrows(InputException.class, () -> c.checkOptions(got, options(SPEC, 1, 60), spec)).getMessage();
+    assertTrue(m.contains("link-prediction run: resume it with --task link"), m);
+    c.write(state(spec, 30, 0));
+    Checkpoint.State classified = c.read(spec);
+    m = assertThrows(InputException.class, () -> c.checkOptions(classified, linkOptions(1), spec)).getMessage();
+    assertTrue(m.contains("node-classification run: resume it without --task link"), m);
   }
 
   Checkpoint store() {
