@@ -7,7 +7,6 @@ import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.options.CommandOptions;
 import org.yarngnn.app.options.Option;
-import org.yarngnn.app.options.OptionValues;
 import org.yarngnn.io.table.TableFormat;
 import org.yarngnn.partition.MissingFeatures;
 import org.yarngnn.partition.Ownership;
@@ -112,7 +111,7 @@ public final class GraphJobOptions extends CommandOptions<GraphJobOptions> {
   public static final Option<Long> LAYERS = Option.whole("job.layers", null, null, 1, INT, "").internal();
 
   /** Every graph job's options, in the order of the help. */
-  public static final List<Option<?>> DECLARED = OptionValues.concat(JOB, List.of(VERBOSE, EDGES, DRY_RUN,
+  public static final List<Option<?>> DECLARED = CommandOptions.concat(JOB, List.of(VERBOSE, EDGES, DRY_RUN,
       METRICS, GRAPH, NODES, EDGES_FORMAT, NODES_FORMAT, UNDIRECTED, MISSING_FEATURES, THREADS, CHUNK_ROWS,
       ROUND_TIMEOUT, OWNERSHIP, EDGE_READING, MAX_WORKER_FAILURES, OUTPUT, WORK_DIR, LAYERS));
 
@@ -120,13 +119,13 @@ public final class GraphJobOptions extends CommandOptions<GraphJobOptions> {
     super(b);
   }
 
-  private GraphJobOptions(String command, OptionValues values) {
-    super(command, values, GraphJobOptions::finish);
+  private GraphJobOptions(CommandOptions<?> of) {
+    super(of, GraphJobOptions::finish);
   }
 
   /** The graph job's part of a command's options ({@code infer}'s, {@code train}'s), as shared code takes it. */
   public static GraphJobOptions of(CommandOptions<?> command) {
-    return new GraphJobOptions(command.command(), command.values());
+    return new GraphJobOptions(command);
   }
 
   private static TableFormat format(String option, String v) {
@@ -144,7 +143,7 @@ public final class GraphJobOptions extends CommandOptions<GraphJobOptions> {
 
   /** Adds the graph job's options (those with a flag) to {@code spec}, with the command's help of --output. */
   public static OptionSpec declare(OptionSpec spec, String outputHelp) {
-    return OptionValues.declare(spec, DECLARED.stream().map(o -> o.equals(OUTPUT) ? OUTPUT.withHelp(outputHelp) : o)
+    return CommandOptions.declare(spec, DECLARED.stream().map(o -> o.equals(OUTPUT) ? OUTPUT.withHelp(outputHelp) : o)
         .toList());
   }
 

@@ -11,7 +11,6 @@ import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.options.CommandOptions;
 import org.yarngnn.app.options.Option;
-import org.yarngnn.app.options.OptionValues;
 import org.yarngnn.io.table.TableFormat;
 
 /**
@@ -80,7 +79,7 @@ public final class InferOptions extends CommandOptions<InferOptions> {
   }
 
   public static Builder<InferOptions> builder() {
-    return new Builder<>("infer", OptionValues.concat(GraphJobOptions.DECLARED, DECLARED), InferOptions::finish);
+    return new Builder<>("infer", CommandOptions.concat(GraphJobOptions.DECLARED, DECLARED), InferOptions::finish);
   }
 
   /** The options {@code infer} accepts; each is also the configuration key {@code yarngnn.NAME}. */
@@ -88,7 +87,7 @@ public final class InferOptions extends CommandOptions<InferOptions> {
     OptionSpec spec = GraphJobOptions.declare(JobOptions.kerberos(new OptionSpec("infer",
         "--edges PATH --nodes PATH --model DIR --output DIR [--local] [--workers N]")),
         "output directory for part files and _SUCCESS");
-    return OptionValues.declare(spec, DECLARED);
+    return CommandOptions.declare(spec, DECLARED);
   }
 
   /**

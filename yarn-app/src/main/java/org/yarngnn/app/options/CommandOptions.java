@@ -1,35 +1,67 @@
 package org.yarngnn.app.options;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.yarngnn.app.cli.CommandLine;
+import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
 
 /**
  * What every command's options class shares, so that a class holds only its declarations and its checks across
- * options: the command's name and its {@link OptionValues}, read where they are used with
+ * options: the command's name and its declared options' values, read where they are used with
  * {@code options.get(OPTION)} (as Giraph's {@code OPTION.get(conf)}); equality, hashing and printing by value;
  * the job's configuration ({@link #toConfiguration}), every option under {@code yarngnn.NAME}, which a container
  * parses back as the command line is; and a {@link Builder} to derive a variant. Immutable.
  */
 public abstract class CommandOptions<O extends CommandOptions<O>> {
   private final String command;
-  private final OptionValues values;
+  private final List<Option<?>> declared;
+  private final Map<Option<?>, Object> values;
   private final Function<Builder<O>, O> finish;
 
   /** The values of {@code b}, each checked by its own declaration, in declaration order. */
   protected CommandOptions(Builder<O> b) {
-    this(b.command, b.checked(), b.finish);
+    b.check(b.declared);
+    this.command = b.command;
+    this.declared = b.declared;
+    this.values = Map.copyOf(b.values);
+    this.finish = b.finish;
   }
 
-  protected CommandOptions(String command, OptionValues values, Function<Builder<O>, O> finish) {
-    this.command = command;
-    this.values = values;
+  /** The same values, seen as another command's options (a part of them, as the shared code takes it). */
+  protected CommandOptions(CommandOptions<?> of, Function<Builder<O>, O> finish) {
+    this.command = of.command;
+    this.declared = of.declared;
+    this.values = of.values;
     this.finish = finish;
+  }
+
+  /** Adds the declarations that have a flag to a command's {@code spec}, in order. */
+  public static OptionSpec declare(OptionSpec spec, List<Option<?>> declared) {
+    for (Option<?> o : declared) {
+      if (o.isInternal()) {
+        continue;
+      }
+      if (o.takesValue()) {
+        spec.value(o.name(), o.valueName(), o.help());
+      } else {
+        spec.flag(o.name(), o.help());
+      }
+    }
+    return spec;
+  }
+
+  /** Concatenated declaration sets. */
+  @SafeVarargs
+  public static List<Option<?>> concat(List<Option<?>>... sets) {
+    return Stream.of(sets).flatMap(List::stream).toList();
   }
 
   /** The command whose options these are ({@code infer}, {@code train}, {@code topk}). */
@@ -37,44 +69,48 @@ public abstract class CommandOptions<O extends CommandOptions<O>> {
     return command;
   }
 
-  /** The value of {@code option}: as given, else its default. */
+  /** The value of {@code option}: as given, else its (declared) default. */
+  @SuppressWarnings("unchecked")
   public <T> T get(Option<T> option) {
-    return values.get(option);
+    return values.containsKey(option) ? (T) values.get(option) : option.defaultValue();
   }
 
   /** A whole-number option whose check keeps it an int; 0 when it has no value (not given, no default). */
   public int getInt(Option<Long> option) {
-    Long v = values.get(option);
+    Long v = get(option);
     return v == null ? 0 : v.intValue();
-  }
-
-  public OptionValues values() {
-    return values;
   }
 
   /** A builder holding these values, to derive a variant (e.g. with qualified paths). */
   public Builder<O> toBuilder() {
-    Builder<O> b = new Builder<>(command, values.declared(), finish);
-    b.values.putAll(values.given());
+    Builder<O> b = new Builder<>(command, declared, finish);
+    b.values.putAll(values);
     return b;
   }
 
-  /** Every value under {@code yarngnn.NAME}, the client's fields under {@code yarngnn.job.*}. */
+  /** Every value that is not null under {@code yarngnn.NAME} (defaults too: a container needs none of its own). */
   public Configuration toConfiguration() {
     Configuration c = new Configuration(false);
-    values.write(c);
+    declared.forEach(o -> write(c, o));
     return c;
+  }
+
+  private <T> void write(Configuration c, Option<T> o) {
+    o.write(c, get(o));
   }
 
   @Override
   public boolean equals(Object o) {
-    return o != null && o.getClass() == getClass() && command.equals(((CommandOptions<?>) o).command)
-        && values.equals(((CommandOptions<?>) o).values);
+    if (o == null || o.getClass() != getClass() || !command.equals(((CommandOptions<?>) o).command)
+        || !declared.equals(((CommandOptions<?>) o).declared)) {
+      return false;
+    }
+    return declared.stream().allMatch(d -> Objects.deepEquals(get(d), ((CommandOptions<?>) o).get(d)));
   }
 
   @Override
   public int hashCode() {
-    return values.hashCode();
+    return Arrays.deepHashCode(declared.stream().map(this::get).toArray());
   }
 
   @Override
@@ -113,10 +149,14 @@ public abstract class CommandOptions<O extends CommandOptions<O>> {
       for (Option<?> o : options) {
         String text = o.isInternal() ? cl.conf().getTrimmed(o.key()) : cl.get(o.name());
         if (text != null) {
-          values.put(o, o.parse(text));
+          readOne(o, text);
         }
       }
       return this;
+    }
+
+    private <T> void readOne(Option<T> o, String text) {
+      set(o, o.parse(text)); // text that means nothing (an empty path, auto): the default
     }
 
     /** Sets {@code option}; null: back to its (declared) default. */
@@ -168,11 +208,6 @@ public abstract class CommandOptions<O extends CommandOptions<O>> {
 
     private <T> void check(Option<T> o) {
       o.check(get(o));
-    }
-
-    OptionValues checked() {
-      check(declared);
-      return new OptionValues(declared, values);
     }
 
     /** Checks every value and makes the options; the message of the {@link UsageException} names the option. */

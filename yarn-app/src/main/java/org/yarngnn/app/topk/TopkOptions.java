@@ -9,7 +9,6 @@ import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.options.CommandOptions;
 import org.yarngnn.app.options.Option;
-import org.yarngnn.app.options.OptionValues;
 import org.yarngnn.compute.retrieval.ExactTopK;
 
 /**
@@ -62,7 +61,7 @@ public final class TopkOptions extends CommandOptions<TopkOptions> {
   public static OptionSpec optionSpec() {
     OptionSpec spec = JobOptions.kerberos(new OptionSpec("topk", "--embeddings DIR --k K --output DIR "
         + "[--queries TABLE] [--candidates TABLE] [--exclude EDGES] [--truth EDGES]"));
-    return OptionValues.declare(OptionValues.declare(spec, GraphJobOptions.JOB), DECLARED);
+    return CommandOptions.declare(CommandOptions.declare(spec, GraphJobOptions.JOB), DECLARED);
   }
 
   public static TopkOptions parse(CommandLine cl) {
@@ -79,7 +78,7 @@ public final class TopkOptions extends CommandOptions<TopkOptions> {
     if (!cl.has("k")) {
       throw new UsageException("topk needs --k");
     }
-    return new Builder<TopkOptions>("topk", OptionValues.concat(GraphJobOptions.JOB.stream()
+    return new Builder<TopkOptions>("topk", CommandOptions.concat(GraphJobOptions.JOB.stream()
         .map(o -> o.equals(NAME) ? NAME : o).toList(), DECLARED, List.of(GraphJobOptions.WORK_DIR)), b -> {
           b.require(EMBEDDINGS);
           b.require(OUTPUT);

@@ -8,7 +8,6 @@ import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.options.CommandOptions;
 import org.yarngnn.app.options.Option;
-import org.yarngnn.app.options.OptionValues;
 import org.yarngnn.compute.link.LinkLoss;
 import org.yarngnn.compute.link.LinkSplit;
 import org.yarngnn.compute.link.NegativeSampler;
@@ -60,7 +59,7 @@ public record LinkOptions(double valFraction, double testFraction, int negatives
   static final List<Option<?>> LINK_ONLY = List.of(LINK_SPLIT, NEGATIVES, SAMPLER, LOSS, TEMPERATURE,
       EVAL_NEGATIVES, PAIRS);
   /** Every link option, in job.xml only for a link job ({@link TrainOptions#toConfiguration()}). */
-  static final List<Option<?>> DECLARED = OptionValues.concat(List.of(TASK), LINK_ONLY, List.of(PAIRS_WORK_DIR));
+  static final List<Option<?>> DECLARED = CommandOptions.concat(List.of(TASK), LINK_ONLY, List.of(PAIRS_WORK_DIR));
 
   /**
    * The tables {@code --link-pairs DIR} holds, each an edges table ({@code src}, {@code dst}; {@code train} with
@@ -76,7 +75,7 @@ public record LinkOptions(double valFraction, double testFraction, int negatives
   }
 
   static OptionSpec declare(OptionSpec spec) {
-    return OptionValues.declare(spec, OptionValues.concat(List.of(TASK), LINK_ONLY));
+    return CommandOptions.declare(spec, CommandOptions.concat(List.of(TASK), LINK_ONLY));
   }
 
   /** Reads the link options of the command line; classification refuses them (exit 2). */

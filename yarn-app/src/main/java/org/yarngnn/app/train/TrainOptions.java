@@ -12,7 +12,6 @@ import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.options.CommandOptions;
 import org.yarngnn.app.options.Option;
-import org.yarngnn.app.options.OptionValues;
 import org.yarngnn.partition.MissingFeatures;
 
 /**
@@ -110,7 +109,7 @@ public final class TrainOptions extends CommandOptions<TrainOptions> {
   }
 
   public static Builder<TrainOptions> builder() {
-    return new Builder<>("train", OptionValues.concat(GraphJobOptions.DECLARED, DECLARED, LinkOptions.DECLARED),
+    return new Builder<>("train", CommandOptions.concat(GraphJobOptions.DECLARED, DECLARED, LinkOptions.DECLARED),
         TrainOptions::finish);
   }
 
@@ -120,7 +119,7 @@ public final class TrainOptions extends CommandOptions<TrainOptions> {
     OptionSpec spec = GraphJobOptions.declare(JobOptions.kerberos(new OptionSpec("train",
         "(--edges PATH --nodes PATH | --graph DIR) --model-spec model.json --output MODEL_DIR [--local] [--workers N]")),
         "the model directory written: model.json, weights.safetensors, metrics.json");
-    return LinkOptions.declare(OptionValues.declare(spec, DECLARED));
+    return LinkOptions.declare(CommandOptions.declare(spec, DECLARED));
   }
 
   public static TrainOptions fromCommandLine(CommandLine cl) {
@@ -128,7 +127,7 @@ public final class TrainOptions extends CommandOptions<TrainOptions> {
   }
 
   private static Builder<TrainOptions> parse(CommandLine cl) {
-    Builder<TrainOptions> b = builder().read(cl, OptionValues.concat(GraphJobOptions.DECLARED, DECLARED));
+    Builder<TrainOptions> b = builder().read(cl, CommandOptions.concat(GraphJobOptions.DECLARED, DECLARED));
     LinkOptions.read(b, cl);
     return b;
   }

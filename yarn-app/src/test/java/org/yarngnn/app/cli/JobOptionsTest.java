@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /** Where a job runs: locally without a cluster configuration, on YARN when one names a ResourceManager (HA too). */
 class JobOptionsTest {
   private static CommandLine line(Configuration conf, String... args) {
-    return CommandLine.parse(org.yarngnn.app.options.OptionValues.declare(JobOptions.kerberos(new OptionSpec("t", "")),
+    return CommandLine.parse(org.yarngnn.app.options.CommandOptions.declare(JobOptions.kerberos(new OptionSpec("t", "")),
         org.yarngnn.app.graphworker.GraphJobOptions.JOB), args, conf);
   }
 
