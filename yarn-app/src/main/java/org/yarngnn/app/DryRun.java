@@ -62,9 +62,8 @@ final class DryRun {
     out.println(p + "  workers " + (g.get(GraphJobOptions.LOCAL)
         ? workers + " graph workers as threads of this JVM (--local)"
         : workers + " graph-worker containers of " + g.getInt(GraphJobOptions.WORKER_MEMORY) + " MB and "
-        + g.getInt(GraphJobOptions.WORKER_VCORES)
-            + " vcores on YARN (queue " + g.get(GraphJobOptions.QUEUE) + ")") + "; output "
-            + g.get(GraphJobOptions.OUTPUT) + " ("
+            + g.getInt(GraphJobOptions.WORKER_VCORES) + " vcores on YARN (queue " + g.get(GraphJobOptions.QUEUE)
+            + ")") + "; output " + g.get(GraphJobOptions.OUTPUT) + " ("
         + g.get(GraphJobOptions.OUTPUT_FORMAT).extension() + ")");
     if (extra != null) {
       out.println(p + "  " + extra);
@@ -130,11 +129,11 @@ final class DryRun {
         }
       }
       LayerSpec l = spec.layers().get(widest);
+      boolean local = g.get(GraphJobOptions.LOCAL);
       throw new UsageException(String.format(Locale.ROOT, "the model needs about %,d MB of "
           + "heap%s (the --dry-run estimate), far beyond the %,d MB %s: its widest layer is layer %d (%s, in %d, "
-          + "out %d); use a narrower model, %s", h.neededMb(), g.get(GraphJobOptions.LOCAL) ? "" : " per graph worker",
-          h.availableMb(), h.source(), widest, l.type().jsonName(), l.in(), l.outputWidth(),
-          g.get(GraphJobOptions.LOCAL)
+          + "out %d); use a narrower model, %s", h.neededMb(), local ? "" : " per graph worker", h.availableMb(),
+          h.source(), widest, l.type().jsonName(), l.in(), l.outputWidth(), local
               ? "or more heap (YARN_GNN_OPTS=-Xmx...)" : "more --workers or more --worker-memory"));
     }
   }

@@ -72,8 +72,7 @@ public final class TopkCommand implements Command {
       IdTable c = IdTable.open(conf, o.get(TopkOptions.CANDIDATES), TableReadOptions.builder().build(), "candidates");
       if (c.exactRows(0) >= 0 && c.files().size() == 1 && o.getInt(TopkOptions.K) > c.countHint()) {
         throw new InputException("--k " + o.getInt(TopkOptions.K) + " is more than the " + c.countHint()
-            + " rows of --candidates "
-            + o.get(TopkOptions.CANDIDATES));
+            + " rows of --candidates " + o.get(TopkOptions.CANDIDATES));
       }
     } else if (exact && o.getInt(TopkOptions.K) > rows) {
       throw new InputException("--k " + o.getInt(TopkOptions.K) + " is more than the " + rows

@@ -143,8 +143,8 @@ public final class TrainCommand implements Command {
       Path resume = new Path(o.get(TrainOptions.RESUME));
       if (!fs.makeQualified(resume).equals(fs.makeQualified(new Path(o.get(GraphJobOptions.OUTPUT))))) {
         throw new UsageException("--resume " + o.get(TrainOptions.RESUME) + " continues the run whose output is "
-            + o.get(TrainOptions.RESUME)
-            + ": leave --output out or give the same directory, not " + o.get(GraphJobOptions.OUTPUT));
+            + o.get(TrainOptions.RESUME) + ": leave --output out or give the same directory, not "
+            + o.get(GraphJobOptions.OUTPUT));
       }
       if (c.latest() == null) {
         throw new InputException("--resume " + o.get(TrainOptions.RESUME) + ": no checkpoint in " + c.dir()
@@ -153,10 +153,9 @@ public final class TrainCommand implements Command {
       }
     } else if (c.exists()) {
       if (!o.get(GraphJobOptions.OVERWRITE)) {
-        throw new InputException(o.get(GraphJobOptions.OUTPUT) + ": the checkpoint of a stopped run is beside it, in "
-            + c.dir()
-            + ": continue that run with --resume " + o.get(GraphJobOptions.OUTPUT)
-            + ", or start afresh with --overwrite (which "
+        String output = o.get(GraphJobOptions.OUTPUT);
+        throw new InputException(output + ": the checkpoint of a stopped run is beside it, in " + c.dir()
+            + ": continue that run with --resume " + output + ", or start afresh with --overwrite (which "
             + "deletes it)");
       }
       c.discard();

@@ -68,12 +68,6 @@ public record LinkOptions(double valFraction, double testFraction, int negatives
    */
   public static final String[] PAIR_TABLES = {"train", "val", "val-negatives", "test", "test-negatives"};
 
-  /** Without {@code --link-pairs}. */
-  public LinkOptions(double valFraction, double testFraction, int negatives, NegativeSampler.Kind sampler,
-      LinkLoss.Kind loss, double temperature, int evalNegatives) {
-    this(valFraction, testFraction, negatives, sampler, loss, temperature, evalNegatives, null, null);
-  }
-
   static OptionSpec declare(OptionSpec spec) {
     return CommandOptions.declare(spec, CommandOptions.concat(List.of(TASK), LINK_ONLY));
   }

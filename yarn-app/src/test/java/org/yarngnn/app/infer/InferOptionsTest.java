@@ -142,8 +142,8 @@ class InferOptionsTest {
     assertEquals(EdgeReading.AUTO, defaults.get(GraphJobOptions.EDGE_READING));
     assertEquals(EdgeReading.ALL, defaults.get(GraphJobOptions.EDGE_READING).resolve(2));
     assertEquals(EdgeReading.ALL, defaults.get(GraphJobOptions.EDGE_READING).resolve(EdgeReading.MAX_READING_ALL));
-    assertEquals(EdgeReading.SHARE, defaults.get(GraphJobOptions.EDGE_READING).resolve(EdgeReading.MAX_READING_ALL
-        + 1));
+    assertEquals(EdgeReading.SHARE,
+        defaults.get(GraphJobOptions.EDGE_READING).resolve(EdgeReading.MAX_READING_ALL + 1));
     assertEquals(1024, defaults.getInt(GraphJobOptions.WORKER_MEMORY));
     assertEquals("yarn-gnn infer", defaults.get(GraphJobOptions.NAME));
     assertEquals("default", defaults.get(GraphJobOptions.QUEUE));
