@@ -1,12 +1,12 @@
 package org.yarngnn.app;
 
-import org.yarngnn.app.graphworker.EdgeReading;
-import org.yarngnn.app.graphworker.GraphJobOptions;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.app.graphworker.EdgeReading;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.train.TrainOptions;
 import org.yarngnn.compute.cost.CostEstimate;
@@ -18,6 +18,7 @@ import org.yarngnn.compute.model.ModelSpec;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.NodeTable;
 import org.yarngnn.io.table.TableReadOptions;
+import org.yarngnn.partition.Ownership;
 
 /**
  * {@code --dry-run} (docs/commands.md, "Options every job shares") of infer and train: the command's checks have run
@@ -31,7 +32,7 @@ final class DryRun {
 
   static void print(Configuration conf, String command, InferOptions o, ModelSpec spec, PrintStream out,
       String extra) {
-    print(conf, command, o.job(), spec, out, extra, 0, o.fusion(), o.pipelining());
+    print(conf, command, o.job(), spec, out, extra, 0, o.get(InferOptions.FUSION), o.get(InferOptions.PIPELINING));
   }
 
   /**
@@ -43,24 +44,27 @@ final class DryRun {
     String p = "yarn-gnn " + command + ": ";
     out.println(p + "dry run: checked the tables and the model; nothing runs, nothing is written");
     Sizes sizes = null;
-    if (g.graph() != null) {
-      out.println(p + "  graph   " + g.graph() + " (partitioned)");
+    if (g.get(GraphJobOptions.GRAPH) != null) {
+      out.println(p + "  graph   " + g.get(GraphJobOptions.GRAPH) + " (partitioned)");
     } else {
       sizes = Sizes.of(conf, g);
-      out.printf(Locale.ROOT, "%s  edges   %s: %s%,d rows%s%n", p, g.edges(), about(g.edges(), g.edgesFormat()),
-          sizes.edges(), g.undirected() ? " (x2: --undirected)" : "");
-      out.printf(Locale.ROOT, "%s  nodes   %s: %s%,d rows of %d features%n", p, g.nodes(),
-          about(g.nodes(), g.nodesFormat()), sizes.nodes(), sizes.featureWidth());
+      out.printf(Locale.ROOT, "%s  edges   %s: %s%,d rows%s%n", p, g.get(GraphJobOptions.EDGES),
+          about(g.get(GraphJobOptions.EDGES), g.get(GraphJobOptions.EDGES_FORMAT)),
+          sizes.edges(), g.get(GraphJobOptions.UNDIRECTED) ? " (x2: --undirected)" : "");
+      out.printf(Locale.ROOT, "%s  nodes   %s: %s%,d rows of %d features%n", p, g.get(GraphJobOptions.NODES),
+          about(g.get(GraphJobOptions.NODES), g.get(GraphJobOptions.NODES_FORMAT)), sizes.nodes(),
+          sizes.featureWidth());
     }
     out.printf(Locale.ROOT, "%s  model   %d layers (%s), output width %d%n", p, spec.layers().size(),
         spec.layers().stream().map(l -> l.type().name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", ")),
         spec.outputWidth());
-    int workers = Math.max(1, g.workers());
-    out.println(p + "  workers " + (g.local()
+    int workers = Math.max(1, g.getInt(GraphJobOptions.WORKERS));
+    out.println(p + "  workers " + (g.get(GraphJobOptions.LOCAL)
         ? workers + " graph workers as threads of this JVM (--local)"
-        : workers + " graph-worker containers of " + g.workerMemoryMb() + " MB and " + g.workerVcores()
-            + " vcores on YARN (queue " + g.queue() + ")") + "; output " + g.output() + " ("
-        + g.outputFormat().extension() + ")");
+        : workers + " graph-worker containers of " + g.getInt(GraphJobOptions.WORKER_MEMORY) + " MB and "
+            + g.getInt(GraphJobOptions.WORKER_VCORES) + " vcores on YARN (queue " + g.get(GraphJobOptions.QUEUE)
+            + ")") + "; output " + g.get(GraphJobOptions.OUTPUT) + " ("
+        + g.get(GraphJobOptions.OUTPUT_FORMAT).extension() + ")");
     if (extra != null) {
       out.println(p + "  " + extra);
     }
@@ -75,11 +79,13 @@ final class DryRun {
    */
   private record Sizes(long nodes, long edges, int featureWidth, boolean weighted, double crossing) {
     static Sizes of(Configuration conf, GraphJobOptions g) {
-      EdgeTable e = EdgeTable.open(conf, g.edges(), TableReadOptions.builder().format(g.edgesFormat()).build());
-      NodeTable n = NodeTable.open(conf, g.nodes(), TableReadOptions.builder().format(g.nodesFormat()).build());
+      EdgeTable e = EdgeTable.open(conf, g.get(GraphJobOptions.EDGES), TableReadOptions.builder()
+          .format(g.get(GraphJobOptions.EDGES_FORMAT)).build());
+      NodeTable n = NodeTable.open(conf, g.get(GraphJobOptions.NODES), TableReadOptions.builder()
+          .format(g.get(GraphJobOptions.NODES_FORMAT)).build());
       long nodes = n.countHint();
       return new Sizes(nodes, e.countHint(), n.featureWidth(), e.weighted(),
-          DryRun.crossing(n, nodes, Math.max(1, g.workers())));
+          DryRun.crossing(n, nodes, Math.max(1, g.getInt(GraphJobOptions.WORKERS))));
     }
 
     boolean estimable() {
@@ -104,10 +110,10 @@ final class DryRun {
    */
   static void requireHeap(Configuration conf, GraphJobOptions given, ModelSpec spec, int epochs,
       int defaultWorkers) {
-    if (given.graph() != null) {
+    if (given.get(GraphJobOptions.GRAPH) != null) {
       return;
     }
-    GraphJobOptions g = given.workers() != 0 ? given
+    GraphJobOptions g = given.getInt(GraphJobOptions.WORKERS) != 0 ? given
         : given.toBuilder().set(GraphJobOptions.WORKERS, defaultWorkers).build();
     Sizes sizes = Sizes.of(conf, g);
     if (!sizes.estimable()) {
@@ -123,10 +129,11 @@ final class DryRun {
         }
       }
       LayerSpec l = spec.layers().get(widest);
+      boolean local = g.get(GraphJobOptions.LOCAL);
       throw new UsageException(String.format(Locale.ROOT, "the model needs about %,d MB of "
           + "heap%s (the --dry-run estimate), far beyond the %,d MB %s: its widest layer is layer %d (%s, in %d, "
-          + "out %d); use a narrower model, %s", h.neededMb(), g.local() ? "" : " per graph worker",
-          h.availableMb(), h.source(), widest, l.type().jsonName(), l.in(), l.outputWidth(), g.local()
+          + "out %d); use a narrower model, %s", h.neededMb(), local ? "" : " per graph worker", h.availableMb(),
+          h.source(), widest, l.type().jsonName(), l.in(), l.outputWidth(), local
               ? "or more heap (YARN_GNN_OPTS=-Xmx...)" : "more --workers or more --worker-memory"));
     }
   }
@@ -140,13 +147,14 @@ final class DryRun {
   private record Heap(long neededMb, long availableMb, String source) {}
 
   private static Heap heap(GraphJobOptions g, CostEstimate e) {
-    int workers = Math.max(1, g.workers());
-    if (g.local()) {
+    int workers = Math.max(1, g.getInt(GraphJobOptions.WORKERS));
+    if (g.get(GraphJobOptions.LOCAL)) {
       return new Heap((CostModel.JVM_BASE_HEAP + workers * e.heapBytesPerWorker()) >> 20,
           Runtime.getRuntime().maxMemory() >> 20, "this JVM's -Xmx gives");
     }
-    return new Heap((CostModel.JVM_BASE_HEAP + e.heapBytesPerWorker()) >> 20, (long) g.workerMemoryMb() * 3 / 4,
-        "--worker-memory " + g.workerMemoryMb() + " MB gives (-Xmx at 75%)");
+    return new Heap((CostModel.JVM_BASE_HEAP + e.heapBytesPerWorker()) >> 20,
+        (long) g.getInt(GraphJobOptions.WORKER_MEMORY) * 3 / 4,
+        "--worker-memory " + g.getInt(GraphJobOptions.WORKER_MEMORY) + " MB gives (-Xmx at 75%)");
   }
 
   /**
@@ -187,11 +195,11 @@ final class DryRun {
    * phase and a graph worker's peak heap, against the heap its container gets.
    */
   private static void printEstimate(String p, PrintStream out, GraphJobOptions g, CostEstimate e) {
-    int workers = Math.max(1, g.workers());
+    int workers = Math.max(1, g.getInt(GraphJobOptions.WORKERS));
     // On YARN the job also waits for its containers: allocated, localized, their JVMs started and the model read.
-    double start = g.local() ? 0 : CONTAINER_START_SECONDS;
+    double start = g.get(GraphJobOptions.LOCAL) ? 0 : CONTAINER_START_SECONDS;
     out.printf(Locale.ROOT, "%s  time    about %.0f s (%s%s; the reference machine's rates, "
-        + "scripts/bench/cost-model)%n", p, e.seconds() + start, g.local() ? ""
+        + "scripts/bench/cost-model)%n", p, e.seconds() + start, g.get(GraphJobOptions.LOCAL) ? ""
             : String.format(Locale.ROOT, "containers %.1f, ", start), e.phaseSeconds().entrySet().stream()
             .map(x -> String.format(Locale.ROOT, "%s %.1f", x.getKey(), x.getValue()))
             .collect(Collectors.joining(", ")));
@@ -201,14 +209,15 @@ final class DryRun {
     long heapMb = (CostModel.JVM_BASE_HEAP + e.heapBytesPerWorker()) >> 20;
     Heap h = heap(g, e);
     String fits;
-    if (g.local()) {
+    if (g.get(GraphJobOptions.LOCAL)) {
       fits = (h.neededMb() <= h.availableMb() ? "; all " + workers + " fit"
           : "; the workers need " + h.neededMb() + " MB, more than") + " this JVM's -Xmx " + h.availableMb()
           + " MB (YARN_GNN_OPTS=-Xmx...)";
     } else if (heapMb <= h.availableMb()) {
-      fits = "; fits --worker-memory " + g.workerMemoryMb() + " MB (-Xmx at 75%)";
+      fits = "; fits --worker-memory " + g.getInt(GraphJobOptions.WORKER_MEMORY) + " MB (-Xmx at 75%)";
     } else {
-      fits = "; more than --worker-memory " + g.workerMemoryMb() + " MB gives (-Xmx at 75%): add workers or memory";
+      fits = "; more than --worker-memory " + g.getInt(GraphJobOptions.WORKER_MEMORY)
+          + " MB gives (-Xmx at 75%): add workers or memory";
     }
     out.printf(Locale.ROOT, "%s  memory  about %,d MB of heap per graph worker (the peak of its phases' arrays, "
         + "CostModel), RSS about %,d MB%s%n", p, heapMb, (CostModel.JVM_BASE_HEAP + e.rssBytesPerWorker()) >> 20,
@@ -218,16 +227,18 @@ final class DryRun {
   /** The cost model's estimate of {@code g}'s job over tables of {@code sizes}. */
   private static CostEstimate estimate(GraphJobOptions g, ModelSpec spec, Sizes sizes, int epochs, boolean fusion,
       boolean pipelining) {
-    int workers = Math.max(1, g.workers());
-    double cores = g.local()
+    int workers = Math.max(1, g.getInt(GraphJobOptions.WORKERS));
+    double cores = g.get(GraphJobOptions.LOCAL)
         ? Math.min((long) g.threads() * workers, Runtime.getRuntime().availableProcessors()) / (double) workers
-        : Math.min(g.threads(), g.workerVcores());
+        : Math.min(g.threads(), g.getInt(GraphJobOptions.WORKER_VCORES));
     CostInputs in = CostInputs.builder().nodes(Math.max(1, sizes.nodes()))
-        .edges(g.undirected() ? 2 * sizes.edges() : sizes.edges())
+        .edges(g.get(GraphJobOptions.UNDIRECTED) ? 2 * sizes.edges() : sizes.edges())
         .featureWidth(sizes.featureWidth()).layers(spec.layers().stream().map(CostLayer::of).toList())
         .workers(workers).coresPerWorker(cores).weighted(sizes.weighted()).fused(fusion && epochs == 0)
-        .epochs(epochs).nodeCrossing("hash".equals(g.ownership()) ? Double.NaN : sizes.crossing())
-        .readAllEdges(g.edgeReadingKind(workers) == EdgeReading.ALL).pipelined(epochs > 0 || pipelining).build();
+        .epochs(epochs).nodeCrossing(g.get(GraphJobOptions.OWNERSHIP) == Ownership.Kind.HASH ? Double.NaN
+        : sizes.crossing())
+        .readAllEdges(g.get(GraphJobOptions.EDGE_READING).resolve(workers) == EdgeReading.ALL).pipelined(epochs > 0
+        || pipelining).build();
     return CostModel.estimate(in);
   }
 
@@ -245,14 +256,17 @@ final class DryRun {
 
   /** The remote tensor backend's part of a training plan, or null. */
   static String trainPlan(TrainOptions o) {
-    String epochs = o.epochs() + " epochs";
-    if (o.tensorBackend() != TrainOptions.TensorBackend.REMOTE) {
+    String epochs = o.getInt(TrainOptions.EPOCHS) + " epochs";
+    if (o.get(TrainOptions.TENSOR_BACKEND) != TrainOptions.TensorBackend.REMOTE) {
       return "train   " + epochs + ", tensor work in the graph workers (--tensor-backend local), the parameter "
-          + "server in the " + (o.local() ? "client JVM" : "ApplicationMaster");
+          + "server in the " + (o.get(GraphJobOptions.LOCAL) ? "client JVM" : "ApplicationMaster");
     }
-    return "train   " + epochs + ", " + o.tensorWorkers() + " tensor workers (" + o.tensorWorkersMin() + ".."
-        + o.tensorWorkersMax() + (o.local() ? ", threads" : ", containers of " + o.tensorWorkerMemoryMb() + " MB and "
-        + o.tensorWorkerVcores() + " vcores") + "), " + o.intervals() + " intervals per partition, the parameter "
-        + "server in the " + (o.local() ? "client JVM" : "ApplicationMaster");
+    return "train   " + epochs + ", " + o.getInt(TrainOptions.TENSOR_WORKERS) + " tensor workers ("
+        + o.getInt(TrainOptions.TENSOR_WORKERS_MIN) + ".."
+        + o.getInt(TrainOptions.TENSOR_WORKERS_MAX) + (o.get(GraphJobOptions.LOCAL) ? ", threads" : ", containers of "
+        + o.getInt(TrainOptions.TENSOR_WORKER_MEMORY) + " MB and "
+        + o.getInt(TrainOptions.TENSOR_WORKER_VCORES) + " vcores") + "), " + o.getInt(TrainOptions.INTERVALS)
+        + " intervals per partition, the parameter "
+        + "server in the " + (o.get(GraphJobOptions.LOCAL) ? "client JVM" : "ApplicationMaster");
   }
 }

@@ -13,8 +13,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.ShutdownHookManager;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
-import org.yarngnn.app.options.OptionValues;
 import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.app.options.CommandOptions;
 import org.yarngnn.compute.kernel.Activation;
 import org.yarngnn.compute.model.LayerSpec;
 import org.yarngnn.compute.model.Model;
@@ -38,7 +38,7 @@ import org.yarngnn.io.table.TableFormat;
 public final class GenerateCommand implements Command {
   @Override
   public OptionSpec options() {
-    return OptionValues.declare(new OptionSpec("generate", "--type rmat|sbm --nodes N --output DIR"),
+    return CommandOptions.declare(new OptionSpec("generate", "--type rmat|sbm --nodes N --output DIR"),
         GenerateOptions.DECLARED);
   }
 

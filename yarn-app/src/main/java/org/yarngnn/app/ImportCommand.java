@@ -7,8 +7,8 @@ import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.graphworker.GraphJobOptions;
+import org.yarngnn.app.options.CommandOptions;
 import org.yarngnn.app.options.Option;
-import org.yarngnn.app.options.OptionValues;
 import org.yarngnn.io.table.OutputCommit;
 import org.yarngnn.io.table.PathOverlap;
 import org.yarngnn.io.table.TableFormat;
@@ -32,7 +32,7 @@ public final class ImportCommand implements Command {
 
   @Override
   public OptionSpec options() {
-    return OptionValues.declare(new OptionSpec("import", "[--edges PATH] [--nodes PATH] --output DIR"),
+    return CommandOptions.declare(new OptionSpec("import", "[--edges PATH] [--nodes PATH] --output DIR"),
         List.of(EDGES, NODES, EDGES_FORMAT, NODES_FORMAT, GraphJobOptions.OUTPUT.withHelp("output directory"),
             GraphJobOptions.OVERWRITE));
   }

@@ -1,6 +1,5 @@
 package org.yarngnn.app;
 
-import org.yarngnn.app.graphworker.GraphJobOptions;
 import java.io.PrintStream;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -10,12 +9,14 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.graphworker.ThreadWorkers;
-import org.yarngnn.app.infer.InferenceWorker;
 import org.yarngnn.app.infer.InferOptions;
 import org.yarngnn.app.infer.InferenceDriver;
 import org.yarngnn.app.infer.InferenceJobDriver;
+import org.yarngnn.app.infer.InferenceWorker;
 import org.yarngnn.app.infer.NodewiseBaseline;
+import org.yarngnn.app.options.CommandOptions;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.app.yarn.JobResult;
@@ -29,7 +30,6 @@ import org.yarngnn.io.table.NodeTable;
 import org.yarngnn.io.table.OutputCommit;
 import org.yarngnn.io.table.PathOverlap;
 import org.yarngnn.io.table.TableReadOptions;
-import org.yarngnn.partition.Ownership;
 import org.yarngnn.partition.format.PartitionedGraph;
 
 /** {@code infer}: embeddings of every node, in one JVM ({@code --local}, the embedded default) or on YARN. */
@@ -42,28 +42,33 @@ public final class InferCommand implements Command {
   @Override
   public int run(CommandLine cl, PrintStream out) throws Exception {
     InferOptions options = InferOptions.fromCommandLine(cl);
-    PathOverlap.check(cl.conf(), "--output", options.job().output(), "--edges", options.job().edges(), "--nodes",
-        options.job().nodes(), "--graph", options.job().graph(), "--model", options.model(), "--targets",
-            options.targets());
-    RunMetrics.check(cl.conf(), options.job().metrics(), options.job().output(), "--edges", options.job().edges(),
+    PathOverlap.check(cl.conf(), "--output", options.get(GraphJobOptions.OUTPUT), "--edges",
+        options.get(GraphJobOptions.EDGES), "--nodes",
+        options.get(GraphJobOptions.NODES), "--graph", options.get(GraphJobOptions.GRAPH), "--model",
+        options.get(InferOptions.MODEL), "--targets",
+            options.get(InferOptions.TARGETS));
+    RunMetrics.check(cl.conf(), options.get(GraphJobOptions.METRICS), options.get(GraphJobOptions.OUTPUT), "--edges",
+        options.get(GraphJobOptions.EDGES),
         "--nodes",
-        options.job().nodes(), "--graph", options.job().graph(), "--model", options.model(), "--targets",
-            options.targets());
+        options.get(GraphJobOptions.NODES), "--graph", options.get(GraphJobOptions.GRAPH), "--model",
+        options.get(InferOptions.MODEL), "--targets",
+            options.get(InferOptions.TARGETS));
     if (cl.flag("dry-run")) {
       DryRun.print(cl.conf(), "infer", options, validate(cl.conf(), options).spec(), out, null);
       return Main.OK;
     }
-    if (options.strategy() == InferOptions.Strategy.NODEWISE) {
+    if (options.get(InferOptions.STRATEGY) == InferOptions.Strategy.NODEWISE) {
       NodewiseBaseline.Result r = new NodewiseBaseline(cl.conf(), options, out).run();
       out.printf("yarn-gnn infer: wrote %,d embeddings of width %d to %s (%d part files) in %.1f s%n",
-          r.nodes(), r.width(), new Path(options.job().output()), r.parts(), r.seconds());
-      if (options.job().metrics() != null) {
-        RunMetrics.writeOrWarn(cl.conf(), options.job().metrics(), RunMetrics.summary("infer", r.seconds(), List.of()),
+          r.nodes(), r.width(), new Path(options.get(GraphJobOptions.OUTPUT)), r.parts(), r.seconds());
+      if (options.get(GraphJobOptions.METRICS) != null) {
+        RunMetrics.writeOrWarn(cl.conf(), options.get(GraphJobOptions.METRICS), RunMetrics.summary("infer", r.seconds(),
+            List.of()),
             out, "infer");
       }
       return Main.OK;
     }
-    return options.job().local() ? runLocal(cl.conf(), options, out) : runOnYarn(cl.conf(), options, out);
+    return options.get(GraphJobOptions.LOCAL) ? runLocal(cl.conf(), options, out) : runOnYarn(cl.conf(), options, out);
   }
 
   /**
@@ -71,53 +76,59 @@ public final class InferCommand implements Command {
    * JVM); returns the model.
    */
   static Model validate(Configuration conf, InferOptions o) throws Exception {
-    Model model = ModelFiles.read(conf, new Path(o.model()));
-    if (o.targets() != null) {
+    Model model = ModelFiles.read(conf, new Path(o.get(InferOptions.MODEL)));
+    if (o.get(InferOptions.TARGETS) != null) {
       // Every worker reads it again; here only that it exists and has a row (an empty targets table is refused).
-      IdTable.open(conf, o.targets(), TableReadOptions.builder().format(o.targetsFormat()).build(), "targets");
+      IdTable.open(conf, o.get(InferOptions.TARGETS), TableReadOptions.builder()
+          .format(o.get(InferOptions.TARGETS_FORMAT)).build(), "targets");
     }
-    if (o.job().graph() != null) {
-      PartitionedGraph g = PartitionedGraph.open(conf, new Path(o.job().graph()));
-      ModelFiles.checkInputWidth(model, o.model(), g.featureWidth(), o.job().graph());
-      int workers = o.job().workers() == 0 ? g.parts() : o.job().workers();
+    if (o.get(GraphJobOptions.GRAPH) != null) {
+      PartitionedGraph g = PartitionedGraph.open(conf, new Path(o.get(GraphJobOptions.GRAPH)));
+      ModelFiles.checkInputWidth(model, o.get(InferOptions.MODEL), g.featureWidth(), o.get(GraphJobOptions.GRAPH));
+      int workers = o.getInt(GraphJobOptions.WORKERS) == 0 ? g.parts() : o.getInt(GraphJobOptions.WORKERS);
       if (workers != g.parts()) {
         throw new UsageException("--graph " + o.job()
-            .graph() + " has " + g.parts() + " partitions: run it with --workers "
+            .get(GraphJobOptions.GRAPH) + " has " + g.parts() + " partitions: run it with --workers "
             + g.parts() + " (one worker loads each partition)");
       }
       return model;
     }
-    EdgeTable.open(conf, o.job().edges(), TableReadOptions.builder().format(o.job().edgesFormat()).build());
-    NodeTable nodes = NodeTable.open(conf, o.job().nodes(),
-        TableReadOptions.builder().format(o.job().nodesFormat()).build());
-    ModelFiles.checkInputWidth(model, o.model(), nodes.featureWidth(), o.job().nodes());
+    EdgeTable.open(conf, o.get(GraphJobOptions.EDGES), TableReadOptions.builder()
+        .format(o.get(GraphJobOptions.EDGES_FORMAT)).build());
+    NodeTable nodes = NodeTable.open(conf, o.get(GraphJobOptions.NODES),
+        TableReadOptions.builder().format(o.get(GraphJobOptions.NODES_FORMAT)).build());
+    ModelFiles.checkInputWidth(model, o.get(InferOptions.MODEL), nodes.featureWidth(), o.get(GraphJobOptions.NODES));
     return model;
   }
 
   /** The job the driver and the workers run: workers resolved, the model's layer count, the commit's work dir. */
   static InferOptions job(Configuration conf, InferOptions o, Model model, Path workDir, int defaultWorkers) {
-    int workers = o.job().workers() != 0 ? o.job().workers() : o.job().graph() != null ? graphParts(conf,
+    int workers = o.getInt(GraphJobOptions.WORKERS) != 0 ? o.getInt(GraphJobOptions.WORKERS)
+        : o.get(GraphJobOptions.GRAPH) != null ? graphParts(conf,
         o) : defaultWorkers;
-    InferOptions.Builder b = o.toBuilder();
-    b.job().set(GraphJobOptions.WORKERS, workers).set(GraphJobOptions.LAYERS, model.spec().layers().size())
+    CommandOptions.Builder<InferOptions> b = o.toBuilder();
+    b.set(GraphJobOptions.WORKERS, workers).set(GraphJobOptions.LAYERS, model.spec().layers().size())
         .set(GraphJobOptions.WORK_DIR, workDir.toString());
     return b.build();
   }
 
   private int runLocal(Configuration conf, InferOptions o, PrintStream out) throws Exception {
     Model model = validate(conf, o);
-    OutputCommit commit = OutputCommit.begin(conf, new Path(o.job().output()), o.job().overwrite()).abortOnExit();
+    OutputCommit commit = OutputCommit.begin(conf, new Path(o.get(GraphJobOptions.OUTPUT)),
+        o.get(GraphJobOptions.OVERWRITE)).abortOnExit();
     try {
       InferOptions job = job(conf, o, model, commit.workDir(), 1);
       InferenceDriver.Result r;
       // The thread workers share this JVM's model and options: neither is read again.
       JobTransport transport = JobTransport.local(conf);
       try (ThreadWorkers launcher = InferenceWorker.threads(conf, job, model, transport)) {
-        r = new InferenceDriver(job, transport, launcher, new ProgressLine(out), out).run(job.job().layers());
+        r = new InferenceDriver(job, transport, launcher, new ProgressLine(out), out)
+            .run(job.getInt(GraphJobOptions.LAYERS));
       }
       commit.commit();
-      if (o.job().metrics() != null) {
-        RunMetrics.writeOrWarn(conf, o.job().metrics(), RunMetrics.summary("infer", r.seconds(), r.workers()), out,
+      if (o.get(GraphJobOptions.METRICS) != null) {
+        RunMetrics.writeOrWarn(conf, o.get(GraphJobOptions.METRICS), RunMetrics.summary("infer", r.seconds(),
+            r.workers()), out,
             "infer");
       }
       JobCommands.printStats(out, "infer", r.workers());
@@ -139,30 +150,31 @@ public final class InferCommand implements Command {
   private int runOnYarn(Configuration clientConf, InferOptions o, PrintStream out) throws Exception {
     Configuration conf = new YarnConfiguration(clientConf);
     Model model = validate(conf, o);
-    InferOptions.Builder qualified = o.toBuilder();
+    CommandOptions.Builder<InferOptions> qualified = o.toBuilder();
     // Compute threads follow the containers' vcores, not this machine's cores.
-    qualified.job().set(GraphJobOptions.THREADS, o.job().workerVcores());
-    if (o.job().edges() != null) {
-      qualified.job().set(GraphJobOptions.EDGES, JobCommands.onCluster(conf, o.job().edges(), "edges"))
-          .set(GraphJobOptions.NODES, JobCommands.onCluster(conf, o.job().nodes(), "nodes"));
+    qualified.set(GraphJobOptions.THREADS, o.getInt(GraphJobOptions.WORKER_VCORES));
+    if (o.get(GraphJobOptions.EDGES) != null) {
+      qualified.set(GraphJobOptions.EDGES, JobCommands.onCluster(conf, o.get(GraphJobOptions.EDGES), "edges"))
+          .set(GraphJobOptions.NODES, JobCommands.onCluster(conf, o.get(GraphJobOptions.NODES), "nodes"));
     }
-    if (o.job().graph() != null) {
-      qualified.job().set(GraphJobOptions.GRAPH, JobCommands.onCluster(conf, o.job().graph(), "graph"));
+    if (o.get(GraphJobOptions.GRAPH) != null) {
+      qualified.set(GraphJobOptions.GRAPH, JobCommands.onCluster(conf, o.get(GraphJobOptions.GRAPH), "graph"));
     }
-    if (o.targets() != null) {
-      qualified.targets(JobCommands.onCluster(conf, o.targets(), "targets"));
+    if (o.get(InferOptions.TARGETS) != null) {
+      qualified.set(InferOptions.TARGETS, JobCommands.onCluster(conf, o.get(InferOptions.TARGETS), "targets"));
     }
-    Path modelPath = new Path(o.model());
+    Path modelPath = new Path(o.get(InferOptions.MODEL));
     java.nio.file.Path shippedModel = null;
     if (JobCommands.isLocal(conf, modelPath) && !JobCommands.isLocal(conf, new Path("/"))) {
       shippedModel = java.nio.file.Path.of(modelPath.toUri().getPath());
-      qualified.model(InferenceJobDriver.STAGED + shippedModel.getFileName());
+      qualified.set(InferOptions.MODEL, InferenceJobDriver.STAGED + shippedModel.getFileName());
     } else {
-      qualified.model(modelPath.getFileSystem(conf).makeQualified(modelPath).toString());
+      qualified.set(InferOptions.MODEL, modelPath.getFileSystem(conf).makeQualified(modelPath).toString());
     }
-    OutputCommit commit = OutputCommit.begin(conf, new Path(o.job().output()), o.job().overwrite());
+    OutputCommit commit = OutputCommit.begin(conf, new Path(o.get(GraphJobOptions.OUTPUT)),
+        o.get(GraphJobOptions.OVERWRITE));
     try {
-      InferOptions job = job(conf, qualified.output(commit.outputDir().toString()).build(), model,
+      InferOptions job = job(conf, qualified.set(GraphJobOptions.OUTPUT, commit.outputDir().toString()).build(), model,
           commit.workDir(), 2);
       JobResult r = new YarnJobClient(conf, out).run(submission(job, JobCommands.shippedJar(conf), shippedModel));
       if (r.succeeded()) {
@@ -187,14 +199,16 @@ public final class InferCommand implements Command {
     if (shippedModel != null) {
       submission.file(shippedModel);
     }
-    return submission.appName(job.job().name()).queue(job.job().queue()).jar(jar).amMemoryMb(512)
-        .accesses(job.job().accessedPaths()).accesses(job.targets(), shippedModel == null ? job.model() : null)
+    return submission.appName(job.get(GraphJobOptions.NAME)).queue(job.get(GraphJobOptions.QUEUE)).jar(jar)
+        .amMemoryMb(512)
+        .accesses(job.job().accessedPaths()).accesses(job.get(InferOptions.TARGETS), shippedModel == null
+        ? job.get(InferOptions.MODEL) : null)
         .jobConf(job.toConfiguration())
         .driver(InferenceJobDriver.class.getName(), List.of()).build();
   }
 
   private static int graphParts(Configuration conf, InferOptions o) {
-    return PartitionedGraph.open(conf, new Path(o.job().graph())).parts();
+    return PartitionedGraph.open(conf, new Path(o.get(GraphJobOptions.GRAPH))).parts();
   }
 
   /** The part files of a committed output (a worker writes one per writer thread that had rows). */

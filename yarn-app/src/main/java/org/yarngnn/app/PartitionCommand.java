@@ -20,9 +20,11 @@ import java.io.PrintStream;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.cli.CommandLine;
+import org.yarngnn.app.cli.JobOptions;
+import org.yarngnn.app.cli.KerberosLogin;
 import org.yarngnn.app.cli.OptionSpec;
+import org.yarngnn.app.options.CommandOptions;
 import org.yarngnn.app.options.Option;
-import org.yarngnn.app.options.OptionValues;
 import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.NodeTable;
@@ -31,8 +33,6 @@ import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.PartitionedGraphStats;
 import org.yarngnn.partition.mr.PartitionJob;
 import org.yarngnn.partition.mr.PartitionJobOptions;
-import org.yarngnn.app.cli.KerberosLogin;
-import org.yarngnn.app.cli.JobOptions;
 
 /**
  * {@code partition}: the MapReduce job that turns raw edges and nodes into a partitioned graph directory that
@@ -54,7 +54,7 @@ public final class PartitionCommand implements Command {
 
   @Override
   public OptionSpec options() {
-    return OptionValues.declare(KerberosLogin.options(new OptionSpec("partition",
+    return CommandOptions.declare(KerberosLogin.options(new OptionSpec("partition",
         "--edges PATH --nodes PATH --output DIR --partitions P [--local]")), DECLARED);
   }
 

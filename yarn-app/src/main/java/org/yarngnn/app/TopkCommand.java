@@ -9,6 +9,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
+import org.yarngnn.app.graphworker.GraphJobOptions;
+import org.yarngnn.app.options.CommandOptions;
+import org.yarngnn.app.options.Option;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.app.runtime.WorkerLauncher;
@@ -41,14 +44,14 @@ public final class TopkCommand implements Command {
   public int run(CommandLine cl, PrintStream out) throws Exception {
     TopkOptions o = TopkOptions.parse(cl);
     Configuration conf = cl.conf();
-    PathOverlap.check(conf, "--output", o.output(), o.inputs());
-    RunMetrics.check(conf, o.metrics(), o.output(), o.inputs());
+    PathOverlap.check(conf, "--output", o.get(TopkOptions.OUTPUT), o.inputs());
+    RunMetrics.check(conf, o.get(TopkOptions.METRICS), o.get(TopkOptions.OUTPUT), o.inputs());
     long rows = validate(conf, o);
     if (cl.flag("dry-run")) {
       printPlan(out, o, rows, conf);
       return Main.OK;
     }
-    return o.local() ? runLocal(conf, o, out) : runOnYarn(conf, o, out);
+    return o.get(GraphJobOptions.LOCAL) ? runLocal(conf, o, out) : runOnYarn(conf, o, out);
   }
 
   /**
@@ -56,64 +59,70 @@ public final class TopkCommand implements Command {
    * candidate count where a footer says it exactly. Returns the embeddings' row count (exact for Parquet/ORC).
    */
   static long validate(Configuration conf, TopkOptions o) {
-    NodeTable e = NodeTable.open(conf, o.embeddings(), TopkOptions.embeddingColumns());
+    NodeTable e = NodeTable.open(conf, o.get(TopkOptions.EMBEDDINGS), TopkOptions.embeddingColumns());
     long rows = e.countHint();
     boolean exact = true;
     for (int i = 0; i < e.files().size(); i++) {
       exact &= e.exactRows(i) >= 0;
     }
-    if (o.queries() != null) {
-      IdTable.open(conf, o.queries(), TableReadOptions.builder().build(), "queries");
+    if (o.get(TopkOptions.QUERIES) != null) {
+      IdTable.open(conf, o.get(TopkOptions.QUERIES), TableReadOptions.builder().build(), "queries");
     }
-    if (o.candidates() != null) {
-      IdTable c = IdTable.open(conf, o.candidates(), TableReadOptions.builder().build(), "candidates");
-      if (c.exactRows(0) >= 0 && c.files().size() == 1 && o.k() > c.countHint()) {
-        throw new InputException("--k " + o.k() + " is more than the " + c.countHint() + " rows of --candidates "
-            + o.candidates());
+    if (o.get(TopkOptions.CANDIDATES) != null) {
+      IdTable c = IdTable.open(conf, o.get(TopkOptions.CANDIDATES), TableReadOptions.builder().build(), "candidates");
+      if (c.exactRows(0) >= 0 && c.files().size() == 1 && o.getInt(TopkOptions.K) > c.countHint()) {
+        throw new InputException("--k " + o.getInt(TopkOptions.K) + " is more than the " + c.countHint()
+            + " rows of --candidates " + o.get(TopkOptions.CANDIDATES));
       }
-    } else if (exact && o.k() > rows) {
-      throw new InputException("--k " + o.k() + " is more than the " + rows + " candidates (rows of --embeddings "
-          + o.embeddings() + ")");
+    } else if (exact && o.getInt(TopkOptions.K) > rows) {
+      throw new InputException("--k " + o.getInt(TopkOptions.K) + " is more than the " + rows
+          + " candidates (rows of --embeddings "
+          + o.get(TopkOptions.EMBEDDINGS) + ")");
     }
-    if (o.exclude() != null) {
-      EdgeTable.open(conf, o.exclude(), TableReadOptions.builder().build());
+    if (o.get(TopkOptions.EXCLUDE) != null) {
+      EdgeTable.open(conf, o.get(TopkOptions.EXCLUDE), TableReadOptions.builder().build());
     }
-    if (o.truth() != null) {
-      EdgeTable.open(conf, o.truth(), TableReadOptions.builder().build());
+    if (o.get(TopkOptions.TRUTH) != null) {
+      EdgeTable.open(conf, o.get(TopkOptions.TRUTH), TableReadOptions.builder().build());
     }
     return rows;
   }
 
   private static void printPlan(PrintStream out, TopkOptions o, long rows, Configuration conf) {
-    int workers = o.workers() == 0 ? (o.local() ? 1 : 2) : o.workers();
-    NodeTable e = NodeTable.open(conf, o.embeddings(), TopkOptions.embeddingColumns());
+    int workers = o.getInt(GraphJobOptions.WORKERS) == 0 ? (o.get(GraphJobOptions.LOCAL) ? 1 : 2)
+        : o.getInt(GraphJobOptions.WORKERS);
+    NodeTable e = NodeTable.open(conf, o.get(TopkOptions.EMBEDDINGS), TopkOptions.embeddingColumns());
     int width = e.featureWidth();
     long queriesPerWorker = (rows + workers - 1) / workers;
-    long bytes = ExactTopK.heapBytes(queriesPerWorker, o.k()) + queriesPerWorker * width * 4L
-        + ExactTopK.blockBytes(o.candidateBlock(), width, 2);
+    long bytes = ExactTopK.heapBytes(queriesPerWorker, o.getInt(TopkOptions.K)) + queriesPerWorker * width * 4L
+        + ExactTopK.blockBytes(o.getInt(TopkOptions.CANDIDATE_BLOCK), width, 2);
     out.printf(Locale.ROOT, "yarn-gnn topk: plan: --embeddings %s: %,d rows of width %d; top %d per query%n",
-        o.embeddings(), rows, width, o.k());
+        o.get(TopkOptions.EMBEDDINGS), rows, width, o.getInt(TopkOptions.K));
     out.printf(Locale.ROOT, "yarn-gnn topk: plan: %d %s, queries hashed over them, each reading the candidates"
         + " in blocks of %,d rows; about %,d queries and %,d MB of lists, query rows and blocks per worker "
-        + "(at most all rows as queries)%n", workers, o.local() ? "worker threads" : "worker containers of "
-        + o.workerMemoryMb() + " MB", o.candidateBlock(), queriesPerWorker, bytes >> 20);
+        + "(at most all rows as queries)%n", workers, o.get(GraphJobOptions.LOCAL) ? "worker threads"
+        : "worker containers of "
+        + o.getInt(GraphJobOptions.WORKER_MEMORY) + " MB", o.getInt(TopkOptions.CANDIDATE_BLOCK), queriesPerWorker,
+        bytes >> 20);
     out.printf(Locale.ROOT, "yarn-gnn topk: plan: %.1f GFLOP of scoring at most (every row against every row)%n",
         2.0 * rows * rows * width / 1e9);
     out.println("yarn-gnn topk: dry run: nothing was run or written");
   }
 
   private int runLocal(Configuration conf, TopkOptions o, PrintStream out) throws Exception {
-    OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.overwrite()).abortOnExit();
+    OutputCommit commit = OutputCommit.begin(conf, new Path(o.get(TopkOptions.OUTPUT)),
+        o.get(GraphJobOptions.OVERWRITE)).abortOnExit();
     try {
-      TopkOptions job = o.with(o.workers() == 0 ? 1 : o.workers(), commit.workDir().toString());
+      TopkOptions job = o.toBuilder().set(GraphJobOptions.WORKERS, Math.max(1, o.getInt(GraphJobOptions.WORKERS)))
+          .set(GraphJobOptions.WORK_DIR, commit.workDir().toString()).build();
       JobTransport transport = JobTransport.local(conf);
       TopkDriver.Result r;
       try (WorkerLauncher launcher = TopkDriver.threadWorkers(conf, job, transport)) {
         r = new TopkDriver(job, transport, launcher, null, out).run();
       }
       commit.commit();
-      if (o.metrics() != null) {
-        RunMetrics.writeOrWarn(conf, o.metrics(), r.summary(), out, "topk");
+      if (o.get(TopkOptions.METRICS) != null) {
+        RunMetrics.writeOrWarn(conf, o.get(TopkOptions.METRICS), r.summary(), out, "topk");
       }
       JobCommands.printStats(out, "topk", r.workers());
       printMetrics(out, r.metrics());
@@ -142,28 +151,33 @@ public final class TopkCommand implements Command {
    */
   private int runOnYarn(Configuration clientConf, TopkOptions o, PrintStream out) throws Exception {
     Configuration conf = new YarnConfiguration(clientConf);
-    TopkOptions qualified = o.withTables(JobCommands.onCluster(conf, o.embeddings(), "embeddings"),
-        o.queries() == null ? null : JobCommands.onCluster(conf, o.queries(), "queries"),
-        o.candidates() == null ? null : JobCommands.onCluster(conf, o.candidates(), "candidates"),
-        o.exclude() == null ? null : JobCommands.onCluster(conf, o.exclude(), "exclude"),
-        o.truth() == null ? null : JobCommands.onCluster(conf, o.truth(), "truth"), o.output(), o.metrics());
-    OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.overwrite());
+    CommandOptions.Builder<TopkOptions> qualified = o.toBuilder();
+    for (Option<String> table : List.of(TopkOptions.EMBEDDINGS, TopkOptions.QUERIES, TopkOptions.CANDIDATES,
+        TopkOptions.EXCLUDE, TopkOptions.TRUTH)) {
+      if (o.get(table) != null) {
+        qualified.set(table, JobCommands.onCluster(conf, o.get(table), table.name()));
+      }
+    }
+    OutputCommit commit = OutputCommit.begin(conf, new Path(o.get(TopkOptions.OUTPUT)),
+        o.get(GraphJobOptions.OVERWRITE));
     try {
-      TopkOptions job = qualified.withTables(qualified.embeddings(), qualified.queries(), qualified.candidates(),
-          qualified.exclude(), qualified.truth(), commit.outputDir().toString(), qualified.metrics())
-          .with(o.workers() == 0 ? 2 : o.workers(), commit.workDir().toString());
-      JobSubmission submission = JobSubmission.builder().appName(job.name()).queue(job.queue())
+      TopkOptions job = qualified.set(TopkOptions.OUTPUT, commit.outputDir().toString())
+          .set(GraphJobOptions.WORKERS, o.getInt(GraphJobOptions.WORKERS) == 0 ? 2 : o.getInt(GraphJobOptions.WORKERS))
+          .set(GraphJobOptions.WORK_DIR, commit.workDir().toString()).build();
+      JobSubmission submission = JobSubmission.builder().appName(job.get(TopkOptions.NAME))
+          .queue(job.get(GraphJobOptions.QUEUE))
           .jar(JobCommands.shippedJar(conf)).amMemoryMb(512).accesses(job.accessedPaths())
           .jobConf(job.toConfiguration()).driver(TopkJobDriver.class.getName(), List.of()).build();
       JobResult r = new YarnJobClient(conf, out).run(submission);
       if (!r.succeeded()) {
         throw JobCommands.failed(r);
       }
-      out.printf("yarn-gnn topk: application %s SUCCEEDED: top %d in %s%n", r.applicationId(), job.k(),
+      out.printf("yarn-gnn topk: application %s SUCCEEDED: top %d in %s%n", r.applicationId(),
+          job.getInt(TopkOptions.K),
           commit.outputDir());
-      if (o.metrics() != null && o.truth() != null) {
+      if (o.get(TopkOptions.METRICS) != null && o.get(TopkOptions.TRUTH) != null) {
         // The AM computed them; its --metrics file is where the client finds them.
-        Object retrieval = readMetrics(conf, o.metrics()).get("retrieval");
+        Object retrieval = readMetrics(conf, o.get(TopkOptions.METRICS)).get("retrieval");
         if (retrieval instanceof Map<?, ?> m) {
           @SuppressWarnings("unchecked")
           Map<String, ?> typed = (Map<String, ?>) m;

@@ -11,16 +11,17 @@ import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.graphworker.ThreadWorkers;
+import org.yarngnn.app.options.CommandOptions;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.RunMetrics;
+import org.yarngnn.app.tensor.ThreadTensorWorkers;
 import org.yarngnn.app.train.Checkpoint;
+import org.yarngnn.app.train.LinkOptions;
 import org.yarngnn.app.train.ModelOutput;
 import org.yarngnn.app.train.TrainJobDriver;
 import org.yarngnn.app.train.TrainOptions;
 import org.yarngnn.app.train.TrainWorker;
 import org.yarngnn.app.train.TrainingDriver;
-import org.yarngnn.app.tensor.PoolMessages;
-import org.yarngnn.app.tensor.ThreadTensorWorkers;
 import org.yarngnn.app.yarn.JobResult;
 import org.yarngnn.app.yarn.JobSubmission;
 import org.yarngnn.app.yarn.YarnJobClient;
@@ -54,22 +55,27 @@ public final class TrainCommand implements Command {
   public int run(CommandLine cl, PrintStream out) throws Exception {
     TrainOptions o = TrainOptions.fromCommandLine(cl);
     GraphJobOptions g = o.job();
-    PathOverlap.check(cl.conf(), "--output", g.output(), "--edges", g.edges(), "--nodes", g.nodes(), "--graph",
-        g.graph(), "--model-spec", o.modelSpec());
+    PathOverlap.check(cl.conf(), "--output", g.get(GraphJobOptions.OUTPUT), "--edges", g.get(GraphJobOptions.EDGES),
+        "--nodes", g.get(GraphJobOptions.NODES), "--graph",
+        g.get(GraphJobOptions.GRAPH), "--model-spec", o.get(TrainOptions.MODEL_SPEC));
     if (o.link() != null) {
-      PathOverlap.check(cl.conf(), "--link-pairs", o.link().pairs(), "--output", g.output(), "--edges", g.edges(),
-          "--nodes", g.nodes(), "--graph", g.graph(), "--model-spec", o.modelSpec());
+      PathOverlap.check(cl.conf(), "--link-pairs", o.link().pairs(), "--output", g.get(GraphJobOptions.OUTPUT),
+          "--edges", g.get(GraphJobOptions.EDGES),
+          "--nodes", g.get(GraphJobOptions.NODES), "--graph", g.get(GraphJobOptions.GRAPH), "--model-spec",
+          o.get(TrainOptions.MODEL_SPEC));
       checkOneSplitSource(cl, g);
     }
-    RunMetrics.check(cl.conf(), g.metrics(), g.output(), "--edges", g.edges(), "--nodes", g.nodes(), "--graph",
-        g.graph(), "--model-spec", o.modelSpec());
+    RunMetrics.check(cl.conf(), g.get(GraphJobOptions.METRICS), g.get(GraphJobOptions.OUTPUT), "--edges",
+        g.get(GraphJobOptions.EDGES), "--nodes", g.get(GraphJobOptions.NODES), "--graph",
+        g.get(GraphJobOptions.GRAPH), "--model-spec", o.get(TrainOptions.MODEL_SPEC));
     if (cl.flag("dry-run")) {
       TrainOptions checked = validate(cl.conf(), o);
-      DryRun.print(cl.conf(), "train", g, ModelFormat.parse(checked.specJson(), o.modelSpec()), out,
-          DryRun.trainPlan(o), o.epochs(), false, true);
+      DryRun.print(cl.conf(), "train", g, ModelFormat.parse(checked.get(TrainOptions.SPEC_JSON),
+          o.get(TrainOptions.MODEL_SPEC)), out,
+          DryRun.trainPlan(o), o.getInt(TrainOptions.EPOCHS), false, true);
       return Main.OK;
     }
-    return o.local() ? runLocal(cl.conf(), o, out) : runOnYarn(cl.conf(), o, out);
+    return o.get(GraphJobOptions.LOCAL) ? runLocal(cl.conf(), o, out) : runOnYarn(cl.conf(), o, out);
   }
 
   /**
@@ -77,9 +83,10 @@ public final class TrainCommand implements Command {
    * edge's split, so fractions given too would be silently ignored.
    */
   private static void checkOneSplitSource(CommandLine cl, GraphJobOptions g) {
-    if (g.edges() != null && cl.has("link-split") && EdgeTable.open(cl.conf(), g.edges(),
-        TableReadOptions.builder().format(g.edgesFormat()).build()).hasSplit()) {
-      throw new UsageException("option --link-split: the edges table " + g.edges() + " has a split column, which "
+    String edges = g.get(GraphJobOptions.EDGES);
+    if (edges != null && cl.has("link-split") && EdgeTable.open(cl.conf(), edges,
+        TableReadOptions.builder().format(g.get(GraphJobOptions.EDGES_FORMAT)).build()).hasSplit()) {
+      throw new UsageException("option --link-split: the edges table " + edges + " has a split column, which "
           + "decides each edge's split: give one or the other");
     }
   }
@@ -89,12 +96,13 @@ public final class TrainCommand implements Command {
    * be refused before anything runs. Returns the options with the spec's text.
    */
   static TrainOptions validate(Configuration conf, TrainOptions o) throws Exception {
-    Path given = new Path(o.modelSpec());
+    Path given = new Path(o.get(TrainOptions.MODEL_SPEC));
     Path file = ModelFiles.specFile(conf, given);
     FileSystem fs = file.getFileSystem(conf);
     Path weights = new Path(file.getParent(), ModelFiles.WEIGHTS);
     if (fs.exists(weights)) {
-      throw new InputException("--model-spec " + o.modelSpec() + ": " + weights + " is beside it: the spec of a "
+      throw new InputException("--model-spec " + o.get(TrainOptions.MODEL_SPEC) + ": " + weights
+          + " is beside it: the spec of a "
           + "training is a model.json without weights (training starts from fresh weights; copy the model.json "
           + "alone)");
     }
@@ -113,25 +121,28 @@ public final class TrainCommand implements Command {
     GraphJobOptions g = o.job();
     int width;
     String features;
-    if (g.graph() != null) {
-      PartitionedGraph pg = PartitionedGraph.open(conf, new Path(g.graph()));
-      if (g.workers() != 0 && g.workers() != pg.parts()) {
-        throw new UsageException("--graph " + g.graph() + " has " + pg.parts() + " partitions: run it with "
+    if (g.get(GraphJobOptions.GRAPH) != null) {
+      PartitionedGraph pg = PartitionedGraph.open(conf, new Path(g.get(GraphJobOptions.GRAPH)));
+      if (g.getInt(GraphJobOptions.WORKERS) != 0 && g.getInt(GraphJobOptions.WORKERS) != pg.parts()) {
+        throw new UsageException("--graph " + g.get(GraphJobOptions.GRAPH) + " has " + pg.parts()
+            + " partitions: run it with "
             + "--workers " + pg.parts() + " (one worker loads each partition)");
       }
       width = pg.featureWidth();
-      features = g.graph();
+      features = g.get(GraphJobOptions.GRAPH);
     } else {
-      EdgeTable.open(conf, g.edges(), TableReadOptions.builder().format(g.edgesFormat()).build());
-      NodeTable nodes = NodeTable.open(conf, g.nodes(), TableReadOptions.builder().format(g.nodesFormat()).build());
+      EdgeTable.open(conf, g.get(GraphJobOptions.EDGES), TableReadOptions.builder()
+          .format(g.get(GraphJobOptions.EDGES_FORMAT)).build());
+      NodeTable nodes = NodeTable.open(conf, g.get(GraphJobOptions.NODES), TableReadOptions.builder()
+          .format(g.get(GraphJobOptions.NODES_FORMAT)).build());
       width = nodes.featureWidth();
-      features = g.nodes();
+      features = g.get(GraphJobOptions.NODES);
     }
     if (width != spec.inputWidth()) {
       throw new InputException(file + ": the model's input width " + spec.inputWidth() + " differs from the "
           + "feature width " + width + " of " + features);
     }
-    return o.toBuilder().specJson(json).build();
+    return o.toBuilder().set(TrainOptions.SPEC_JSON, json).build();
   }
 
   /**
@@ -140,22 +151,25 @@ public final class TrainCommand implements Command {
    * stopped run's leftover checkpoint is refused, or deleted with {@code --overwrite}. Before anything is written.
    */
   static Checkpoint checkpoints(Configuration conf, TrainOptions o) throws java.io.IOException {
-    Checkpoint c = Checkpoint.of(conf, new Path(o.output()));
-    if (o.resume() != null) {
-      FileSystem fs = new Path(o.output()).getFileSystem(conf);
-      Path resume = new Path(o.resume());
-      if (!fs.makeQualified(resume).equals(fs.makeQualified(new Path(o.output())))) {
-        throw new UsageException("--resume " + o.resume() + " continues the run whose output is " + o.resume()
-            + ": leave --output out or give the same directory, not " + o.output());
+    Checkpoint c = Checkpoint.of(conf, new Path(o.get(GraphJobOptions.OUTPUT)));
+    if (o.get(TrainOptions.RESUME) != null) {
+      FileSystem fs = new Path(o.get(GraphJobOptions.OUTPUT)).getFileSystem(conf);
+      Path resume = new Path(o.get(TrainOptions.RESUME));
+      if (!fs.makeQualified(resume).equals(fs.makeQualified(new Path(o.get(GraphJobOptions.OUTPUT))))) {
+        throw new UsageException("--resume " + o.get(TrainOptions.RESUME) + " continues the run whose output is "
+            + o.get(TrainOptions.RESUME) + ": leave --output out or give the same directory, not "
+            + o.get(GraphJobOptions.OUTPUT));
       }
       if (c.latest() == null) {
-        throw new InputException("--resume " + o.resume() + ": no checkpoint in " + c.dir() + " (a run leaves "
+        throw new InputException("--resume " + o.get(TrainOptions.RESUME) + ": no checkpoint in " + c.dir()
+            + " (a run leaves "
             + "one after its first --checkpoint-every epoch until it succeeds; a finished run leaves none)");
       }
     } else if (c.exists()) {
-      if (!o.job().overwrite()) {
-        throw new InputException(o.output() + ": the checkpoint of a stopped run is beside it, in " + c.dir()
-            + ": continue that run with --resume " + o.output() + ", or start afresh with --overwrite (which "
+      if (!o.get(GraphJobOptions.OVERWRITE)) {
+        String output = o.get(GraphJobOptions.OUTPUT);
+        throw new InputException(output + ": the checkpoint of a stopped run is beside it, in " + c.dir()
+            + ": continue that run with --resume " + output + ", or start afresh with --overwrite (which "
             + "deletes it)");
       }
       c.discard();
@@ -175,20 +189,21 @@ public final class TrainCommand implements Command {
   /** The job: workers resolved, the layer count, the commit's work directory. */
   static TrainOptions job(Configuration conf, TrainOptions o, Path workDir, int defaultWorkers) {
     GraphJobOptions g = o.job();
-    int workers = g.workers() != 0 ? g.workers()
-        : g.graph() != null ? PartitionedGraph.open(conf, new Path(g.graph())).parts() : defaultWorkers;
-    ModelSpec spec = ModelFormat.parse(o.specJson(), o.modelSpec());
-    return o.toBuilder().job(g.toBuilder().set(GraphJobOptions.WORKERS, workers).set(GraphJobOptions.LAYERS,
-        spec.layers().size())
-        .set(GraphJobOptions.WORK_DIR, workDir.toString())).build();
+    int workers = g.getInt(GraphJobOptions.WORKERS) != 0 ? g.getInt(GraphJobOptions.WORKERS)
+        : g.get(GraphJobOptions.GRAPH) != null ? PartitionedGraph.open(conf, new Path(g.get(GraphJobOptions.GRAPH)))
+        .parts() : defaultWorkers;
+    ModelSpec spec = ModelFormat.parse(o.get(TrainOptions.SPEC_JSON), o.get(TrainOptions.MODEL_SPEC));
+    return o.toBuilder().set(GraphJobOptions.WORKERS, workers).set(GraphJobOptions.LAYERS, spec.layers().size())
+        .set(GraphJobOptions.WORK_DIR, workDir.toString()).build();
   }
 
   private int runLocal(Configuration conf, TrainOptions given, PrintStream out) throws Exception {
     TrainOptions o = validate(conf, given);
-    ModelSpec spec = ModelFormat.parse(o.specJson(), o.modelSpec());
-    DryRun.requireHeap(conf, o.job(), spec, o.epochs(), LOCAL_DEFAULT_WORKERS);
+    ModelSpec spec = ModelFormat.parse(o.get(TrainOptions.SPEC_JSON), o.get(TrainOptions.MODEL_SPEC));
+    DryRun.requireHeap(conf, o.job(), spec, o.getInt(TrainOptions.EPOCHS), LOCAL_DEFAULT_WORKERS);
     Checkpoint checkpoints = checkpoints(conf, o);
-    OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), o.job().overwrite()).abortOnExit();
+    OutputCommit commit = OutputCommit.begin(conf, new Path(o.get(GraphJobOptions.OUTPUT)),
+        o.get(GraphJobOptions.OVERWRITE)).abortOnExit();
     OutputCommit pairs = null;
     try {
       pairs = beginPairs(conf, o);
@@ -200,19 +215,19 @@ public final class TrainCommand implements Command {
       JobTransport transport = JobTransport.local(conf);
       try (ThreadWorkers launcher = new ThreadWorkers((i, host, port) -> TrainWorker.serve(conf, job, spec, i, host,
           port, transport))) {
-        ThreadTensorWorkers tensors = job.tensorBackend() == TrainOptions.TensorBackend.REMOTE
-            ? new ThreadTensorWorkers(spec, job.tensorWorkerVcores(), transport, conf)
+        ThreadTensorWorkers tensors = job.get(TrainOptions.TENSOR_BACKEND) == TrainOptions.TensorBackend.REMOTE
+            ? new ThreadTensorWorkers(spec, job.getInt(TrainOptions.TENSOR_WORKER_VCORES), transport, conf)
             : null;
         r = new TrainingDriver(job, spec, transport, launcher, null, out, checkpoints, tensors)
             .faults(org.yarngnn.app.runtime.FaultHooks.of(conf)).run();
       }
-      ModelOutput.write(conf, commit.workDir(), r, r.seconds() * job.workers(), job.prices());
+      ModelOutput.write(conf, commit.workDir(), r, r.seconds() * job.getInt(GraphJobOptions.WORKERS), job.prices());
       commit.commit();
       if (pairs != null) {
         pairs.commit();
       }
-      if (job.job().metrics() != null) {
-        RunMetrics.writeOrWarn(conf, job.job().metrics(), ModelOutput.summary(r, job), out, "train");
+      if (job.get(GraphJobOptions.METRICS) != null) {
+        RunMetrics.writeOrWarn(conf, job.get(GraphJobOptions.METRICS), ModelOutput.summary(r, job), out, "train");
       }
       JobCommands.printStats(out, "train", r.workers());
       discard(checkpoints, out);
@@ -241,7 +256,7 @@ public final class TrainCommand implements Command {
   /** {@code --link-pairs DIR}: its commit, begun before anything runs (an existing DIR needs --overwrite); or null. */
   static OutputCommit beginPairs(Configuration conf, TrainOptions o) {
     return o.link() == null || o.link().pairs() == null ? null
-        : OutputCommit.begin(conf, new Path(o.link().pairs()), o.job().overwrite());
+        : OutputCommit.begin(conf, new Path(o.link().pairs()), o.get(GraphJobOptions.OVERWRITE));
   }
 
   /** The options with {@code pairs}' work directory, where the workers write their parts (unchanged when null). */
@@ -249,10 +264,8 @@ public final class TrainCommand implements Command {
     if (pairs == null) {
       return o;
     }
-    org.yarngnn.app.train.LinkOptions l = o.link();
-    return o.toBuilder().link(new org.yarngnn.app.train.LinkOptions(l.valFraction(), l.testFraction(),
-        l.negatives(), l.sampler(), l.loss(), l.temperature(), l.evalNegatives(), pairs.outputDir().toString(),
-        pairs.workDir().toString())).build();
+    return o.toBuilder().set(LinkOptions.PAIRS, pairs.outputDir().toString())
+        .set(LinkOptions.PAIRS_WORK_DIR, pairs.workDir().toString()).build();
   }
 
   private static void summary(PrintStream out, int bestEpoch, double val, double test, int epochs, Path dir) {
@@ -264,36 +277,40 @@ public final class TrainCommand implements Command {
   private int runOnYarn(Configuration clientConf, TrainOptions given, PrintStream out) throws Exception {
     Configuration conf = new YarnConfiguration(clientConf);
     TrainOptions o = validate(conf, given);
-    DryRun.requireHeap(conf, o.job(), ModelFormat.parse(o.specJson(), o.modelSpec()), o.epochs(),
+    DryRun.requireHeap(conf, o.job(), ModelFormat.parse(o.get(TrainOptions.SPEC_JSON), o.get(TrainOptions.MODEL_SPEC)),
+        o.getInt(TrainOptions.EPOCHS),
         YARN_DEFAULT_WORKERS);
     Checkpoint checkpoints = checkpoints(conf, o);
     GraphJobOptions g = o.job();
-    GraphJobOptions.Builder qualified = g.toBuilder().set(GraphJobOptions.THREADS, g.workerVcores());
-    if (g.edges() != null) {
-      qualified.set(GraphJobOptions.EDGES, JobCommands.onCluster(conf, g.edges(), "edges"))
-          .set(GraphJobOptions.NODES, JobCommands.onCluster(conf, g.nodes(), "nodes"));
+    CommandOptions.Builder<TrainOptions> qualified = o.toBuilder().set(GraphJobOptions.THREADS,
+        g.getInt(GraphJobOptions.WORKER_VCORES));
+    if (g.get(GraphJobOptions.EDGES) != null) {
+      qualified.set(GraphJobOptions.EDGES, JobCommands.onCluster(conf, g.get(GraphJobOptions.EDGES), "edges"))
+          .set(GraphJobOptions.NODES, JobCommands.onCluster(conf, g.get(GraphJobOptions.NODES), "nodes"));
     }
-    if (g.graph() != null) {
-      qualified.set(GraphJobOptions.GRAPH, JobCommands.onCluster(conf, g.graph(), "graph"));
+    if (g.get(GraphJobOptions.GRAPH) != null) {
+      qualified.set(GraphJobOptions.GRAPH, JobCommands.onCluster(conf, g.get(GraphJobOptions.GRAPH), "graph"));
     }
-    OutputCommit commit = OutputCommit.begin(conf, new Path(o.output()), g.overwrite());
+    OutputCommit commit = OutputCommit.begin(conf, new Path(o.get(GraphJobOptions.OUTPUT)),
+        g.get(GraphJobOptions.OVERWRITE));
     OutputCommit pairs = null;
     try {
       pairs = beginPairs(conf, o);
-      TrainOptions job = job(conf, withPairs(o, pairs).toBuilder().job(qualified.set(GraphJobOptions.OUTPUT,
-          commit.outputDir().toString())).build(), commit.workDir(), YARN_DEFAULT_WORKERS);
+      TrainOptions job = job(conf, withPairs(qualified.set(GraphJobOptions.OUTPUT, commit.outputDir().toString())
+          .build(), pairs), commit.workDir(), YARN_DEFAULT_WORKERS);
       // A resumed run prints the epochs after its checkpoint's, as --local does.
       int resumedEpoch = 0;
-      if (job.resume() != null) {
+      if (job.get(TrainOptions.RESUME) != null) {
         // Refused here, before a container starts (the ApplicationMaster checks again, and the graph's size).
-        ModelSpec spec = ModelFormat.parse(job.specJson(), job.modelSpec());
+        ModelSpec spec = ModelFormat.parse(job.get(TrainOptions.SPEC_JSON), job.get(TrainOptions.MODEL_SPEC));
         Checkpoint.State resumed = checkpoints.read(spec);
         checkpoints.checkOptions(resumed, job, spec);
         resumedEpoch = resumed.epoch();
       }
-      JobSubmission submission = JobSubmission.builder().appName(job.job().name()).queue(job.job().queue())
+      JobSubmission submission = JobSubmission.builder().appName(job.get(GraphJobOptions.NAME))
+          .queue(job.get(GraphJobOptions.QUEUE))
           .jar(JobCommands.shippedJar(conf)).amMemoryMb(512).jobConf(job.toConfiguration())
-          .accesses(job.job().accessedPaths()).accesses(checkpoints.dir().toString(), job.resume())
+          .accesses(job.job().accessedPaths()).accesses(checkpoints.dir().toString(), job.get(TrainOptions.RESUME))
           .accesses(pairs == null ? null : pairs.outputDir().toString())
           .driver(TrainJobDriver.class.getName(), List.of()).build();
       EpochLines epochLines = new EpochLines(out, resumedEpoch);

@@ -6,106 +6,29 @@ import org.yarngnn.io.table.TableReadOptions;
 import org.yarngnn.partition.MissingFeatures;
 import org.yarngnn.partition.Ownership;
 
-/** Immutable options of the {@code partition} command; see {@link #builder()}. */
-public final class PartitionJobOptions {
-  private final Path edges;
-  private final Path nodes;
-  private final Path output;
+/**
+ * Immutable options of the {@code partition} command; see {@link #builder()}.
+ *
+ * @param partitions P: the number of partitions (and reduce tasks)
+ * @param local run with Hadoop's local job runner in this JVM instead of submitting to YARN
+ * @param queue YARN queue, or null for the cluster's default
+ * @param name job name, or null for "yarn-gnn partition"
+ * @param verbose print MapReduce progress while waiting
+ */
+public record PartitionJobOptions(Path edges, Path nodes, Path output, int partitions, Ownership.Kind ownership,
+    boolean undirected, MissingFeatures missingFeatures, boolean overwrite, boolean local,
+    TableReadOptions edgeOptions, TableReadOptions nodeOptions, String queue, String name, boolean verbose) {
   /** Reduce tasks and later graph workers: more than any cluster gives one graph job. */
   public static final int MAX_PARTITIONS = 10_000;
 
-  private final int partitions;
-  private final Ownership.Kind ownership;
-  private final boolean undirected;
-  private final MissingFeatures missingFeatures;
-  private final boolean overwrite;
-  private final boolean local;
-  private final TableReadOptions edgeOptions;
-  private final TableReadOptions nodeOptions;
-  private final String queue;
-  private final String name;
-  private final boolean verbose;
-
-  private PartitionJobOptions(Builder b) {
-    this.edges = Objects.requireNonNull(b.edges, "--edges is required");
-    this.nodes = Objects.requireNonNull(b.nodes, "--nodes is required");
-    this.output = Objects.requireNonNull(b.output, "--output is required");
-    this.partitions = b.partitions;
-    this.ownership = b.ownership;
-    this.undirected = b.undirected;
-    this.missingFeatures = b.missingFeatures;
-    this.overwrite = b.overwrite;
-    this.local = b.local;
-    this.edgeOptions = b.edgeOptions;
-    this.nodeOptions = b.nodeOptions;
-    this.queue = b.queue;
-    this.name = b.name;
-    this.verbose = b.verbose;
+  public PartitionJobOptions {
+    Objects.requireNonNull(edges, "--edges is required");
+    Objects.requireNonNull(nodes, "--nodes is required");
+    Objects.requireNonNull(output, "--output is required");
   }
 
   public static Builder builder() {
     return new Builder();
-  }
-
-  public Path edges() {
-    return edges;
-  }
-
-  public Path nodes() {
-    return nodes;
-  }
-
-  public Path output() {
-    return output;
-  }
-
-  /** P: the number of partitions (and reduce tasks). */
-  public int partitions() {
-    return partitions;
-  }
-
-  public Ownership.Kind ownership() {
-    return ownership;
-  }
-
-  public boolean undirected() {
-    return undirected;
-  }
-
-  public MissingFeatures missingFeatures() {
-    return missingFeatures;
-  }
-
-  public boolean overwrite() {
-    return overwrite;
-  }
-
-  /** Run with Hadoop's local job runner in this JVM instead of submitting to YARN. */
-  public boolean local() {
-    return local;
-  }
-
-  public TableReadOptions edgeOptions() {
-    return edgeOptions;
-  }
-
-  public TableReadOptions nodeOptions() {
-    return nodeOptions;
-  }
-
-  /** YARN queue, or null for the cluster's default. */
-  public String queue() {
-    return queue;
-  }
-
-  /** Job name, or null for "yarn-gnn partition". */
-  public String name() {
-    return name;
-  }
-
-  /** Print MapReduce progress while waiting. */
-  public boolean verbose() {
-    return verbose;
   }
 
   public static final class Builder {
@@ -198,7 +121,8 @@ public final class PartitionJobOptions {
     }
 
     public PartitionJobOptions build() {
-      return new PartitionJobOptions(this);
+      return new PartitionJobOptions(edges, nodes, output, partitions, ownership, undirected, missingFeatures,
+          overwrite, local, edgeOptions, nodeOptions, queue, name, verbose);
     }
   }
 }

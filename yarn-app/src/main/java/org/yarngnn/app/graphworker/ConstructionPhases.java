@@ -29,7 +29,7 @@ public final class ConstructionPhases {
     this.model = model;
     this.features = features;
     this.figures = figures;
-    this.construction = new WorkerConstruction(conf, spec, index, spec.workers(), mesh, figures);
+    this.construction = new WorkerConstruction(conf, spec, index, spec.getInt(GraphJobOptions.WORKERS), mesh, figures);
   }
 
   /** Tells {@code r} this worker's row slot count (nodes and halo) once known, while its partition is built. */

@@ -24,7 +24,7 @@ public final class ConstructionRounds {
    * READ_NODES, then the ownership chosen ({@code ownershipKind}, an {@link Ownership.Kind} name) from the ids
    * every worker read, then ROUTE_NODES under it.
    */
-  public static Ownership route(String ownershipKind, int p, Rounds rounds) throws Exception {
+  public static Ownership route(Ownership.Kind ownershipKind, int p, Rounds rounds) throws Exception {
     Ownership own = ownership(ownershipKind, p, rounds.round(new PhaseCommand(Phase.READ_NODES), 0.10f));
     rounds.round(new PhaseCommand(Phase.ROUTE_NODES, 0, own), 0.20f);
     return own;
@@ -34,7 +34,7 @@ public final class ConstructionRounds {
    * The ownership chosen from the ids the workers read (their READ_NODES answers): a function of the node tables
    * alone, so a read-nodes run again after a lost worker comes to the same one.
    */
-  public static Ownership ownership(String ownershipKind, int p, List<PhaseResult> counts) {
+  public static Ownership ownership(Ownership.Kind ownershipKind, int p, List<PhaseResult> counts) {
     long nodes = 0;
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
@@ -46,7 +46,7 @@ public final class ConstructionRounds {
         max = Math.max(max, c.maxId());
       }
     }
-    return Ownership.choose(Ownership.Kind.byName(ownershipKind), p, nodes, min, max);
+    return Ownership.choose(ownershipKind, p, nodes, min, max);
   }
 
   /** Whether {@code r} is the kind of result the graph phases of {@code c} answer with. */

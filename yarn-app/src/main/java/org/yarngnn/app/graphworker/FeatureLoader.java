@@ -4,13 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
-import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.app.runtime.PhaseResult;
 import org.yarngnn.compute.infer.RowNormalization;
 import org.yarngnn.compute.kernel.RowRanges;
 import org.yarngnn.compute.layer.Layer;
 import org.yarngnn.compute.model.Model;
 import org.yarngnn.compute.tensor.DenseMatrix;
+import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.io.table.NodeSink;
 import org.yarngnn.io.table.NodeTable;
 import org.yarngnn.io.table.TableReadOptions;
@@ -112,10 +112,10 @@ public final class FeatureLoader {
    */
   public NodesRead read(Configuration conf, GraphJobOptions spec, FileShare mine)
       throws Exception {
-    NodeTable table = NodeTable.open(conf, spec.nodes(),
-        TableReadOptions.builder().format(spec.nodesFormat()).build());
+    NodeTable table = NodeTable.open(conf, spec.get(GraphJobOptions.NODES),
+        TableReadOptions.builder().format(spec.get(GraphJobOptions.NODES_FORMAT)).build());
     int width = table.featureWidth();
-    ModelFiles.checkInputWidth(model, modelPath, width, spec.nodes());
+    ModelFiles.checkInputWidth(model, modelPath, width, spec.get(GraphJobOptions.NODES));
     boolean fused = fuses(width);
     List<Integer> files = new ArrayList<>();
     for (int f = 0; f < table.files().size(); f++) {

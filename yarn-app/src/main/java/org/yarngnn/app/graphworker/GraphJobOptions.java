@@ -3,13 +3,10 @@ package org.yarngnn.app.graphworker;
 import static java.util.Map.entry;
 
 import java.util.List;
-import java.util.Locale;
-import org.apache.hadoop.conf.Configuration;
-import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.app.options.CommandOptions;
 import org.yarngnn.app.options.Option;
-import org.yarngnn.app.options.OptionValues;
 import org.yarngnn.io.table.TableFormat;
 import org.yarngnn.partition.MissingFeatures;
 import org.yarngnn.partition.Ownership;
@@ -20,10 +17,10 @@ import org.yarngnn.partition.Ownership;
  * exchange chunks, ownership, edge reading), the round timeout, the output, and the fields the client fills in for
  * the containers (the output commit's work directory, the layer count). One declaration set: each command adds
  * its own options beside it ({@code InferOptions}, {@code TrainOptions}), none removes any. Immutable; checked
- * once, in {@link Builder#build()}; shipped to the ApplicationMaster and the workers in job.xml ({@link #write},
- * {@link #read}).
+ * once, in {@link Builder#build()}; shipped to the ApplicationMaster and the workers in job.xml
+ * ({@link #toConfiguration()}).
  */
-public final class GraphJobOptions {
+public final class GraphJobOptions extends CommandOptions<GraphJobOptions> {
   /** Workers as threads of one JVM: each has its own sockets, event loops and buffers. */
   static final int MAX_LOCAL_WORKERS = 64;
   /** Containers of one job; more than any cluster this runs on gives a graph job. */
@@ -34,6 +31,7 @@ public final class GraphJobOptions {
 
   public static final Option<Boolean> LOCAL = Option.flag("local",
       "run in this JVM (workers as threads); the default when no cluster configuration is found");
+  /** Not given ({@code getInt}: 0): the command picks (the graph's partitions, 1 locally, 2 on YARN). */
   public static final Option<Long> WORKERS = Option.whole("workers", "N", null, 1, INT,
       "graph workers (default 1 locally)");
   public static final Option<Long> WORKER_MEMORY = Option.whole("worker-memory", "MB", 1024L, 128, INT,
@@ -104,22 +102,30 @@ public final class GraphJobOptions {
 
   // ---- what the client fills in for the containers ----------------------------------------------------------
 
-  /** The output commit's work directory, where each worker writes its part files. */
+  /** The output commit's work directory, where each worker writes its part files; null before the commit began. */
   public static final Option<String> WORK_DIR = Option.text("job.work-dir", null, null, "").internal();
-  /** The model's layer count (the driver runs one round per layer without reading the model). */
+  /**
+   * The model's layer count (the driver runs one round per layer without reading the model), filled in by the
+   * client once it read the model; 0 before.
+   */
   public static final Option<Long> LAYERS = Option.whole("job.layers", null, null, 1, INT, "").internal();
 
   /** Every graph job's options, in the order of the help. */
-  public static final List<Option<?>> DECLARED = OptionValues.concat(JOB, List.of(VERBOSE, EDGES, DRY_RUN,
+  public static final List<Option<?>> DECLARED = CommandOptions.concat(JOB, List.of(VERBOSE, EDGES, DRY_RUN,
       METRICS, GRAPH, NODES, EDGES_FORMAT, NODES_FORMAT, UNDIRECTED, MISSING_FEATURES, THREADS, CHUNK_ROWS,
       ROUND_TIMEOUT, OWNERSHIP, EDGE_READING, MAX_WORKER_FAILURES, OUTPUT, WORK_DIR, LAYERS));
 
-  private final String command;
-  private final OptionValues values;
+  private GraphJobOptions(Builder<GraphJobOptions> b) {
+    super(b);
+  }
 
-  private GraphJobOptions(String command, OptionValues values) {
-    this.command = command;
-    this.values = values;
+  private GraphJobOptions(CommandOptions<?> of) {
+    super(of, GraphJobOptions::finish);
+  }
+
+  /** The graph job's part of a command's options ({@code infer}'s, {@code train}'s), as shared code takes it. */
+  public static GraphJobOptions of(CommandOptions<?> command) {
+    return new GraphJobOptions(command);
   }
 
   private static TableFormat format(String option, String v) {
@@ -137,93 +143,47 @@ public final class GraphJobOptions {
 
   /** Adds the graph job's options (those with a flag) to {@code spec}, with the command's help of --output. */
   public static OptionSpec declare(OptionSpec spec, String outputHelp) {
-    return OptionValues.declare(spec, DECLARED.stream().map(o -> o.equals(OUTPUT) ? OUTPUT.withHelp(outputHelp) : o)
+    return CommandOptions.declare(spec, DECLARED.stream().map(o -> o.equals(OUTPUT) ? OUTPUT.withHelp(outputHelp) : o)
         .toList());
   }
 
   /** Options of a {@code command} job (its name is the application's default name and the messages'). */
-  public static Builder builder(String command) {
-    return new Builder(command, OptionValues.builder(DECLARED));
+  public static Builder<GraphJobOptions> builder(String command) {
+    return new Builder<>(command, DECLARED, GraphJobOptions::finish);
   }
 
-  /** The options {@code cl} gives, unchecked; where the job runs is the caller's to decide. */
-  public static Builder read(String command, CommandLine cl) {
-    return new Builder(command, OptionValues.read(DECLARED, cl));
+  private static GraphJobOptions finish(Builder<GraphJobOptions> b) {
+    check(b);
+    return new GraphJobOptions(b);
   }
 
-  public Builder toBuilder() {
-    return new Builder(command, values.toBuilder());
-  }
-
-  /** Every option under its key {@code yarngnn.NAME}, the client's fields under {@code yarngnn.job.*}. */
-  public void write(Configuration c) {
-    values.write(c);
+  /**
+   * Checks the graph job's options of {@code b} (a command's builder runs this before its own checks): each by its
+   * declaration, then across them; names the application after the command when no --name is given.
+   */
+  public static void check(Builder<?> b) {
+    if (b.get(NAME) == null) {
+      b.set(NAME, "yarn-gnn " + b.command());
+    }
+    b.check(DECLARED);
+    if (b.get(GRAPH) != null && (b.get(EDGES) != null || b.get(NODES) != null)) {
+      throw new UsageException("--graph replaces --edges and --nodes: give one or the other");
+    }
+    if (b.get(GRAPH) == null) {
+      b.require(EDGES);
+      b.require(NODES);
+    }
+    int most = b.get(LOCAL) ? MAX_LOCAL_WORKERS : MAX_WORKERS;
+    if (b.get(WORKERS) != null && b.get(WORKERS) > most) {
+      throw new UsageException("option --workers must be at most " + most + (b.get(LOCAL)
+          ? " with --local (every worker is a set of threads and sockets in this JVM)" : "") + ", not "
+          + b.get(WORKERS));
+    }
   }
 
   /** The tables, graph, output and work directory the job reads or writes (its model aside); absent ones null. */
   public String[] accessedPaths() {
-    return new String[] {edges(), nodes(), graph(), output(), workDir(), metrics()};
-  }
-
-  /** The command whose job this is ({@code infer}, {@code train}). */
-  public String command() {
-    return command;
-  }
-
-  // ---- accessors ---------------------------------------------------------------------------------------------
-
-  /** Edges table (null with {@link #graph()}). */
-  public String edges() {
-    return values.get(EDGES);
-  }
-
-  /** Nodes table (null with {@link #graph()}). */
-  public String nodes() {
-    return values.get(NODES);
-  }
-
-  /** The edges' format when the file names do not say, or null. */
-  public TableFormat edgesFormat() {
-    return values.get(EDGES_FORMAT);
-  }
-
-  public TableFormat nodesFormat() {
-    return values.get(NODES_FORMAT);
-  }
-
-  /** A pre-partitioned graph directory written by {@code partition}, or null. */
-  public String graph() {
-    return values.get(GRAPH);
-  }
-
-  public String output() {
-    return values.get(OUTPUT);
-  }
-
-  public TableFormat outputFormat() {
-    return values.get(OUTPUT_FORMAT);
-  }
-
-  /** {@code --metrics FILE}: where the run's JSON summary goes (any FileSystem), or null. */
-  public String metrics() {
-    return values.get(METRICS);
-  }
-
-  public boolean undirected() {
-    return values.get(UNDIRECTED);
-  }
-
-  public MissingFeatures missingFeatures() {
-    return values.get(MISSING_FEATURES);
-  }
-
-  public boolean overwrite() {
-    return values.get(OVERWRITE);
-  }
-
-  /** Seed of the neighbour sampler. */
-  public long seed() {
-    return values.get(SEED);
+    return new String[] {get(EDGES), get(NODES), get(GRAPH), get(OUTPUT), get(WORK_DIR), get(METRICS)};
   }
 
   /**
@@ -234,153 +194,10 @@ public final class GraphJobOptions {
    * medians 11.0 against 13.4 s, 11.4 against 12.0 s, 15.2 against 14.5 s).
    */
   public int threads() {
-    Long given = values.get(THREADS);
-    if (given != null) {
-      return given.intValue();
+    if (get(THREADS) != null) {
+      return getInt(THREADS);
     }
-    return local() ? Math.max(1, Runtime.getRuntime().availableProcessors() / Math.max(1, workers()))
-        : Math.max(1, workerVcores());
-  }
-
-  /** Graph workers; 0 when not given (the command then picks: the graph's partitions, 1 locally, 2 on YARN). */
-  public int workers() {
-    Long w = values.get(WORKERS);
-    return w == null ? 0 : w.intValue();
-  }
-
-  public int workerMemoryMb() {
-    return values.get(WORKER_MEMORY).intValue();
-  }
-
-  public int workerVcores() {
-    return values.get(WORKER_VCORES).intValue();
-  }
-
-  public String queue() {
-    return values.get(QUEUE);
-  }
-
-  /** The YARN application name. */
-  public String name() {
-    return values.get(NAME);
-  }
-
-  /** Rows per halo chunk. */
-  public int chunkRows() {
-    return values.get(CHUNK_ROWS).intValue();
-  }
-
-  /** Time limit of one phase (a barrier round) across all workers, in seconds. */
-  public long roundTimeoutSeconds() {
-    return values.get(ROUND_TIMEOUT);
-  }
-
-  /** auto, range or hash (see {@link Ownership.Kind}). */
-  public String ownership() {
-    return ownershipKind().name().toLowerCase(Locale.ROOT);
-  }
-
-  public Ownership.Kind ownershipKind() {
-    return values.get(OWNERSHIP);
-  }
-
-  /** {@code --edge-reading} as given (auto, share or all). */
-  public EdgeReading edgeReading() {
-    return values.get(EDGE_READING);
-  }
-
-  /** How a job of {@code workers} graph workers reads a raw edge table: SHARE or ALL. */
-  public EdgeReading edgeReadingKind(int workers) {
-    return edgeReading().resolve(workers);
-  }
-
-  /** Lost graph workers a job on YARN replaces in total. */
-  public int maxWorkerFailures() {
-    return values.get(MAX_WORKER_FAILURES).intValue();
-  }
-
-  /** The job runs in this JVM (workers as threads) rather than on YARN. */
-  public boolean local() {
-    return values.get(LOCAL);
-  }
-
-  public boolean verbose() {
-    return values.get(VERBOSE);
-  }
-
-  /** The output commit's work directory: each worker writes its part files there; null before the commit began. */
-  public String workDir() {
-    return values.get(WORK_DIR);
-  }
-
-  /** The model's layer count, filled in by the client once it read the model; 0 before. */
-  public int layers() {
-    Long l = values.get(LAYERS);
-    return l == null ? 0 : l.intValue();
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof GraphJobOptions other && command.equals(other.command) && values.equals(other.values);
-  }
-
-  @Override
-  public int hashCode() {
-    return values.hashCode();
-  }
-
-  /** Builds {@link GraphJobOptions}; {@link #build()} checks every value and throws {@link UsageException}. */
-  public static final class Builder {
-    private final String command;
-    private final OptionValues.Builder values;
-
-    private Builder(String command, OptionValues.Builder values) {
-      this.command = command;
-      this.values = values;
-    }
-
-    /** Sets any of {@link #DECLARED}; null: its default. */
-    public <T> Builder set(Option<T> option, T value) {
-      values.set(option, value);
-      return this;
-    }
-
-    /** Sets a whole-number option from an int or a long. */
-    public Builder set(Option<Long> option, long value) {
-      return set(option, Long.valueOf(value));
-    }
-
-    public <T> T get(Option<T> option) {
-      return values.get(option);
-    }
-
-    /** Checks every value; the message of the {@link UsageException} names the option. */
-    public GraphJobOptions build() {
-      if (values.get(NAME) == null) {
-        values.set(NAME, "yarn-gnn " + command);
-      }
-      OptionValues v = values.build();
-      if (v.get(GRAPH) != null && (v.get(EDGES) != null || v.get(NODES) != null)) {
-        throw new UsageException("--graph replaces --edges and --nodes: give one or the other");
-      }
-      if (v.get(GRAPH) == null) {
-        require(EDGES, v.get(EDGES));
-        require(NODES, v.get(NODES));
-      }
-      GraphJobOptions o = new GraphJobOptions(command, v);
-      int most = o.local() ? MAX_LOCAL_WORKERS : MAX_WORKERS;
-      if (o.workers() > most) {
-        throw new UsageException("option --workers must be at most " + most + (o.local()
-            ? " with --local (every worker is a set of threads and sockets in this JVM)" : "") + ", not " + o.workers());
-      }
-      return o;
-    }
-
-    /** Refuses a job without {@code option}: "infer needs --nodes". */
-    public void require(Option<?> option, Object v) {
-      if (v == null || v.toString().isEmpty()) {
-        throw new UsageException(command + " needs --" + option.name());
-      }
-    }
+    return get(LOCAL) ? Math.max(1, Runtime.getRuntime().availableProcessors() / Math.max(1, getInt(WORKERS)))
+        : Math.max(1, getInt(WORKER_VCORES));
   }
 }

@@ -14,15 +14,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.yarngnn.io.model.ModelFiles;
-import org.yarngnn.app.transport.ProtocolException;
 import org.yarngnn.app.transport.Message;
+import org.yarngnn.app.transport.ProtocolException;
+import org.yarngnn.app.transport.TransportException;
 import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.model.Model;
+import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.io.table.EdgeSink;
 import org.yarngnn.io.table.EdgeTable;
 import org.yarngnn.io.table.TableReadOptions;
-import org.yarngnn.app.transport.TransportException;
 import org.yarngnn.partition.GraphPartition;
 import org.yarngnn.partition.GraphRecord;
 import org.yarngnn.partition.InputFinding;
@@ -112,11 +112,11 @@ public final class WorkerConstruction {
 
   /** Sends every read node row to its owner; receives and assembles the rows this worker owns. */
   public NodesRouted routeNodes(FeatureLoader.NodesRead read, Ownership ownership) throws Exception {
-    EdgeTable edges = EdgeTable.open(conf, new Path(spec.edges()),
-        TableReadOptions.builder().format(spec.edgesFormat()).build());
+    EdgeTable edges = EdgeTable.open(conf, new Path(spec.get(GraphJobOptions.EDGES)),
+        TableReadOptions.builder().format(spec.get(GraphJobOptions.EDGES_FORMAT)).build());
     int width = read.rowWidth();
     PartitionAssembler assembler = new PartitionAssembler(index, ownership, width, edges.weighted(), read.labels(),
-        read.labels(), spec.missingFeatures());
+        read.labels(), spec.get(GraphJobOptions.MISSING_FEATURES));
     if (ownership.isRange()) {
       // The driver chose range ownership from the ids' count, minimum and maximum: every node id is below the
       // range's count, so sources are held as ints (half the memory, and the block is built over them).
@@ -127,7 +127,8 @@ public final class WorkerConstruction {
     Queue<GraphRecord> local = new ConcurrentLinkedQueue<>();
     AtomicLong routed = new AtomicLong();
     Background sender = new Background("route-nodes-" + index, () -> {
-      RecordRouter router = new RecordRouter(ownership, false, spec.missingFeatures(), width, 0, EDGE_BLOCK_ROWS,
+      RecordRouter router = new RecordRouter(ownership, false, spec.get(GraphJobOptions.MISSING_FEATURES), width, 0,
+          EDGE_BLOCK_ROWS,
           (key, r) -> {
             if (key.partition() == index) {
               checkNotAbandoned();
@@ -244,7 +245,7 @@ public final class WorkerConstruction {
     PartitionAssembler assembler = routed.assembler();
     Ownership ownership = routed.ownership();
     EdgeTable edges = routed.edges();
-    boolean zero = spec.missingFeatures() == MissingFeatures.ZERO;
+    boolean zero = spec.get(GraphJobOptions.MISSING_FEATURES) == MissingFeatures.ZERO;
     // Without zero-filling no node joins from here on: the rows are gathered into one matrix while edges are read
     // (the consumer thread mostly waits on the readers then). With it, edges may add nodes: gathered at the end.
     Background gather = zero ? null : new Background("gather-rows-" + index, assembler::gatherRows);
@@ -283,18 +284,20 @@ public final class WorkerConstruction {
     if (edgeFilter != null && zero) {
       throw new IllegalStateException("held-out edges with --missing-features zero");
     }
-    if (!zero && (workers == 1 || edgeFilter != null || spec.edgeReadingKind(workers) == EdgeReading.ALL)) {
+    if (!zero && (workers == 1 || edgeFilter != null || spec.get(GraphJobOptions.EDGE_READING)
+        .resolve(workers) == EdgeReading.ALL)) {
       return finishEdges(routed, gather, readWholeTable(routed), t0);
     }
     // Without zero-filling, the edges this worker keeps go straight into its assembler, as a worker alone's do;
     // only peers' edges and references are routed as blocks.
-    PartitionAssembler.DirectEdges direct = zero ? null : assembler.directEdges(spec.undirected());
+    PartitionAssembler.DirectEdges direct = zero ? null : assembler.directEdges(spec.get(GraphJobOptions.UNDIRECTED));
     List<EdgeTable.Split> splits = edgeSplits(edges, edgeReaders(), false);
     AtomicInteger next = new AtomicInteger();
     int threads = Math.max(1, Math.min(edgeReaders(), splits.size()));
     ReaderThreads readers = new ReaderThreads("route-edges-" + index, threads, () -> {
       PartitionAssembler.DirectEdges.Writer writer = direct == null ? null : direct.writer();
-      RecordRouter router = new RecordRouter(ownership, spec.undirected(), spec.missingFeatures(), routed.width(),
+      RecordRouter router = new RecordRouter(ownership, spec.get(GraphJobOptions.UNDIRECTED),
+          spec.get(GraphJobOptions.MISSING_FEATURES), routed.width(),
           0, EDGE_BLOCK_ROWS, emitter, index, writer);
       for (int i = next.getAndIncrement(); i < splits.size(); i = next.getAndIncrement()) {
         EdgeTable.Split split = splits.get(i);
@@ -360,7 +363,7 @@ public final class WorkerConstruction {
    */
   private int readWholeTable(NodesRouted routed) throws Exception {
     EdgeTable edges = routed.edges();
-    PartitionAssembler.DirectEdges direct = routed.assembler().directEdges(spec.undirected());
+    PartitionAssembler.DirectEdges direct = routed.assembler().directEdges(spec.get(GraphJobOptions.UNDIRECTED));
     // All the worker's threads read: there is no consumer of peers' blocks to leave a core for.
     int maxThreads = Math.max(1, Math.min(MAX_EDGE_READERS, spec.threads()));
     List<EdgeTable.Split> splits = edgeSplits(edges, maxThreads, true);
@@ -369,7 +372,8 @@ public final class WorkerConstruction {
     ReaderThreads readers = new ReaderThreads("read-edges-" + index, Math.max(1, Math.min(maxThreads,
         splits.size())), () -> {
       PartitionAssembler.DirectEdges.Writer writer = direct.writer();
-      OwnEdgeFilter own = filter == null ? null : new OwnEdgeFilter(filter, spec.undirected(), index, writer);
+      OwnEdgeFilter own = filter == null ? null : new OwnEdgeFilter(filter, spec.get(GraphJobOptions.UNDIRECTED), index,
+          writer);
       EdgeSink sink = own == null ? writer : own;
       if (edgeFilter != null) {
         sink = edgeFilter.wrap(sink, routed.ownership());
@@ -501,7 +505,7 @@ public final class WorkerConstruction {
    * them alone, else an even share and a quarter more for the skew of degrees (more still grow the arrays).
    */
   long edgeShare(long rows) {
-    long all = spec.undirected() ? 2 * rows : rows;
+    long all = spec.get(GraphJobOptions.UNDIRECTED) ? 2 * rows : rows;
     return workers == 1 ? all : all / workers + all / workers / 4;
   }
 
@@ -535,8 +539,8 @@ public final class WorkerConstruction {
    * with fusion the feature rows are transformed by the first layer as they are loaded.
    */
   public WorkerPartition loadPartition(Model model, FeatureLoader features) {
-    PartitionedGraph pg = PartitionedGraph.open(conf, new Path(spec.graph()));
-    ModelFiles.checkInputWidth(model, features.modelPath(), pg.featureWidth(), spec.graph());
+    PartitionedGraph pg = PartitionedGraph.open(conf, new Path(spec.get(GraphJobOptions.GRAPH)));
+    ModelFiles.checkInputWidth(model, features.modelPath(), pg.featureWidth(), spec.get(GraphJobOptions.GRAPH));
     GraphPartition part = pg.loadPartition(index);
     GraphBlock graph = part.block();
     return new WorkerPartition(graph, PartitionBlockBuilder.indexOf(graph.nodeIds()), part.ownership(),

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.yarngnn.app.graphworker.ConstructionRounds;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.graphworker.GraphWorkerCodec;
 import org.yarngnn.app.runtime.DriverSession;
 import org.yarngnn.app.runtime.JobTransport;
@@ -12,8 +13,8 @@ import org.yarngnn.app.runtime.Phase;
 import org.yarngnn.app.runtime.PhaseCommand;
 import org.yarngnn.app.runtime.PhaseResult;
 import org.yarngnn.app.runtime.ReplaceableWorkers;
-import org.yarngnn.app.runtime.WorkerRecovery;
 import org.yarngnn.app.runtime.WorkerLauncher;
+import org.yarngnn.app.runtime.WorkerRecovery;
 import org.yarngnn.io.table.InputException;
 import org.yarngnn.partition.Ownership;
 
@@ -97,10 +98,10 @@ public final class InferenceDriver {
     long t0 = System.nanoTime();
     this.layers = layerCount;
     try (DriverSession s = new DriverSession(GraphWorkerCodec.CODEC, transport, launcher,
-        spec.job().roundTimeoutSeconds(),
+        spec.get(GraphJobOptions.ROUND_TIMEOUT),
         progress, log)) {
       session = s;
-      int p = spec.job().workers();
+      int p = spec.getInt(GraphJobOptions.WORKERS);
       if (continueAt >= 0 && adoption != null) {
         s.start(p, adoption);
       } else {
@@ -108,8 +109,9 @@ public final class InferenceDriver {
       }
       if (launcher instanceof ReplaceableWorkers r && spec.recovery().replacesWorkers()) {
         recovery = new WorkerRecovery(s, r, spec.recovery().maxWorkerFailures());
-        resume = new LayerResume(layerCount, counts -> ConstructionRounds.ownership(spec.job().ownership(), p, counts),
-            spec.recovery().writesCheckpoints(), spec.job().graph() == null);
+        resume = new LayerResume(layerCount, counts -> ConstructionRounds.ownership(spec.get(GraphJobOptions.OWNERSHIP),
+            p, counts),
+            spec.recovery().writesCheckpoints(), spec.get(GraphJobOptions.GRAPH) == null);
       }
       if (continueAt >= 0 && recovery == null) {
         throw new IllegalStateException("only a job that replaces lost workers continues from checkpoints");
@@ -124,10 +126,10 @@ public final class InferenceDriver {
         sizes = recovery.rejoinAll(LayerResume.atLayer(continueAt), 0.40f,
             "loading the checkpoints (continuing at layer " + (continueAt + 1) + "/" + layers + ")");
         ownershipText = "as the previous attempt built it";
-      } else if (spec.job().graph() != null) {
+      } else if (spec.get(GraphJobOptions.GRAPH) != null) {
         // A partitioned graph: each worker loads its own partition's files; nothing is routed.
         sizes = round(new PhaseCommand(Phase.LOAD_PARTITION), 0.35f);
-        ownershipText = "from " + spec.job().graph();
+        ownershipText = "from " + spec.get(GraphJobOptions.GRAPH);
       } else {
         Ownership own = route(p);
         ownershipText = own.toString();
@@ -152,7 +154,7 @@ public final class InferenceDriver {
 
   /** Reads the node files, chooses the ownership from the ids, and routes node rows to their owners. */
   private Ownership route(int p) throws Exception {
-    return ConstructionRounds.route(spec.job().ownership(), p, this::round);
+    return ConstructionRounds.route(spec.get(GraphJobOptions.OWNERSHIP), p, this::round);
   }
 
   private List<PhaseResult> round(PhaseCommand command, float after) throws Exception {

@@ -3,6 +3,8 @@ package org.yarngnn.app.infer;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.graphworker.ContainerWorkers;
+import org.yarngnn.app.graphworker.GraphJobOptions;
+import org.yarngnn.app.options.CommandOptions;
 import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.app.yarn.DriverContext;
 import org.yarngnn.app.yarn.JobDriver;
@@ -33,10 +35,10 @@ public final class InferenceJobDriver implements JobDriver {
   @Override
   public int run(DriverContext ctx) throws Exception {
     InferOptions spec = inStaging(InferOptions.fromConfiguration(LaunchContexts.jobConf()), ctx.stagingDir());
-    OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(spec.job().output()),
-        new Path(spec.job().workDir()), spec.job().overwrite());
-    List<String> hosts = spec.job().graph() == null ? List.of()
-        : ContainerWorkers.partitionHosts(ctx.conf(), new Path(spec.job().graph()));
+    OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(spec.get(GraphJobOptions.OUTPUT)),
+        new Path(spec.get(GraphJobOptions.WORK_DIR)), spec.get(GraphJobOptions.OVERWRITE));
+    List<String> hosts = spec.get(GraphJobOptions.GRAPH) == null ? List.of()
+        : ContainerWorkers.partitionHosts(ctx.conf(), new Path(spec.get(GraphJobOptions.GRAPH)));
     LayerCheckpoints checkpoints = spec.recovery().writesCheckpoints()
         ? new LayerCheckpoints(ctx.conf(), new Path(spec.recovery().dir())) : null;
     CheckpointResume resume = CheckpointResume.none("this is the first attempt");
@@ -46,27 +48,30 @@ public final class InferenceJobDriver implements JobDriver {
       // are never kept (the last layer is not checkpointed, so a write is always run again; a survivor deletes
       // its own parts before it writes again).
       resume = checkpoints == null ? CheckpointResume.none("no checkpoints (--checkpoint none)")
-          : CheckpointResume.find(checkpoints, spec.job().workers(), spec.job().layers(), spec.job().graph() == null);
+          : CheckpointResume.find(checkpoints, spec.getInt(GraphJobOptions.WORKERS),
+          spec.getInt(GraphJobOptions.LAYERS), spec.get(GraphJobOptions.GRAPH) == null);
       if (!resume.resumes()) {
         ctx.releasePrevious(java.util.Set.of());
       }
       commit.clearWorkDir();
-      ctx.log().println(resume.describe(ctx.attempt(), spec.job().layers()));
+      ctx.log().println(resume.describe(ctx.attempt(), spec.getInt(GraphJobOptions.LAYERS)));
       if (checkpoints != null && !resume.resumes()) {
         checkpoints.deleteQuietly(System.err); // the dead attempt's: this one writes its own
       }
     } else {
       ctx.releasePrevious(java.util.Set.of());
     }
-    try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), spec.job().workerMemoryMb(),
-        spec.job().workerVcores(), hosts, InferenceWorkerMain.class.getName(), InferenceWorkerMain.JAVA_OPTS,
+    try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), spec.getInt(GraphJobOptions.WORKER_MEMORY),
+        spec.getInt(GraphJobOptions.WORKER_VCORES), hosts, InferenceWorkerMain.class.getName(),
+        InferenceWorkerMain.JAVA_OPTS,
         spec.recovery().replacesWorkers())) {
       InferenceDriver.Result r = new InferenceDriver(spec, ctx.transport(), workers, ctx.reporter(), ctx.log())
           .continueAt(resume.layer()).adopting(resume.resumes() ? new WorkerAdoption(ctx) : null)
-          .run(spec.job().layers());
+          .run(spec.getInt(GraphJobOptions.LAYERS));
       commit.commit();
-      if (spec.job().metrics() != null) {
-        RunMetrics.writeOrWarn(ctx.conf(), spec.job().metrics(), RunMetrics.summary("infer", r.seconds(), r.workers()),
+      if (spec.get(GraphJobOptions.METRICS) != null) {
+        RunMetrics.writeOrWarn(ctx.conf(), spec.get(GraphJobOptions.METRICS), RunMetrics.summary("infer", r.seconds(),
+            r.workers()),
             System.out, "infer");
       }
       ctx.setProgress(1f, String.format("wrote %,d embeddings", r.written()));
@@ -89,9 +94,10 @@ public final class InferenceJobDriver implements JobDriver {
   /** The options with a model shipped through staging ({@code staged:NAME}) resolved to its staged copy. */
   public static InferOptions inStaging(InferOptions o, Path stagingDir) {
     // The checkpoints of a job that replaces lost workers live in its staging directory too.
-    InferOptions.Builder b = o.toBuilder().recovery(o.recovery().inStaging(stagingDir));
-    if (o.model().startsWith(STAGED)) {
-      b.model(new Path(stagingDir, o.model().substring(STAGED.length())).toString());
+    CommandOptions.Builder<InferOptions> b = InferOptions.withRecovery(o.toBuilder(), o.recovery()
+        .inStaging(stagingDir));
+    if (o.get(InferOptions.MODEL).startsWith(STAGED)) {
+      b.set(InferOptions.MODEL, new Path(stagingDir, o.get(InferOptions.MODEL).substring(STAGED.length())).toString());
     }
     return b.build();
   }

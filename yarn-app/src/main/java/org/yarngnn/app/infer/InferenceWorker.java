@@ -9,6 +9,7 @@ import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.graphworker.Background;
 import org.yarngnn.app.graphworker.ConstructionPhases;
 import org.yarngnn.app.graphworker.FeatureLoader;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.graphworker.GraphWorkerCodec;
 import org.yarngnn.app.graphworker.HaloExchange;
 import org.yarngnn.app.graphworker.HaloPlan;
@@ -19,21 +20,21 @@ import org.yarngnn.app.graphworker.WorkerConstruction;
 import org.yarngnn.app.graphworker.WorkerFigures;
 import org.yarngnn.app.graphworker.WorkerMesh;
 import org.yarngnn.app.graphworker.WorkerPartition;
-import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.app.runtime.FaultHooks;
+import org.yarngnn.app.runtime.JobTransport;
+import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.runtime.Phase;
 import org.yarngnn.app.runtime.PhaseCommand;
 import org.yarngnn.app.runtime.PhaseResult;
 import org.yarngnn.app.runtime.WorkerSession;
 import org.yarngnn.app.transport.Endpoint;
-import org.yarngnn.app.runtime.JobTransport;
-import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.compute.infer.HaloExchangeHook;
 import org.yarngnn.compute.infer.KernelWarmup;
 import org.yarngnn.compute.infer.LayerwiseInference;
 import org.yarngnn.compute.infer.RowNormalization;
 import org.yarngnn.compute.model.Model;
 import org.yarngnn.compute.tensor.DenseMatrix;
+import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.io.table.OutputCommit;
 
 /**
@@ -100,13 +101,14 @@ public final class InferenceWorker implements WorkerSession.Role {
     this.spec = spec;
     this.model = model;
     this.index = index;
-    this.workers = spec.job().workers();
+    this.workers = spec.getInt(GraphJobOptions.WORKERS);
     this.mesh = new WorkerMesh(index, workers, transport.options(GraphWorkerCodec.CODEC, Participants.worker(index)));
     String container = System.getenv("CONTAINER_ID");
     if (model == null) {
       // A container's cold JVM reads the model (its first HDFS client, Jackson, safetensors: about a second of
       // class loading and reading) while it registers and waits for the job round, not after.
-      modelRead = new java.util.concurrent.FutureTask<>(() -> ModelFiles.read(conf, new Path(spec.model())));
+      modelRead = new java.util.concurrent.FutureTask<>(() -> ModelFiles.read(conf,
+          new Path(spec.get(InferOptions.MODEL))));
       Thread t = new Thread(modelRead, "model-read");
       t.setDaemon(true);
       t.start();
@@ -155,7 +157,7 @@ public final class InferenceWorker implements WorkerSession.Role {
     // --verbose reaches the workers as an option (job.xml on YARN), not as a key of the container's own conf.
     FaultHooks faults = FaultHooks.of(conf);
     WorkerSession session = new WorkerSession(index, driverHost, driverPort, transport, GraphWorkerCodec.CODEC,
-        spec.job().verbose() || conf.getBoolean("yarngnn.verbose", false)).faults(faults, attempt);
+        spec.get(GraphJobOptions.VERBOSE) || conf.getBoolean("yarngnn.verbose", false)).faults(faults, attempt);
     if (reconnect != null) {
       session.reconnecting(reconnect);
     }
@@ -257,13 +259,14 @@ public final class InferenceWorker implements WorkerSession.Role {
       }
     }
     if (engine == null) {
-      engine = new LayerwiseInference(model, spec.job().seed());
+      engine = new LayerwiseInference(model, spec.get(GraphJobOptions.SEED));
       warmUp(engine);
     }
     if (construction == null) {
       construction = new ConstructionPhases(conf, spec.job(), model,
-          new FeatureLoader(model, spec.model(), engine.layers().get(0), spec.fusion()), index, mesh, figures);
-      if (spec.targets() == null && checkpoints == null) {
+          new FeatureLoader(model, spec.get(InferOptions.MODEL), engine.layers().get(0), spec.get(InferOptions.FUSION)),
+          index, mesh, figures);
+      if (spec.get(InferOptions.TARGETS) == null && checkpoints == null) {
         // A worker's message slots (its nodes and its halo) are known early in its partition's build: its first
         // layer's message matrix is allocated (zeroed and faulted in on a thread of its own) while the build
         // sorts its columns, rather than at the start of the layer, where first touch is one core's work (the
@@ -356,7 +359,7 @@ public final class InferenceWorker implements WorkerSession.Role {
 
   /** A replacement's partition: its files of {@code --graph}, or the checkpoint construction wrote. */
   private WorkerPartition loadPartition() throws Exception {
-    if (spec.job().graph() != null) {
+    if (spec.get(GraphJobOptions.GRAPH) != null) {
       construction.run(new PhaseCommand(Phase.LOAD_PARTITION));
       return construction.take(new PhaseCommand(Phase.LOAD_PARTITION));
     }
@@ -427,8 +430,9 @@ public final class InferenceWorker implements WorkerSession.Role {
       if (e instanceof Error err) {
         throw err;
       }
-      throw NumberChecks.asBadInput((Exception) e, spec.job().edges() != null ? spec.job().edges() : spec.job()
-          .graph());
+      throw NumberChecks.asBadInput((Exception) e, spec.get(GraphJobOptions.EDGES) != null
+          ? spec.get(GraphJobOptions.EDGES) : spec.job()
+          .get(GraphJobOptions.GRAPH));
     }
     layerDone(plan);
   }
@@ -449,11 +453,11 @@ public final class InferenceWorker implements WorkerSession.Role {
       figures.add("transformSeconds", (System.nanoTime() - t0) / 1e9);
       long t1 = System.nanoTime();
       HaloExchange ex = new HaloExchange(k, edges, msg, plan.sendRows(k), plan.recvSlots(k),
-          spec.job().chunkRows());
+          spec.getInt(GraphJobOptions.CHUNK_ROWS));
       WorkerMesh m = mesh;
       Background sender = new Background("halo-send-" + index, () -> ex.sendAll(m, index));
       faults.inLayer(index, attempt, k);
-      if (spec.pipelining()) {
+      if (spec.get(InferOptions.PIPELINING)) {
         long t2 = System.nanoTime();
         HaloUsers users = plan.users(k, edges);
         figures.add("haloUsersSeconds", (System.nanoTime() - t2) / 1e9);
@@ -486,16 +490,17 @@ public final class InferenceWorker implements WorkerSession.Role {
     int parts = Math.max(1, Math.min(PARTS_PER_WORKER, Math.min(spec.job().threads(), (ids.length + 65535) / 65536)));
     if (generation > 0) {
       // Written again after a loss: this worker's parts of the interrupted attempt go first.
-      org.apache.hadoop.fs.FileSystem fs = new Path(spec.job().workDir()).getFileSystem(conf);
+      org.apache.hadoop.fs.FileSystem fs = new Path(spec.get(GraphJobOptions.WORK_DIR)).getFileSystem(conf);
       for (int t = 0; t < PARTS_PER_WORKER; t++) {
-        fs.delete(new Path(spec.job().workDir(), OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.job()
-            .outputFormat())),
+        fs.delete(new Path(spec.get(GraphJobOptions.WORK_DIR), OutputCommit.partName(index * PARTS_PER_WORKER + t,
+            spec.job()
+            .get(GraphJobOptions.OUTPUT_FORMAT))),
             false);
       }
     }
-    new PartWriter(conf, spec.job().outputFormat(), plan.layers()).write(ids, h, pred, parts, parts,
-        t -> new Path(spec.job().workDir(), OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.job()
-            .outputFormat())));
+    new PartWriter(conf, spec.get(GraphJobOptions.OUTPUT_FORMAT), plan.layers()).write(ids, h, pred, parts, parts,
+        t -> new Path(spec.get(GraphJobOptions.WORK_DIR), OutputCommit.partName(index * PARTS_PER_WORKER + t, spec.job()
+            .get(GraphJobOptions.OUTPUT_FORMAT))));
   }
 
   /**
@@ -504,13 +509,13 @@ public final class InferenceWorker implements WorkerSession.Role {
    */
   private HaloPlan buildPlan(WorkerPartition part) throws Exception {
     HaloPlan p;
-    if (spec.targets() == null) {
+    if (spec.get(InferOptions.TARGETS) == null) {
       p = HaloPlan.build(part, engine, mesh, index);
     } else {
       targeted = planTargets(part);
       p = targeted.halo();
     }
-    if (spec.pipelining() && mesh.workers() > 1) {
+    if (spec.get(InferOptions.PIPELINING) && mesh.workers() > 1) {
       p.buildUsersAhead();
     }
     return p;

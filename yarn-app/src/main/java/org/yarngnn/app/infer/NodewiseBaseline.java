@@ -1,22 +1,15 @@
 package org.yarngnn.app.infer;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.compute.infer.LayerwiseInference;
 import org.yarngnn.compute.infer.NodewiseInference;
 import org.yarngnn.compute.model.Model;
 import org.yarngnn.compute.tensor.DenseMatrix;
 import org.yarngnn.io.model.ModelFiles;
 import org.yarngnn.io.table.EdgeTable;
-import org.yarngnn.io.table.EmbeddingWriter;
-import org.yarngnn.io.table.InputException;
 import org.yarngnn.io.table.NodeTable;
 import org.yarngnn.io.table.OutputCommit;
 import org.yarngnn.io.table.TableReadOptions;
@@ -51,40 +44,44 @@ public final class NodewiseBaseline {
   public Result run() throws Exception {
     long t0 = System.nanoTime();
     // Everything that can be refused is checked before any output exists.
-    Model model = ModelFiles.read(conf, new Path(options.model()));
+    Model model = ModelFiles.read(conf, new Path(options.get(InferOptions.MODEL)));
     PartitionedGraph partitioned = null;
     EdgeTable edges = null;
     NodeTable nodes = null;
     int width;
-    if (options.job().graph() != null) {
-      partitioned = PartitionedGraph.open(conf, new Path(options.job().graph()));
+    if (options.get(GraphJobOptions.GRAPH) != null) {
+      partitioned = PartitionedGraph.open(conf, new Path(options.get(GraphJobOptions.GRAPH)));
       width = partitioned.featureWidth();
     } else {
-      edges = EdgeTable.open(conf, options.job().edges(),
-          TableReadOptions.builder().format(options.job().edgesFormat()).build());
-      nodes = NodeTable.open(conf, options.job().nodes(),
-          TableReadOptions.builder().format(options.job().nodesFormat()).build());
+      edges = EdgeTable.open(conf, options.get(GraphJobOptions.EDGES),
+          TableReadOptions.builder().format(options.get(GraphJobOptions.EDGES_FORMAT)).build());
+      nodes = NodeTable.open(conf, options.get(GraphJobOptions.NODES),
+          TableReadOptions.builder().format(options.get(GraphJobOptions.NODES_FORMAT)).build());
       width = nodes.featureWidth();
     }
-    ModelFiles.checkInputWidth(model, options.model(), width,
-        options.job().graph() != null ? options.job().graph() : options.job().nodes());
-    OutputCommit commit = OutputCommit.begin(conf, new Path(options.job().output()), options.job().overwrite())
+    ModelFiles.checkInputWidth(model, options.get(InferOptions.MODEL), width,
+        options.get(GraphJobOptions.GRAPH) != null ? options.get(GraphJobOptions.GRAPH)
+        : options.get(GraphJobOptions.NODES));
+    OutputCommit commit = OutputCommit.begin(conf, new Path(options.get(GraphJobOptions.OUTPUT)),
+        options.get(GraphJobOptions.OVERWRITE))
         .abortOnExit();
     try {
       LocalGraph graph = partitioned != null ? partitioned.loadLocalGraph()
           : GraphBuilder.build(edges, nodes, GraphBuildOptions.builder()
-              .undirected(options.job().undirected())
-              .missingFeatures(options.job().missingFeatures())
+              .undirected(options.get(GraphJobOptions.UNDIRECTED))
+              .missingFeatures(options.get(GraphJobOptions.MISSING_FEATURES))
               .threads(options.job().threads())
               .build());
       log.println("yarn-gnn infer: graph " + graph.stats().summary());
       long tc = System.nanoTime();
-      NodewiseInference nodewise = new NodewiseInference(model, options.job().seed(), options.batchSize());
+      NodewiseInference nodewise = new NodewiseInference(model, options.get(GraphJobOptions.SEED),
+          options.getInt(InferOptions.BATCH_SIZE));
       DenseMatrix embeddings;
       try {
         embeddings = nodewise.run(graph.block(), graph.features());
       } catch (RuntimeException e) {
-        throw NumberChecks.asBadInput(e, options.job().edges() != null ? options.job().edges() : options.job().graph());
+        throw NumberChecks.asBadInput(e, options.get(GraphJobOptions.EDGES) != null
+            ? options.get(GraphJobOptions.EDGES) : options.get(GraphJobOptions.GRAPH));
       }
       log.printf("yarn-gnn infer: nodewise inference computed %,d layer rows in %.1f s%n", nodewise.rowsComputed(),
           (System.nanoTime() - tc) / 1e9);
@@ -102,7 +99,8 @@ public final class NodewiseBaseline {
   private int writeParts(OutputCommit commit, long[] ids, DenseMatrix embeddings, int[] predictions, int layers)
       throws Exception {
     int parts = Math.max(1, (ids.length + ROWS_PER_PART - 1) / ROWS_PER_PART);
-    return new PartWriter(conf, options.job().outputFormat(), layers).write(ids, embeddings, predictions, parts,
-        options.job().threads(), part -> commit.partFile(part, options.job().outputFormat()));
+    return new PartWriter(conf, options.get(GraphJobOptions.OUTPUT_FORMAT), layers).write(ids, embeddings, predictions,
+        parts,
+        options.job().threads(), part -> commit.partFile(part, options.get(GraphJobOptions.OUTPUT_FORMAT)));
   }
 }

@@ -17,7 +17,8 @@ import org.yarngnn.partition.InputFinding;
  */
 record TargetRows(int[] rows, InputFinding unknown) {
   static TargetRows read(Configuration conf, InferOptions spec, WorkerPartition part, int self) {
-    IdTable table = IdTable.open(conf, spec.targets(), TableReadOptions.builder().format(spec.targetsFormat()).build(),
+    IdTable table = IdTable.open(conf, spec.get(InferOptions.TARGETS), TableReadOptions.builder()
+        .format(spec.get(InferOptions.TARGETS_FORMAT)).build(),
         "targets");
     int n = part.graph().numNodes();
     boolean[] mine = new boolean[n];
@@ -29,8 +30,10 @@ record TargetRows(int[] rows, InputFinding unknown) {
       }
       int r = part.index().get(id);
       if (r < 0) {
-        unknown[0] = new InputFinding(TargetPlan.TARGETS_TABLE, file, row, 0, InputException.at(table.files().get(file), row,
-            "target id " + id + " is not a node of the graph (--targets " + spec.targets() + ")").getMessage(), true);
+        unknown[0] = new InputFinding(TargetPlan.TARGETS_TABLE, file, row, 0, InputException.at(table.files().get(file),
+            row,
+            "target id " + id + " is not a node of the graph (--targets " + spec.get(InferOptions.TARGETS) + ")")
+            .getMessage(), true);
       } else if (!mine[r]) {
         mine[r] = true;
         count[0]++;

@@ -172,10 +172,7 @@ public final class Option<T> {
 
   /** The value of {@code yarngnn.NAME} in {@code conf}, checked; the default when it is not set. */
   public T get(org.apache.hadoop.conf.Configuration conf) {
-    String text = conf.getTrimmed(key());
-    T v = text == null ? defaultValue : parse(text);
-    check(v);
-    return v;
+    return checkedValue(conf.getTrimmed(key()));
   }
 
   /**
@@ -183,7 +180,10 @@ public final class Option<T> {
    * default when neither does.
    */
   public T read(org.yarngnn.app.cli.CommandLine cl) {
-    String text = internal ? cl.conf().getTrimmed(key()) : cl.get(name);
+    return checkedValue(internal ? cl.conf().getTrimmed(key()) : cl.get(name));
+  }
+
+  private T checkedValue(String text) {
     T v = text == null ? defaultValue : parse(text);
     check(v);
     return v;

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.graphworker.ThreadWorkers;
 import org.yarngnn.app.runtime.DriverSession;
 import org.yarngnn.app.runtime.JobTransport;
@@ -65,8 +66,8 @@ public final class TopkDriver {
   public Result run() throws Exception {
     long t0 = System.nanoTime();
     try (DriverSession session = new DriverSession(TopkWorker.CODEC, transport, launcher,
-        options.roundTimeoutSeconds(), progress, log)) {
-      session.start(options.workers());
+        options.get(TopkOptions.ROUND_TIMEOUT), progress, log)) {
+      session.start(options.getInt(GraphJobOptions.WORKERS));
       List<PhaseResult> retrieved = session.round(new PhaseCommand(Phase.RETRIEVE), 0.95f, "retrieve",
           (c, r) -> r instanceof PhaseResult.WorkerReport);
       List<PhaseResult> exits = session.round(new PhaseCommand(Phase.EXIT), 0.99f, "exit",
@@ -74,7 +75,8 @@ public final class TopkDriver {
       List<Map<String, Double>> workers = new ArrayList<>();
       long rows = 0;
       long queries = 0;
-      RankingMetrics metrics = options.truth() == null ? null : new RankingMetrics(options.k());
+      RankingMetrics metrics = options.get(TopkOptions.TRUTH) == null ? null
+          : new RankingMetrics(options.getInt(TopkOptions.K));
       for (int w = 0; w < retrieved.size(); w++) {
         Map<String, Double> f = new LinkedHashMap<>(((PhaseResult.WorkerReport) retrieved.get(w)).figures());
         ((PhaseResult.WorkerReport) exits.get(w)).figures().forEach((k, v) -> f.merge(k, v, Math::max));

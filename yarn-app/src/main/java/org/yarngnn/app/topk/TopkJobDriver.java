@@ -3,6 +3,7 @@ package org.yarngnn.app.topk;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.graphworker.ContainerWorkers;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.app.yarn.DriverContext;
 import org.yarngnn.app.yarn.JobDriver;
@@ -20,18 +21,20 @@ public final class TopkJobDriver implements JobDriver {
   @Override
   public int run(DriverContext ctx) throws Exception {
     TopkOptions o = TopkOptions.fromConfiguration(LaunchContexts.jobConf());
-    OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(o.output()), new Path(o.workDir()),
-        o.overwrite());
+    OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(o.get(TopkOptions.OUTPUT)),
+        new Path(o.get(GraphJobOptions.WORK_DIR)),
+        o.get(GraphJobOptions.OVERWRITE));
     ctx.releasePrevious(java.util.Set.of());
     if (ctx.attempt() > 1) {
       commit.clearWorkDir(); // the dead attempt's parts: this one writes every part again
     }
-    try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), o.workerMemoryMb(), o.workerVcores(),
+    try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), o.getInt(GraphJobOptions.WORKER_MEMORY),
+        o.getInt(GraphJobOptions.WORKER_VCORES),
         List.of(), TopkWorkerMain.class.getName())) {
       TopkDriver.Result r = new TopkDriver(o, ctx.transport(), workers, ctx.reporter(), ctx.log()).run();
       commit.commit();
-      if (o.metrics() != null) {
-        RunMetrics.writeOrWarn(ctx.conf(), o.metrics(), r.summary(), System.out, "topk");
+      if (o.get(TopkOptions.METRICS) != null) {
+        RunMetrics.writeOrWarn(ctx.conf(), o.get(TopkOptions.METRICS), r.summary(), System.out, "topk");
       }
       ctx.setProgress(1f, String.format("wrote %,d rows for %,d queries", r.rows(), r.queries()));
       System.out.println("yarn-gnn topk: " + r.rows() + " rows" + (r.metrics() == null ? "" : " " + r.metrics()));

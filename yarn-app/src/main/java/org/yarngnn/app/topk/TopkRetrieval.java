@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.compute.retrieval.ExactTopK;
 import org.yarngnn.compute.retrieval.QueryPairs;
 import org.yarngnn.compute.retrieval.RankingMetrics;
@@ -50,40 +51,43 @@ final class TopkRetrieval {
   /** Runs this worker's share and writes its part file into the job's work directory; returns its figures. */
   Map<String, Double> run() {
     long t0 = System.nanoTime();
-    NodeTable table = NodeTable.open(conf, o.embeddings(), TopkOptions.embeddingColumns());
+    NodeTable table = NodeTable.open(conf, o.get(TopkOptions.EMBEDDINGS), TopkOptions.embeddingColumns());
     int width = table.featureWidth();
-    long[] querySet = o.queries() == null ? null : ownedIds(o.queries(), "queries", true);
-    long[] candidateSet = o.candidates() == null ? null : ownedIds(o.candidates(), "candidates", false);
+    long[] querySet = o.get(TopkOptions.QUERIES) == null ? null : ownedIds(o.get(TopkOptions.QUERIES), "queries", true);
+    long[] candidateSet = o.get(TopkOptions.CANDIDATES) == null ? null : ownedIds(o.get(TopkOptions.CANDIDATES),
+        "candidates", false);
     Queries q = collectQueries(table, width, querySet, candidateSet);
     QueryIndex index = new QueryIndex(q.ids, q.count);
-    QueryPairs excluded = o.exclude() == null ? QueryPairs.NONE : readPairs(o.exclude(), "--exclude", q, index);
-    QueryPairs truth = o.truth() == null ? null : readPairs(o.truth(), "--truth", q, index);
+    QueryPairs excluded = o.get(TopkOptions.EXCLUDE) == null ? QueryPairs.NONE : readPairs(o.get(TopkOptions.EXCLUDE),
+        "--exclude", q, index);
+    QueryPairs truth = o.get(TopkOptions.TRUTH) == null ? null : readPairs(o.get(TopkOptions.TRUTH), "--truth", q,
+        index);
     figures.put("queries", (double) q.count);
     figures.put("candidates", (double) q.candidates);
     figures.put("excludedPairs", (double) excluded.size());
     figures.put("t.read", seconds(t0));
 
     long t1 = System.nanoTime();
-    int block = o.candidateBlock();
+    int block = o.getInt(TopkOptions.CANDIDATE_BLOCK);
     int threads = Math.max(1, java.util.concurrent.ForkJoinPool.getCommonPoolParallelism() + 1);
-    long heapBytes = ExactTopK.heapBytes(q.count, o.k());
+    long heapBytes = ExactTopK.heapBytes(q.count, o.getInt(TopkOptions.K));
     long blockBytes = ExactTopK.blockBytes(block, width, threads) + (long) block * (width * 4L + 8);
     long free = Runtime.getRuntime().maxMemory() - usedHeap();
     if (heapBytes + blockBytes > free * 0.8) {
       throw new IllegalStateException(String.format("worker %d: the top-%d heaps of its %,d queries and the "
           + "candidate blocks need %,d MB, more than the %,d MB of heap left: add --workers or --worker-memory",
-          worker, o.k(), q.count, (heapBytes + blockBytes) >> 20, free >> 20));
+          worker, o.getInt(TopkOptions.K), q.count, (heapBytes + blockBytes) >> 20, free >> 20));
     }
     figures.put("heapBytesOfLists", (double) heapBytes);
     figures.put("blockBytes", (double) blockBytes);
-    ExactTopK topk = new ExactTopK(q.rows, q.ids, q.count, width, o.k(), excluded, block);
+    ExactTopK topk = new ExactTopK(q.rows, q.ids, q.count, width, o.getInt(TopkOptions.K), excluded, block);
     if (q.count > 0) {
       streamCandidates(table, width, candidateSet, topk);
     }
     figures.put("t.score", seconds(t1));
 
     long t2 = System.nanoTime();
-    RankingMetrics metrics = truth == null ? null : new RankingMetrics(o.k());
+    RankingMetrics metrics = truth == null ? null : new RankingMetrics(o.getInt(TopkOptions.K));
     long rows = write(topk, q, metrics, truth);
     figures.put("rows", (double) rows);
     if (metrics != null) {
@@ -158,12 +162,12 @@ final class TopkRetrieval {
           return;
         }
         if (q.ownedCount == q.owned.length) {
-          q.owned = Arrays.copyOf(q.owned, grow(q.ownedCount, "--embeddings " + o.embeddings()));
+          q.owned = Arrays.copyOf(q.owned, grow(q.ownedCount, "--embeddings " + o.get(TopkOptions.EMBEDDINGS)));
         }
         q.owned[q.ownedCount++] = id;
         if (querySet == null || contains(querySet, id)) {
           if (q.count == q.ids.length) {
-            int cap = grow(q.count, "--embeddings " + o.embeddings());
+            int cap = grow(q.count, "--embeddings " + o.get(TopkOptions.EMBEDDINGS));
             if ((long) cap * width > Integer.MAX_VALUE - 16) {
               throw new IllegalStateException("worker " + worker + " has more query rows than one array holds: "
                   + "add --workers");
@@ -180,17 +184,19 @@ final class TopkRetrieval {
     Arrays.sort(q.owned);
     for (int i = 1; i < q.owned.length; i++) {
       if (q.owned[i] == q.owned[i - 1]) {
-        throw new InputException("--embeddings " + o.embeddings() + ": id " + q.owned[i] + " appears twice");
+        throw new InputException("--embeddings " + o.get(TopkOptions.EMBEDDINGS) + ": id " + q.owned[i]
+            + " appears twice");
       }
     }
-    missing(querySet, q.owned, "--queries " + o.queries());
+    missing(querySet, q.owned, "--queries " + o.get(TopkOptions.QUERIES));
     if (candidateSet != null) {
       long[] mineOnly = Arrays.stream(candidateSet).filter(id -> ownership.owner(id) == worker).toArray();
-      missing(mineOnly, q.owned, "--candidates " + o.candidates());
+      missing(mineOnly, q.owned, "--candidates " + o.get(TopkOptions.CANDIDATES));
     }
-    if (o.k() > q.candidates) {
-      throw new InputException("--k " + o.k() + " is more than the " + q.candidates + " candidates ("
-          + (o.candidates() == null ? "rows of --embeddings " + o.embeddings() : "--candidates " + o.candidates())
+    if (o.getInt(TopkOptions.K) > q.candidates) {
+      throw new InputException("--k " + o.getInt(TopkOptions.K) + " is more than the " + q.candidates + " candidates ("
+          + (o.get(TopkOptions.CANDIDATES) == null ? "rows of --embeddings " + o.get(TopkOptions.EMBEDDINGS)
+          : "--candidates " + o.get(TopkOptions.CANDIDATES))
           + ")");
     }
     return q;
@@ -203,7 +209,7 @@ final class TopkRetrieval {
     }
     for (long id : ids) {
       if (!contains(owned, id)) {
-        throw new InputException(what + ": id " + id + " is not in --embeddings " + o.embeddings());
+        throw new InputException(what + ": id " + id + " is not in --embeddings " + o.get(TopkOptions.EMBEDDINGS));
       }
     }
   }
@@ -270,7 +276,7 @@ final class TopkRetrieval {
       private void check(long id, long row) {
         if (ownership.owner(id) == worker && !contains(q.owned, id)) {
           throw new InputException(option + " " + file + ": row " + row + ": id " + id + " is not in --embeddings "
-              + o.embeddings());
+              + o.get(TopkOptions.EMBEDDINGS));
         }
       }
     });
@@ -279,7 +285,7 @@ final class TopkRetrieval {
 
   /** Reads the embeddings again, offering the candidates to the kernel a block at a time. */
   private void streamCandidates(NodeTable table, int width, long[] candidateSet, ExactTopK topk) {
-    int block = o.candidateBlock();
+    int block = o.getInt(TopkOptions.CANDIDATE_BLOCK);
     float[] rows = new float[block * width];
     long[] ids = new long[block];
     int[] n = {0};
@@ -297,7 +303,7 @@ final class TopkRetrieval {
       });
       topk.offer(rows, ids, n[0]);
     } catch (ExactTopK.ScoreOverflowException e) {
-      throw new InputException("--embeddings " + o.embeddings() + ": " + e.getMessage());
+      throw new InputException("--embeddings " + o.get(TopkOptions.EMBEDDINGS) + ": " + e.getMessage());
     }
   }
 
@@ -307,11 +313,13 @@ final class TopkRetrieval {
       return 0;
     }
     QueryIndex order = new QueryIndex(q.ids, q.count);
-    long[] ids = new long[o.k()];
-    float[] scores = new float[o.k()];
+    long[] ids = new long[o.getInt(TopkOptions.K)];
+    float[] scores = new float[o.getInt(TopkOptions.K)];
     long rows = 0;
-    Path part = new Path(o.workDir(), OutputCommit.partName(worker, o.outputFormat()));
-    try (TableWriter w = TableWriter.create(conf, part, o.outputFormat(), "topk", TopkOptions.columns())) {
+    Path part = new Path(o.get(GraphJobOptions.WORK_DIR), OutputCommit.partName(worker,
+        o.get(GraphJobOptions.OUTPUT_FORMAT)));
+    try (TableWriter w = TableWriter.create(conf, part, o.get(GraphJobOptions.OUTPUT_FORMAT), "topk",
+        TopkOptions.columns())) {
       for (int i = 0; i < q.count; i++) {
         int r = order.row[i];
         int n = topk.result(r, ids, scores);

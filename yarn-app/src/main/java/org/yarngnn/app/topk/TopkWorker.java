@@ -37,7 +37,8 @@ final class TopkWorker implements WorkerSession.Role {
   /** Serves worker {@code index}'s session with the driver at {@code host:port}; returns its exit status. */
   static int serve(Configuration conf, TopkOptions options, int index, String host, int port,
       JobTransport transport) {
-    return new WorkerSession(index, host, port, transport, CODEC, options.verbose()).faults(FaultHooks.of(conf), 0)
+    return new WorkerSession(index, host, port, transport, CODEC, options.get(TopkOptions.VERBOSE))
+        .faults(FaultHooks.of(conf), 0)
         .run(() -> new TopkWorker(conf, options, index));
   }
 

@@ -17,6 +17,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.compute.json.Json;
 import org.yarngnn.compute.link.LinkLoss;
 import org.yarngnn.compute.link.LinkTrainer;
@@ -88,9 +89,10 @@ public final class Checkpoint {
       int workers, LinkOptions link) {
     static RunOptions of(TrainOptions o) {
       LinkOptions l = o.link();
-      return new RunOptions(o.specJson(), o.seed(), o.lr(), o.weightDecay(), o.dropout(), o.patience(),
-          o.workers(), l == null ? null : new LinkOptions(l.valFraction(), l.testFraction(), l.negatives(),
-              l.sampler(), l.loss(), l.temperature(), l.evalNegatives()));
+      return new RunOptions(o.get(TrainOptions.SPEC_JSON), o.get(GraphJobOptions.SEED), o.get(TrainOptions.LR),
+          o.get(TrainOptions.WEIGHT_DECAY), o.get(TrainOptions.DROPOUT), o.getInt(TrainOptions.PATIENCE),
+          o.getInt(GraphJobOptions.WORKERS), l == null ? null : new LinkOptions(l.valFraction(), l.testFraction(),
+              l.negatives(), l.sampler(), l.loss(), l.temperature(), l.evalNegatives()));
     }
   }
 
@@ -474,14 +476,14 @@ public final class Checkpoint {
       throw new InputException(where + " holds a model spec that does not parse: " + e.getMessage());
     }
     if (!theirs.equals(spec)) {
-      throw new InputException(where + " is of another model spec than --model-spec " + o.modelSpec());
+      throw new InputException(where + " is of another model spec than --model-spec " + o.get(TrainOptions.MODEL_SPEC));
     }
-    mismatch(where, "--seed", want.seed(), o.seed());
-    mismatch(where, "--lr", want.lr(), o.lr());
-    mismatch(where, "--weight-decay", want.weightDecay(), o.weightDecay());
-    mismatch(where, "--dropout", want.dropout(), o.dropout());
-    mismatch(where, "--patience", want.patience(), o.patience());
-    mismatch(where, "--workers", want.workers(), o.workers());
+    mismatch(where, "--seed", want.seed(), o.get(GraphJobOptions.SEED));
+    mismatch(where, "--lr", want.lr(), o.get(TrainOptions.LR));
+    mismatch(where, "--weight-decay", want.weightDecay(), o.get(TrainOptions.WEIGHT_DECAY));
+    mismatch(where, "--dropout", want.dropout(), o.get(TrainOptions.DROPOUT));
+    mismatch(where, "--patience", want.patience(), o.getInt(TrainOptions.PATIENCE));
+    mismatch(where, "--workers", want.workers(), o.getInt(GraphJobOptions.WORKERS));
     LinkOptions theirLink = want.link();
     LinkOptions ourLink = RunOptions.of(o).link();
     if ((theirLink == null) != (ourLink == null)) {
@@ -497,8 +499,9 @@ public final class Checkpoint {
       mismatch(where, "--temperature", theirLink.temperature(), ourLink.temperature());
       mismatch(where, "--eval-negatives", theirLink.evalNegatives(), ourLink.evalNegatives());
     }
-    if (o.epochs() < s.epoch()) {
-      throw new InputException(where + " is past --epochs " + o.epochs() + " (--epochs may grow, not shrink)");
+    if (o.getInt(TrainOptions.EPOCHS) < s.epoch()) {
+      throw new InputException(where + " is past --epochs " + o.getInt(TrainOptions.EPOCHS)
+          + " (--epochs may grow, not shrink)");
     }
   }
 

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.compute.json.Json;
 import org.yarngnn.compute.model.ModelDirectory;
 import org.yarngnn.io.model.ModelFiles;
@@ -23,7 +24,7 @@ public final class ModelOutput {
   /** {@code --metrics}' summary of a training run: the run's figures and, under "training", its metrics.json. */
   public static java.util.Map<String, Object> summary(TrainingDriver.Result r, TrainOptions job) {
     java.util.Map<String, Object> m = org.yarngnn.app.runtime.RunMetrics.summary("train", r.seconds(), r.workers());
-    m.put("training", TrainingDriver.metrics(r, r.seconds() * job.workers(), job.prices()));
+    m.put("training", TrainingDriver.metrics(r, r.seconds() * job.getInt(GraphJobOptions.WORKERS), job.prices()));
     return m;
   }
 

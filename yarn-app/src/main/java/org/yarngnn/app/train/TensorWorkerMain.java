@@ -23,7 +23,7 @@ public final class TensorWorkerMain {
       host = InetAddress.getLocalHost().getHostName();
     }
     Configuration conf = LaunchContexts.jobConf();
-    ModelSpec spec = ModelFormat.parse(conf.get(TrainOptions.SPEC_JSON_KEY), "job.xml");
+    ModelSpec spec = ModelFormat.parse(conf.get(TrainOptions.SPEC_JSON.key()), "job.xml");
     int id = Integer.parseInt(args[2]);
     int threads = Integer.getInteger("java.util.concurrent.ForkJoinPool.common.parallelism", 1);
     int status = new TensorWorker(spec, id, args[0], Integer.parseInt(args[1]),

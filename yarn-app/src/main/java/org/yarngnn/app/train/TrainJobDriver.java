@@ -3,6 +3,7 @@ package org.yarngnn.app.train;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.graphworker.ContainerWorkers;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.runtime.RunMetrics;
 import org.yarngnn.app.tensor.ContainerTensorWorkers;
 import org.yarngnn.app.yarn.DriverContext;
@@ -38,37 +39,40 @@ public final class TrainJobDriver implements JobDriver {
   @Override
   public int run(DriverContext ctx) throws Exception {
     TrainOptions opts = TrainOptions.fromConfiguration(LaunchContexts.jobConf());
-    OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(opts.output()),
-        new Path(opts.job().workDir()), opts.job().overwrite());
+    OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(opts.get(GraphJobOptions.OUTPUT)),
+        new Path(opts.get(GraphJobOptions.WORK_DIR)), opts.get(GraphJobOptions.OVERWRITE));
     // --link-pairs: the client began its commit too; the workers write their parts, this driver commits it.
     OutputCommit pairs = opts.link() == null || opts.link().pairsWorkDir() == null ? null
         : OutputCommit.resume(ctx.conf(), new Path(opts.link().pairs()), new Path(opts.link().pairsWorkDir()),
-            opts.job().overwrite());
-    List<String> hosts = opts.job().graph() == null ? List.of()
-        : ContainerWorkers.partitionHosts(ctx.conf(), new Path(opts.job().graph()));
+            opts.get(GraphJobOptions.OVERWRITE));
+    List<String> hosts = opts.get(GraphJobOptions.GRAPH) == null ? List.of()
+        : ContainerWorkers.partitionHosts(ctx.conf(), new Path(opts.get(GraphJobOptions.GRAPH)));
     try {
-      ModelSpec spec = ModelFormat.parse(opts.specJson(), opts.modelSpec());
-      Checkpoint checkpoints = Checkpoint.of(ctx.conf(), new Path(opts.output()));
+      ModelSpec spec = ModelFormat.parse(opts.get(TrainOptions.SPEC_JSON), opts.get(TrainOptions.MODEL_SPEC));
+      Checkpoint checkpoints = Checkpoint.of(ctx.conf(), new Path(opts.get(GraphJobOptions.OUTPUT)));
       if (ctx.attempt() > 1) {
         // The previous attempt's AM died mid-run: continue from its last checkpoint if it wrote one (the epochs
         // that follow are those of a run never stopped), else start over.
         commit.clearWorkDir();
-        boolean resume = opts.resume() == null && checkpoints.latest() != null;
+        boolean resume = opts.get(TrainOptions.RESUME) == null && checkpoints.latest() != null;
         ctx.log().println("yarn-gnn train: attempt " + ctx.attempt() + " after the previous ApplicationMaster died: "
-            + (resume ? "resuming from " + checkpoints.latest() : opts.resume() != null ? "resuming again"
+            + (resume ? "resuming from " + checkpoints.latest() : opts.get(TrainOptions.RESUME) != null
+            ? "resuming again"
             : "no checkpoint, starting over"));
         if (resume) {
-          opts = opts.toBuilder().resume(opts.output()).build();
+          opts = opts.toBuilder().set(TrainOptions.RESUME, opts.get(GraphJobOptions.OUTPUT)).build();
         }
       }
       TrainingDriver.Result r = null;
       for (int losses = 0; r == null; ) {
         // A lost graph worker (killed, preempted, lost node) ends the round; the job then starts a new set of
         // workers from the last checkpoint (the epochs that follow are an undisturbed run's) or from epoch 1.
-        ContainerWorkers workers = ContainerWorkers.restartable(ctx.containers(), opts.job().workerMemoryMb(),
-            opts.job().workerVcores(), hosts, TrainWorkerMain.class.getName(), losses);
-        ContainerTensorWorkers tensors = opts.tensorBackend() == TrainOptions.TensorBackend.REMOTE
-            ? new ContainerTensorWorkers(ctx.containers(), opts.tensorWorkerMemoryMb(), opts.tensorWorkerVcores(),
+        ContainerWorkers workers = ContainerWorkers.restartable(ctx.containers(),
+            opts.getInt(GraphJobOptions.WORKER_MEMORY),
+            opts.getInt(GraphJobOptions.WORKER_VCORES), hosts, TrainWorkerMain.class.getName(), losses);
+        ContainerTensorWorkers tensors = opts.get(TrainOptions.TENSOR_BACKEND) == TrainOptions.TensorBackend.REMOTE
+            ? new ContainerTensorWorkers(ctx.containers(), opts.getInt(TrainOptions.TENSOR_WORKER_MEMORY),
+            opts.getInt(TrainOptions.TENSOR_WORKER_VCORES),
                 TensorWorkerMain.class.getName())
             : null;
         try {
@@ -80,29 +84,30 @@ public final class TrainJobDriver implements JobDriver {
           if (lost == null) {
             throw e;
           }
-          if (++losses > opts.maxWorkerFailures()) {
+          if (++losses > opts.getInt(GraphJobOptions.MAX_WORKER_FAILURES)) {
             throw new IllegalStateException(losses + " graph-worker losses, more than --max-worker-failures "
-                + opts.maxWorkerFailures() + ": " + lost);
+                + opts.getInt(GraphJobOptions.MAX_WORKER_FAILURES) + ": " + lost);
           }
           boolean resume = checkpoints.latest() != null;
           ctx.log().println("yarn-gnn train: lost a graph worker (" + lost + "): starting the workers again ("
-              + losses + " of --max-worker-failures " + opts.maxWorkerFailures() + "), "
+              + losses + " of --max-worker-failures " + opts.getInt(GraphJobOptions.MAX_WORKER_FAILURES) + "), "
               + (resume ? "from " + checkpoints.latest() : "from epoch 1"));
-          if (resume && opts.resume() == null) {
-            opts = opts.toBuilder().resume(opts.output()).build();
+          if (resume && opts.get(TrainOptions.RESUME) == null) {
+            opts = opts.toBuilder().set(TrainOptions.RESUME, opts.get(GraphJobOptions.OUTPUT)).build();
           }
         } finally {
           workers.stopAll();
           ctx.containers().stopRole(ContainerTensorWorkers.ROLE);
         }
       }
-      ModelOutput.write(ctx.conf(), commit.workDir(), r, r.seconds() * opts.workers(), opts.prices());
+      ModelOutput.write(ctx.conf(), commit.workDir(), r, r.seconds() * opts.getInt(GraphJobOptions.WORKERS),
+          opts.prices());
       commit.commit();
       if (pairs != null) {
         pairs.commit();
       }
-      if (opts.job().metrics() != null) {
-        RunMetrics.writeOrWarn(ctx.conf(), opts.job().metrics(), ModelOutput.summary(r, opts), System.out,
+      if (opts.get(GraphJobOptions.METRICS) != null) {
+        RunMetrics.writeOrWarn(ctx.conf(), opts.get(GraphJobOptions.METRICS), ModelOutput.summary(r, opts), System.out,
             "train");
       }
       try {

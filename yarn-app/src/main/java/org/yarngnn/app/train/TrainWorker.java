@@ -1,6 +1,5 @@
 package org.yarngnn.app.train;
 
-import org.yarngnn.app.graphworker.GraphJobOptions;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -8,6 +7,7 @@ import org.yarngnn.app.graphworker.Background;
 import org.yarngnn.app.graphworker.ConstructionPhases;
 import org.yarngnn.app.graphworker.ContainerWorkers;
 import org.yarngnn.app.graphworker.FeatureLoader;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.graphworker.HaloExchange;
 import org.yarngnn.app.graphworker.HaloPlan;
 import org.yarngnn.app.graphworker.WorkerFigures;
@@ -119,7 +119,7 @@ public final class TrainWorker implements WorkerSession.Role {
     this.graphSpec = opts.job();
     this.spec = spec;
     this.index = index;
-    this.workers = opts.workers();
+    this.workers = opts.getInt(GraphJobOptions.WORKERS);
     this.layout = new Parameters(spec);
     this.transport = transport;
     this.mesh = new WorkerMesh(index, workers, transport.options(TrainCodec.CODEC, Participants.worker(index)));
@@ -164,7 +164,7 @@ public final class TrainWorker implements WorkerSession.Role {
 
   @Override
   public boolean accept(Message m) {
-    if (m instanceof Weights w && opts.staleness() > 0) {
+    if (m instanceof Weights w && opts.getInt(TrainOptions.STALENESS) > 0) {
       synchronized (versions) {
         long last = versions.isEmpty() ? version : Math.max(version, versions.lastKey());
         if (w.values().length != layout.size() || w.version() <= last) {
@@ -219,10 +219,12 @@ public final class TrainWorker implements WorkerSession.Role {
     switch (c.phase()) {
       case JOB:
         construction = new ConstructionPhases(conf, graphSpec, new Parameters(spec).toModel(),
-            new FeatureLoader(new Parameters(spec).toModel(), opts.modelSpec(), null, false, true), index, mesh, figures);
+            new FeatureLoader(new Parameters(spec).toModel(), opts.get(TrainOptions.MODEL_SPEC), null, false, true),
+            index, mesh, figures);
         if (opts.link() != null) {
-          heldOut = new HeldOutEdges(opts.seed(), opts.link().valFraction(), opts.link().testFraction(),
-              graphSpec.undirected(), index);
+          heldOut = new HeldOutEdges(opts.get(GraphJobOptions.SEED), opts.link().valFraction(), opts.link()
+              .testFraction(),
+              graphSpec.get(GraphJobOptions.UNDIRECTED), index);
           construction.filterEdges(heldOut);
         }
         if (endpoints == null) {
@@ -233,9 +235,10 @@ public final class TrainWorker implements WorkerSession.Role {
       case LABELS:
         partition = construction.take(c);
         if (heldOut != null) {
-          link = new LinkWorker(opts.link(), opts.seed(), index, workers, partition.graph(), partition.index(),
+          link = new LinkWorker(opts.link(), opts.get(GraphJobOptions.SEED), index, workers, partition.graph(),
+              partition.index(),
               partition.ownership(), heldOut.take(), new LinkExchange(mesh, index, staleWaitMillis()),
-              "l2".equals(spec.outputNormalize()), spec.outputWidth(), graphSpec.edges());
+              "l2".equals(spec.outputNormalize()), spec.outputWidth(), graphSpec.get(GraphJobOptions.EDGES));
           heldOut = null;
           result = link.counts();
         } else {
@@ -305,7 +308,8 @@ public final class TrainWorker implements WorkerSession.Role {
 
   /** The nodes table's name in messages. */
   private String nodesTable() {
-    return graphSpec.nodes() != null ? graphSpec.nodes() : graphSpec.graph();
+    return graphSpec.get(GraphJobOptions.NODES) != null ? graphSpec.get(GraphJobOptions.NODES)
+        : graphSpec.get(GraphJobOptions.GRAPH);
   }
 
   /**
@@ -347,7 +351,7 @@ public final class TrainWorker implements WorkerSession.Role {
     GraphBlock g = part.graph();
     int depth = spec.layers().size();
     plan = HaloPlan.build(part, depth, k -> g, mesh, index);
-    if (opts.staleness() == 0 && mesh.workers() > 1) {
+    if (opts.getInt(TrainOptions.STALENESS) == 0 && mesh.workers() > 1) {
       plan.buildUsersAhead();
     }
     x = part.rows();
@@ -356,34 +360,36 @@ public final class TrainWorker implements WorkerSession.Role {
     evalEdges = new GraphBlock[depth];
     for (int k = 0; k < depth; k++) {
       LayerSpec l = spec.layers().get(k);
-      double p = l.hasDropout() ? l.dropout() : opts.dropout();
+      double p = l.hasDropout() ? l.dropout() : opts.get(TrainOptions.DROPOUT);
       layers[k] = TrainLayer.create(l, k, p, l.type() == LayerType.GAT ? p : 0);
-      evalEdges[k] = l.fanout() < 0 ? g : NeighbourSampler.sample(g, l.fanout(), opts.seed(), k);
+      evalEdges[k] = l.fanout() < 0 ? g : NeighbourSampler.sample(g, l.fanout(), opts.get(GraphJobOptions.SEED), k);
     }
     // One set of buffers shared by the layers where their lifetimes allow (LayerStep.chain).
-    steps = LayerStep.chain(List.of(layers), g, opts.seed());
+    steps = LayerStep.chain(List.of(layers), g, opts.get(GraphJobOptions.SEED));
     grads = new float[layout.size()];
-    if (opts.staleness() > 0) {
+    if (opts.getInt(TrainOptions.STALENESS) > 0) {
       int[] widths = new int[depth];
       for (int k = 0; k < depth; k++) {
         widths[k] = steps[k].messages().cols();
       }
-      stale = new StaleHalo(mesh, index, plan, widths, opts.staleness(), graphSpec.chunkRows());
+      stale = new StaleHalo(mesh, index, plan, widths, opts.getInt(TrainOptions.STALENESS),
+          graphSpec.getInt(GraphJobOptions.CHUNK_ROWS));
       stale.start();
     }
     dLogits = new DenseMatrix(g.numNodes(), spec.outputWidth());
-    if (opts.tensorBackend() == TrainOptions.TensorBackend.REMOTE) {
+    if (opts.get(TrainOptions.TENSOR_BACKEND) == TrainOptions.TensorBackend.REMOTE) {
       if (tensorPool == null) {
         throw new IllegalStateException("the remote tensor backend without the pool's address");
       }
-      tensorClient = new TensorClient(index, tensorPool, transport.options(TrainCodec.CODEC, Participants.worker(index)),
+      tensorClient = new TensorClient(index, tensorPool, transport.options(TrainCodec.CODEC,
+          Participants.worker(index)),
           TASK_TIMEOUT_MIN_MS, TASK_TIMEOUT_FACTOR);
       tensorClient.start();
       int widest = spec.outputWidth();
       for (TrainLayer l : layers) {
         widest = Math.max(widest, Math.max(l.inWidth(), l.linearWidth()));
       }
-      remote = new RemoteTensorSteps(tensorClient, g.numNodes(), opts.intervals(), widest);
+      remote = new RemoteTensorSteps(tensorClient, g.numNodes(), opts.getInt(TrainOptions.INTERVALS), widest);
     }
   }
 
@@ -399,7 +405,7 @@ public final class TrainWorker implements WorkerSession.Role {
       throw new IllegalStateException("forward of layer " + k + " after " + forwardDone + " of " + steps.length);
     }
     if (training && k == 0) {
-      if (e < 1 || version > e - 1 || version < e - 1 - opts.staleness()) {
+      if (e < 1 || version > e - 1 || version < e - 1 - opts.getInt(TrainOptions.STALENESS)) {
         throw new IllegalStateException("epoch " + e + " on weights of version " + version);
       }
       epoch = e;
@@ -408,7 +414,7 @@ public final class TrainWorker implements WorkerSession.Role {
     GraphBlock g = partition.graph();
     int fanout = spec.layers().get(k).fanout();
     s.setEdges(!training ? evalEdges[k] : fanout < 0 ? g
-        : NeighbourSampler.sample(g, fanout, Dropout.sampleSeed(opts.seed(), e), k));
+        : NeighbourSampler.sample(g, fanout, Dropout.sampleSeed(opts.get(GraphJobOptions.SEED), e), k));
     DenseMatrix h = k == 0 ? x : steps[k - 1].output();
     // The exact evaluation after asynchronous epochs runs here: the best epoch's weights it evaluates are no
     // live version the tensor workers could fetch.
@@ -422,7 +428,7 @@ public final class TrainWorker implements WorkerSession.Role {
       // Bounded asynchrony: the peers' newest rows within the window, then every row at once.
       int direction = training ? StaleHalo.FORWARD : StaleHalo.EVALUATE;
       int tag = training ? e : (int) version;
-      int oldest = training || !asyncDone ? tag - opts.staleness() : tag;
+      int oldest = training || !asyncDone ? tag - opts.getInt(TrainOptions.STALENESS) : tag;
       Background sender = new Background("forward-send-" + index, () -> stale.send(direction, k, tag,
           s.messages()));
       int seen = stale.fill(direction, k, tag, oldest, s.messages(), staleWaitMillis());
@@ -433,7 +439,7 @@ public final class TrainWorker implements WorkerSession.Role {
       sender.join();
     } else {
       HaloExchange ex = new HaloExchange(k, s.edges(), s.messages(), plan.sendRows(k), plan.recvSlots(k),
-          graphSpec.chunkRows());
+          graphSpec.getInt(GraphJobOptions.CHUNK_ROWS));
       Background sender = new Background("forward-send-" + index, () -> ex.sendAll(mesh, index));
       ex.receiveAndAggregate(mesh, sender, rows -> aggregateRuns(s, rows), plan.users(k, s.edges()));
       sender.join();
@@ -465,7 +471,7 @@ public final class TrainWorker implements WorkerSession.Role {
 
   /** How long an asynchronous gather waits for a peer's rows: the round timeout. */
   private long staleWaitMillis() {
-    return java.util.concurrent.TimeUnit.SECONDS.toMillis(graphSpec.roundTimeoutSeconds());
+    return java.util.concurrent.TimeUnit.SECONDS.toMillis(graphSpec.get(GraphJobOptions.ROUND_TIMEOUT));
   }
 
   /**
@@ -485,7 +491,7 @@ public final class TrainWorker implements WorkerSession.Role {
     if (stale == null || driver == null) {
       throw new IllegalStateException("asynchronous epochs before the plan");
     }
-    int s = opts.staleness();
+    int s = opts.getInt(TrainOptions.STALENESS);
     long slowMillis = faults.epochDelayMillis(index);
     long nextEval = first;
     for (int e = first; e <= limit(); e++) {
@@ -518,7 +524,7 @@ public final class TrainWorker implements WorkerSession.Role {
 
   private int limit() {
     synchronized (versions) {
-      return Math.min(opts.epochs(), epochLimit);
+      return Math.min(opts.getInt(TrainOptions.EPOCHS), epochLimit);
     }
   }
 
@@ -530,7 +536,7 @@ public final class TrainWorker implements WorkerSession.Role {
         long left = deadline - System.currentTimeMillis();
         if (left <= 0) {
           throw new IllegalStateException("no weights of version " + atLeast + " within "
-              + graphSpec.roundTimeoutSeconds() + " s (--round-timeout)");
+              + graphSpec.get(GraphJobOptions.ROUND_TIMEOUT) + " s (--round-timeout)");
         }
         versions.wait(Math.min(left, 200));
       }
@@ -611,7 +617,7 @@ public final class TrainWorker implements WorkerSession.Role {
       sender.join();
     } else {
       HaloExchange ex = HaloExchange.gradients(k, s.messageGradients(), plan.sendRows(k), plan.recvSlots(k),
-          graphSpec.chunkRows());
+          graphSpec.getInt(GraphJobOptions.CHUNK_ROWS));
       Background sender = new Background("gradient-send-" + index, () -> ex.sendAll(mesh, index));
       s.computeMessageGradients(0, n);
       ex.receiveAll(mesh, sender);

@@ -21,7 +21,8 @@ public final class TrainWorkerMain {
     }
     TrainOptions opts = TrainOptions.fromConfiguration(LaunchContexts.jobConf());
     YarnConfiguration conf = new YarnConfiguration();
-    int status = TrainWorker.serve(conf, opts, ModelFormat.parse(opts.specJson(), opts.modelSpec()),
+    int status = TrainWorker.serve(conf, opts, ModelFormat.parse(opts.get(TrainOptions.SPEC_JSON),
+        opts.get(TrainOptions.MODEL_SPEC)),
         ContainerEnv.index(), args[0], Integer.parseInt(args[1]), JobTransport.inContainer(conf, host));
     System.exit(status);
   }

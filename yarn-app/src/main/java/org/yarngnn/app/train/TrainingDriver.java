@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.yarngnn.app.graphworker.ConstructionRounds;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.runtime.DriverSession;
 import org.yarngnn.app.runtime.FaultHooks;
 import org.yarngnn.app.runtime.JobTransport;
@@ -266,7 +267,7 @@ public final class TrainingDriver {
   public TrainingDriver(TrainOptions opts, ModelSpec spec, JobTransport transport, WorkerLauncher launcher,
       DriverSession.Progress progress, PrintStream log, Checkpoint checkpoints, TensorLauncher tensors) {
     this.tensors = tensors;
-    if ((tensors != null) != (opts.tensorBackend() == TrainOptions.TensorBackend.REMOTE)) {
+    if ((tensors != null) != (opts.get(TrainOptions.TENSOR_BACKEND) == TrainOptions.TensorBackend.REMOTE)) {
       throw new IllegalArgumentException("the remote tensor backend, and only it, needs tensor workers");
     }
     this.opts = opts;
@@ -276,7 +277,8 @@ public final class TrainingDriver {
     this.progress = progress;
     this.log = log;
     this.checkpoints = checkpoints;
-    if (checkpoints == null && (opts.resume() != null || opts.checkpointEvery() > 0)) {
+    if (checkpoints == null && (opts.get(TrainOptions.RESUME) != null
+        || opts.getInt(TrainOptions.CHECKPOINT_EVERY) > 0)) {
       throw new IllegalArgumentException("--resume and --checkpoint-every need the checkpoints' place");
     }
   }
@@ -291,36 +293,40 @@ public final class TrainingDriver {
     long t0 = System.nanoTime();
     int layers = spec.layers().size();
     Checkpoint.State resumed = null;
-    if (opts.resume() != null) {
+    if (opts.get(TrainOptions.RESUME) != null) {
       resumed = checkpoints.read(spec);
       checkpoints.checkOptions(resumed, opts, spec);
     }
-    ParameterServer ps = new ParameterServer(spec, opts.seed(), opts.lr(), opts.weightDecay());
+    ParameterServer ps = new ParameterServer(spec, opts.get(GraphJobOptions.SEED), opts.get(TrainOptions.LR),
+        opts.get(TrainOptions.WEIGHT_DECAY));
     TensorPool pool = null;
-    try (DriverSession s = new DriverSession(TrainCodec.CODEC, transport, launcher, opts.job().roundTimeoutSeconds(),
+    try (DriverSession s = new DriverSession(TrainCodec.CODEC, transport, launcher,
+        opts.get(GraphJobOptions.ROUND_TIMEOUT),
         progress, log)) {
       session = s;
-      int p = opts.workers();
+      int p = opts.getInt(GraphJobOptions.WORKERS);
       s.start(p);
       if (tensors != null) {
-        pool = new TensorPool(new PoolOptions(opts.tensorWorkers(), opts.tensorWorkersMin(), opts.tensorWorkersMax(),
-            opts.growAfterMs(), opts.idleMs()),
+        pool = new TensorPool(new PoolOptions(opts.getInt(TrainOptions.TENSOR_WORKERS),
+            opts.getInt(TrainOptions.TENSOR_WORKERS_MIN), opts.getInt(TrainOptions.TENSOR_WORKERS_MAX),
+            opts.get(TrainOptions.GROW_AFTER), opts.get(TrainOptions.IDLE)),
             tensors, ps::weights, transport.options(TrainCodec.CODEC, Participants.TENSOR_POOL), transport.host(),
             log);
         pool.start();
         s.broadcast(new PoolMessages.PoolAddress(pool.address()));
         log.printf(Locale.ROOT, "yarn-gnn train: remote tensor backend: %d tensor workers (%d..%d), %d intervals "
-            + "per partition%n", opts.tensorWorkers(), opts.tensorWorkersMin(), opts.tensorWorkersMax(),
-            opts.intervals());
+            + "per partition%n", opts.getInt(TrainOptions.TENSOR_WORKERS), opts.getInt(TrainOptions.TENSOR_WORKERS_MIN),
+            opts.getInt(TrainOptions.TENSOR_WORKERS_MAX),
+            opts.getInt(TrainOptions.INTERVALS));
       }
       round(new PhaseCommand(Phase.JOB), 0.02f);
       List<PhaseResult> sizes;
       String ownershipText;
-      if (opts.job().graph() != null) {
+      if (opts.get(GraphJobOptions.GRAPH) != null) {
         sizes = round(new PhaseCommand(Phase.LOAD_PARTITION), 0.05f);
-        ownershipText = "from " + opts.job().graph();
+        ownershipText = "from " + opts.get(GraphJobOptions.GRAPH);
       } else {
-        Ownership own = ConstructionRounds.route(opts.job().ownership(), p, this::round);
+        Ownership own = ConstructionRounds.route(opts.get(GraphJobOptions.OWNERSHIP), p, this::round);
         ownershipText = own.toString();
         sizes = round(new PhaseCommand(Phase.BUILD_EDGES), 0.05f);
       }
@@ -333,10 +339,11 @@ public final class TrainingDriver {
         counts[1] += c.val();
         counts[2] += c.test();
       }
-      String nodes = opts.job().nodes() != null ? opts.job().nodes() : opts.job().graph();
+      String nodes = opts.get(GraphJobOptions.NODES) != null ? opts.get(GraphJobOptions.NODES)
+          : opts.get(GraphJobOptions.GRAPH);
       boolean link = opts.link() != null;
       if (link && counts[0] == 0) {
-        throw new InputException(opts.job().edges() + ": no training edge is left (0 train, " + counts[1]
+        throw new InputException(opts.get(GraphJobOptions.EDGES) + ": no training edge is left (0 train, " + counts[1]
             + " val, " + counts[2] + " test edges, split by the table's split column or, without one, --link-split "
             + opts.link().valFraction() + "," + opts.link().testFraction() + "): nothing to train on");
       }
@@ -357,7 +364,7 @@ public final class TrainingDriver {
         round(new PhaseCommand(Phase.LINK_PLAN), 0.08f);
       }
       TensorPool tensorPool = pool;
-      EpochLog run = new EpochLog(opts.patience(), log, progress == null ? null : ep -> {
+      EpochLog run = new EpochLog(opts.getInt(TrainOptions.PATIENCE), log, progress == null ? null : ep -> {
         progress.epoch(epochFigures(ep)); // the job page's chart and pool size
         if (tensorPool != null) {
           progress.tensorPool(tensorPool.size(), poolSizes(tensorPool.timeline()));
@@ -371,26 +378,28 @@ public final class TrainingDriver {
         run.resume(resumed);
         first = resumed.epoch() + 1;
         secondsBefore = resumed.seconds();
-        boolean stopped = opts.patience() > 0 && resumed.epoch() - resumed.bestEpoch() >= opts.patience();
+        boolean stopped = opts.getInt(TrainOptions.PATIENCE) > 0
+            && resumed.epoch() - resumed.bestEpoch() >= opts.getInt(TrainOptions.PATIENCE);
         log.printf(Locale.ROOT, "yarn-gnn train: resuming after epoch %d from %s%s%n", resumed.epoch(),
             checkpoints.dir(), stopped ? " (its --patience had already stopped it)" : "");
         if (stopped) {
-          first = opts.epochs() + 1;
+          first = opts.getInt(TrainOptions.EPOCHS) + 1;
         }
       }
       s.broadcast(ps.current());
-      if (opts.staleness() > 0) {
-        StaleEpochs async = new StaleEpochs(ps, s, opts.staleness(), counts[0], first, opts.epochs(), run);
+      if (opts.getInt(TrainOptions.STALENESS) > 0) {
+        StaleEpochs async = new StaleEpochs(ps, s, opts.getInt(TrainOptions.STALENESS), counts[0], first,
+            opts.getInt(TrainOptions.EPOCHS), run);
         session.round(new PhaseCommand(Phase.TRAIN_ASYNC, 0, first, null), 0.1f,
-            "epochs (--staleness " + opts.staleness() + ")", TrainingDriver::expected, async);
+            "epochs (--staleness " + opts.getInt(TrainOptions.STALENESS) + ")", TrainingDriver::expected, async);
         async.finish();
         // The epochs' accuracies read rows up to S epochs old: the model written is evaluated exactly once more.
         s.broadcast(new Weights(ps.version() + 1, run.best));
         run.exact(evaluate(layers, 0, 0.98f));
       }
-      for (int e = first; e <= opts.epochs() && opts.staleness() == 0; e++) {
+      for (int e = first; e <= opts.getInt(TrainOptions.EPOCHS) && opts.getInt(TrainOptions.STALENESS) == 0; e++) {
         long te = System.nanoTime();
-        float at = 0.08f + 0.9f * e / opts.epochs();
+        float at = 0.08f + 0.9f * e / opts.getInt(TrainOptions.EPOCHS);
         long used = ps.version();
         ps.hold(used); // the epoch's forward and backward run on this version (weight stashing)
         for (int k = 0; k < layers; k++) {
@@ -425,7 +434,8 @@ public final class TrainingDriver {
           stop = run.record(Epoch.of(e, lossSum / counts[0], acc, (System.nanoTime() - te) / 1e9, 0, 0),
               next.values());
         }
-        if (opts.checkpointEvery() > 0 && e % opts.checkpointEvery() == 0 && !stop && e < opts.epochs()) {
+        if (opts.getInt(TrainOptions.CHECKPOINT_EVERY) > 0 && e % opts.getInt(TrainOptions.CHECKPOINT_EVERY) == 0
+            && !stop && e < opts.getInt(TrainOptions.EPOCHS)) {
           ParameterService.OptimizerState st = ps.state();
           checkpoints.write(new Checkpoint.State(Checkpoint.RunOptions.of(opts), graphSize, e, st.step(),
               st.weights(), st.firstMoments(), st.secondMoments(), run.bestEpoch, run.bestVal, run.bestTest,

@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
+import org.yarngnn.app.graphworker.GraphJobOptions;
+import org.yarngnn.app.options.CommandOptions;
 
 /** Where a job runs: locally without a cluster configuration, on YARN when one names a ResourceManager (HA too). */
 class JobOptionsTest {
   private static CommandLine line(Configuration conf, String... args) {
-    return CommandLine.parse(org.yarngnn.app.options.OptionValues.declare(JobOptions.kerberos(new OptionSpec("t", "")),
-        org.yarngnn.app.graphworker.GraphJobOptions.JOB), args, conf);
+    return CommandLine.parse(CommandOptions.declare(JobOptions.kerberos(new OptionSpec("t", "")),
+        GraphJobOptions.JOB), args, conf);
   }
 
   @Test

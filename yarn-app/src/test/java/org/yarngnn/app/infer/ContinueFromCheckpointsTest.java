@@ -1,6 +1,5 @@
 package org.yarngnn.app.infer;
 
-import org.yarngnn.app.graphworker.GraphJobOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -18,6 +17,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.graphworker.ThreadWorkers;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.ReplaceableWorkers;
@@ -92,12 +92,15 @@ class ContinueFromCheckpointsTest {
     Files.writeString(dir.resolve("nodes.tsv"), nodes);
     Files.writeString(dir.resolve("edges.tsv"), edges);
     Files.createDirectories(dir.resolve(work));
-    return InferOptions.builder(GraphJobOptions.builder("infer").set(GraphJobOptions.EDGES, dir.resolve("edges.tsv")
-        .toString()).set(GraphJobOptions.NODES, dir.resolve("nodes.tsv").toString()).set(GraphJobOptions.OUTPUT_FORMAT,
-        TableFormat.PARQUET).set(GraphJobOptions.WORKERS, WORKERS).set(GraphJobOptions.THREADS, 1)
-        .set(GraphJobOptions.LOCAL, true).set(GraphJobOptions.SEED, 3).set(GraphJobOptions.WORK_DIR, dir.resolve(work)
-        .toString()).set(GraphJobOptions.LAYERS, 3)).model(dir.resolve("model").toString()).output(dir.resolve("out")
-        .toString()).recovery(new RecoveryOptions(true, 3, dir.resolve("_checkpoints").toString())).build();
+    return InferOptions.builder().set(GraphJobOptions.EDGES, dir.resolve("edges.tsv").toString())
+        .set(GraphJobOptions.NODES, dir.resolve("nodes.tsv").toString())
+        .set(GraphJobOptions.OUTPUT_FORMAT, TableFormat.PARQUET).set(GraphJobOptions.WORKERS, WORKERS)
+        .set(GraphJobOptions.THREADS, 1).set(GraphJobOptions.LOCAL, true).set(GraphJobOptions.SEED, 3)
+        .set(GraphJobOptions.WORK_DIR, dir.resolve(work).toString()).set(GraphJobOptions.LAYERS, 3)
+        .set(InferOptions.MODEL, dir.resolve("model").toString()).set(GraphJobOptions.OUTPUT, dir.resolve("out")
+        .toString())
+        .set(InferOptions.CHECKPOINT, true).set(InferOptions.RECOVERY_DIR, dir.resolve("_checkpoints").toString())
+        .build();
   }
 
   private static Model model() {
@@ -112,7 +115,8 @@ class ContinueFromCheckpointsTest {
     Configuration conf = new Configuration();
     JobTransport transport = JobTransport.local(conf);
     try (Threads workers = new Threads(InferenceWorker.threads(conf, spec, model(), transport))) {
-      return new InferenceDriver(spec, transport, workers, null, log).continueAt(at).run(spec.job().layers())
+      return new InferenceDriver(spec, transport, workers, null, log).continueAt(at)
+          .run(spec.getInt(GraphJobOptions.LAYERS))
           .workers();
     }
   }
@@ -243,7 +247,7 @@ class ContinueFromCheckpointsTest {
         new java.util.concurrent.atomic.AtomicReference<>();
     SurvivingThreads first = new SurvivingThreads(conf, spec, transport, 1, published, mortal);
     Exception died = assertThrows(Exception.class,
-        () -> new InferenceDriver(spec, transport, first, dies, quiet).run(spec.job().layers()));
+        () -> new InferenceDriver(spec, transport, first, dies, quiet).run(spec.getInt(GraphJobOptions.LAYERS)));
     assertTrue(String.valueOf(died.getMessage()).contains("first driver dies"), died.toString());
     CheckpointResume found = CheckpointResume.find(new LayerCheckpoints(conf,
         new org.apache.hadoop.fs.Path(dir.resolve("_checkpoints").toUri())), WORKERS, 3, true);
@@ -275,7 +279,7 @@ class ContinueFromCheckpointsTest {
     SurvivingThreads second = new SurvivingThreads(conf, spec, transport, 2, published, java.util.Set.of());
     List<Map<String, Double>> reports = new InferenceDriver(spec, transport, second, null,
         new PrintStream(printed, true, StandardCharsets.UTF_8)).continueAt(found.layer()).adopting(adoption)
-        .run(spec.job().layers()).workers();
+        .run(spec.getInt(GraphJobOptions.LAYERS)).workers();
     first.close();
     return new Adopted(printed.toString(StandardCharsets.UTF_8), adoptedContainers, reports);
   }

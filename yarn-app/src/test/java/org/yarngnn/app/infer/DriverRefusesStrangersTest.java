@@ -1,9 +1,5 @@
 package org.yarngnn.app.infer;
 
-import org.yarngnn.app.graphworker.GraphJobOptions;
-import org.yarngnn.app.graphworker.GraphWorkerCodec;
-import org.yarngnn.app.graphworker.ThreadWorkers;
-import org.yarngnn.app.runtime.WorkerLauncher;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,11 +14,15 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.app.graphworker.GraphJobOptions;
+import org.yarngnn.app.graphworker.GraphWorkerCodec;
+import org.yarngnn.app.graphworker.ThreadWorkers;
 import org.yarngnn.app.runtime.JobTransport;
 import org.yarngnn.app.runtime.Participants;
 import org.yarngnn.app.runtime.Phase;
 import org.yarngnn.app.runtime.PhaseDone;
 import org.yarngnn.app.runtime.PhaseResult;
+import org.yarngnn.app.runtime.WorkerLauncher;
 import org.yarngnn.app.transport.InboundQueue;
 import org.yarngnn.app.transport.PeerConnection;
 import org.yarngnn.app.transport.TransportClient;
@@ -48,12 +48,13 @@ class DriverRefusesStrangersTest {
     Files.createDirectories(dir.resolve("work"));
     Model model = RandomModels.random(new ModelSpec("none", List.of(LayerSpec.gcn(3, 2, Activation.RELU, true)),
         "none", false), 1);
-    InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").set(GraphJobOptions.EDGES,
+    InferOptions job = InferOptions.builder().set(GraphJobOptions.EDGES,
         dir.resolve("edges.tsv").toString()).set(GraphJobOptions.NODES, dir.resolve("nodes.tsv").toString())
         .set(GraphJobOptions.OUTPUT_FORMAT, TableFormat.PARQUET).set(GraphJobOptions.WORKERS, 2)
         .set(GraphJobOptions.THREADS, 2).set(GraphJobOptions.LOCAL, true).set(GraphJobOptions.WORK_DIR,
-        dir.resolve("work").toString()).set(GraphJobOptions.LAYERS, 1)).model(dir.resolve("model").toString())
-        .output(dir.resolve("out").toString()).build();
+        dir.resolve("work").toString()).set(GraphJobOptions.LAYERS, 1).set(InferOptions.MODEL, dir.resolve("model")
+        .toString())
+        .set(GraphJobOptions.OUTPUT, dir.resolve("out").toString()).build();
     Configuration conf = new Configuration();
     CompletableFuture<PeerConnection> stranger = new CompletableFuture<>();
     InboundQueue strangerInbox = new InboundQueue();

@@ -1,6 +1,5 @@
 package org.yarngnn.app.infer;
 
-import org.yarngnn.app.graphworker.GraphJobOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yarngnn.app.InferCommand;
 import org.yarngnn.app.graphworker.ContainerWorkers;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.yarn.JobSubmission;
 import org.yarngnn.app.yarn.LaunchContexts;
 import org.yarngnn.app.yarn.StagingDir;
@@ -33,12 +33,13 @@ class InferLaunchContextsTest {
     java.nio.file.Path modelDir = Files.createDirectories(tmp.resolve("my-model"));
     Files.writeString(modelDir.resolve("model.json"), "{}");
     java.nio.file.Path jar = Files.writeString(tmp.resolve("app.jar"), "jar bytes");
-    InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").set(GraphJobOptions.EDGES,
+    InferOptions job = InferOptions.builder().set(GraphJobOptions.EDGES,
         "hdfs://nn:8020/data/cora/edges.tsv").set(GraphJobOptions.NODES, "hdfs://nn:8020/data/cora/nodes.tsv.gz")
         .set(GraphJobOptions.WORK_DIR, "hdfs://nn:8020/out/.emb.yarn-gnn-tmp-1").set(GraphJobOptions.WORKERS, 3)
         .set(GraphJobOptions.WORKER_MEMORY, 768).set(GraphJobOptions.WORKER_VCORES, 2).set(GraphJobOptions.THREADS, 2)
-        .set(GraphJobOptions.LAYERS, 2).set(GraphJobOptions.SEED, 42))
-        .model(InferenceJobDriver.STAGED + "my-model").output("hdfs://nn:8020/out/emb").build();
+        .set(GraphJobOptions.LAYERS, 2).set(GraphJobOptions.SEED, 42)
+        .set(InferOptions.MODEL, InferenceJobDriver.STAGED + "my-model").set(GraphJobOptions.OUTPUT,
+        "hdfs://nn:8020/out/emb").build();
     JobSubmission s = InferCommand.submission(job, new Path(jar.toString()), modelDir);
 
     Configuration conf = new Configuration();
@@ -57,8 +58,10 @@ class InferLaunchContextsTest {
 
     List<String> am = LaunchContexts.command(s);
     // Inference's graph workers as InferenceJobDriver launches them.
-    List<String> worker = LaunchContexts.command(ContainerWorkers.spec("am-host.example", 40123, job.job().workers(),
-        job.job().workerMemoryMb(), job.job().workerVcores(), List.of(), InferenceWorkerMain.class.getName(),
+    List<String> worker = LaunchContexts.command(ContainerWorkers.spec("am-host.example", 40123,
+        job.getInt(GraphJobOptions.WORKERS),
+        job.getInt(GraphJobOptions.WORKER_MEMORY), job.getInt(GraphJobOptions.WORKER_VCORES), List.of(),
+        InferenceWorkerMain.class.getName(),
         InferenceWorkerMain.JAVA_OPTS));
     for (List<String> cmd : List.of(am, worker)) {
       String line = String.join(" ", cmd);
@@ -84,9 +87,11 @@ class InferLaunchContextsTest {
     java.io.File localized = new java.io.File(staging.toUri().getPath(), LaunchContexts.JOB_XML);
     InferOptions read = InferOptions.fromConfiguration(LaunchContexts.jobConf(localized));
     assertEquals(job, read);
-    assertEquals(new Path(staging, "my-model").toString(), InferenceJobDriver.inStaging(read, staging).model());
+    assertEquals(new Path(staging, "my-model").toString(), InferenceJobDriver.inStaging(read, staging)
+        .get(InferOptions.MODEL));
     // A model path that is not staged stays; the checkpoints' directory moves into staging.
-    assertEquals(job.toBuilder().model("/abs").recovery(job.recovery().inStaging(staging)).build(),
-        InferenceJobDriver.inStaging(job.toBuilder().model("/abs").build(), staging));
+    assertEquals(InferOptions.withRecovery(job.toBuilder().set(InferOptions.MODEL, "/abs"),
+        job.recovery().inStaging(staging)).build(),
+        InferenceJobDriver.inStaging(job.toBuilder().set(InferOptions.MODEL, "/abs").build(), staging));
   }
 }

@@ -1,7 +1,5 @@
 package org.yarngnn.app.infer;
 
-import org.yarngnn.app.graphworker.EdgeReading;
-import org.yarngnn.app.graphworker.GraphJobOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -18,6 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.cli.OptionSpec;
 import org.yarngnn.app.cli.UsageException;
+import org.yarngnn.app.graphworker.EdgeReading;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.yarn.LaunchContexts;
 import org.yarngnn.io.table.TableFormat;
 import org.yarngnn.partition.MissingFeatures;
@@ -29,7 +29,7 @@ class InferOptionsTest {
 
   /** Every field set, none to its default. */
   static InferOptions everything() {
-    return InferOptions.builder(GraphJobOptions.builder("infer").set(GraphJobOptions.EDGES,
+    return InferOptions.builder().set(GraphJobOptions.EDGES,
         "hdfs://nn:8020/data/edges").set(GraphJobOptions.NODES, "hdfs://nn:8020/data/nodes dir/n.tsv.gz")
         .set(GraphJobOptions.EDGES_FORMAT, TableFormat.CSV).set(GraphJobOptions.NODES_FORMAT, TableFormat.TSV)
         .set(GraphJobOptions.OUTPUT_FORMAT, TableFormat.ORC).set(GraphJobOptions.UNDIRECTED, true)
@@ -39,35 +39,38 @@ class InferOptionsTest {
         "q1").set(GraphJobOptions.NAME, "my job & <co>").set(GraphJobOptions.CHUNK_ROWS, 99)
         .set(GraphJobOptions.OWNERSHIP, Ownership.Kind.HASH).set(GraphJobOptions.EDGE_READING, EdgeReading.SHARE)
         .set(GraphJobOptions.LOCAL, false).set(GraphJobOptions.VERBOSE, true).set(GraphJobOptions.WORK_DIR,
-        "hdfs://nn:8020/.out.yarn-gnn-tmp-1").set(GraphJobOptions.LAYERS, 3))
-        .model("staged:model").output("hdfs://nn:8020/out").fusion(false).pipelining(false)
-        .strategy(InferOptions.Strategy.LAYERWISE).batchSize(17).targets("hdfs://nn:8020/data/targets")
-        .targetsFormat(TableFormat.ORC).build();
+        "hdfs://nn:8020/.out.yarn-gnn-tmp-1").set(GraphJobOptions.LAYERS, 3)
+        .set(InferOptions.MODEL, "staged:model").set(GraphJobOptions.OUTPUT, "hdfs://nn:8020/out")
+        .set(InferOptions.FUSION, false).set(InferOptions.PIPELINING, false)
+        .set(InferOptions.STRATEGY, InferOptions.Strategy.LAYERWISE).set(InferOptions.BATCH_SIZE, 17)
+        .set(InferOptions.TARGETS, "hdfs://nn:8020/data/targets")
+        .set(InferOptions.TARGETS_FORMAT, TableFormat.ORC).build();
   }
 
   /** The fewest fields: a partitioned graph, no formats, no internal fields, workers unset. */
   static InferOptions minimal() {
-    return InferOptions.builder(GraphJobOptions.builder("infer").set(GraphJobOptions.GRAPH, "/g")).model("/m")
-        .output("/o").build();
+    return InferOptions.builder().set(GraphJobOptions.GRAPH, "/g").set(InferOptions.MODEL, "/m")
+        .set(GraphJobOptions.OUTPUT, "/o").build();
   }
 
   @Test
   void everyFieldRoundTripsThroughAConfiguration() {
     for (InferOptions o : new InferOptions[] {everything(), minimal(),
-        minimal().toBuilder().strategy(InferOptions.Strategy.NODEWISE).job(j -> j.set(GraphJobOptions.LOCAL, true))
+        minimal().toBuilder().set(InferOptions.STRATEGY, InferOptions.Strategy.NODEWISE).set(GraphJobOptions.LOCAL,
+        true)
             .build()}) {
       assertEquals(o, InferOptions.fromConfiguration(o.toConfiguration()), o.toString());
       assertEquals(o, o.toBuilder().build());
     }
     InferOptions back = InferOptions.fromConfiguration(minimal().toConfiguration());
-    assertNull(back.job().edges());
-    assertNull(back.job().nodes());
-    assertNull(back.job().edgesFormat());
-    assertNull(back.job().nodesFormat());
-    assertNull(back.job().workDir());
-    assertNull(back.targets());
-    assertEquals(0, back.job().workers());
-    assertEquals(0, back.job().layers());
+    assertNull(back.get(GraphJobOptions.EDGES));
+    assertNull(back.get(GraphJobOptions.NODES));
+    assertNull(back.get(GraphJobOptions.EDGES_FORMAT));
+    assertNull(back.get(GraphJobOptions.NODES_FORMAT));
+    assertNull(back.get(GraphJobOptions.WORK_DIR));
+    assertNull(back.get(InferOptions.TARGETS));
+    assertEquals(0, back.getInt(GraphJobOptions.WORKERS));
+    assertEquals(0, back.getInt(GraphJobOptions.LAYERS));
   }
 
   @Test
@@ -99,10 +102,10 @@ class InferOptionsTest {
     assertEquals("hash", c.get("yarngnn.ownership"));
     assertEquals("share", c.get("yarngnn.edge-reading"));
     assertEquals("orc", c.get("yarngnn.output-format"));
-    assertEquals("3", c.get(InferOptions.LAYERS_KEY));
+    assertEquals("3", c.get(GraphJobOptions.LAYERS.key()));
     Configuration m = minimal().toConfiguration();
     for (String absent : new String[] {"yarngnn.edges", "yarngnn.nodes", "yarngnn.edges-format", "yarngnn.workers",
-        InferOptions.WORK_DIR_KEY, InferOptions.LAYERS_KEY}) {
+        GraphJobOptions.WORK_DIR.key(), GraphJobOptions.LAYERS.key()}) {
       assertNull(m.get(absent), absent);
     }
   }
@@ -120,30 +123,31 @@ class InferOptionsTest {
         "--chunk-rows", "8", "--fusion", "off", "--ownership", "range", "--edge-reading", "all",
         "--edges-format", "csv", "--workers", "3",
         "--missing-features", "zero", "--output-format", "orc", "--undirected");
-    assertEquals(7, o.job().seed());
-    assertEquals(8, o.job().chunkRows());
-    assertFalse(o.fusion());
-    assertFalse(o.pipelining(), "auto: off between --local workers");
-    assertEquals("range", o.job().ownership());
-    assertEquals(EdgeReading.ALL, o.job().edgeReading());
-    assertEquals(EdgeReading.ALL, o.job().edgeReadingKind(EdgeReading.MAX_READING_ALL + 1));
-    assertEquals(TableFormat.CSV, o.job().edgesFormat());
-    assertNull(o.job().nodesFormat());
-    assertEquals(3, o.job().workers());
-    assertEquals(MissingFeatures.ZERO, o.job().missingFeatures());
-    assertEquals(TableFormat.ORC, o.job().outputFormat());
-    assertTrue(o.job().undirected());
-    assertTrue(o.job().local());
+    assertEquals(7, o.get(GraphJobOptions.SEED));
+    assertEquals(8, o.getInt(GraphJobOptions.CHUNK_ROWS));
+    assertFalse(o.get(InferOptions.FUSION));
+    assertFalse(o.get(InferOptions.PIPELINING), "auto: off between --local workers");
+    assertEquals(Ownership.Kind.RANGE, o.get(GraphJobOptions.OWNERSHIP));
+    assertEquals(EdgeReading.ALL, o.get(GraphJobOptions.EDGE_READING));
+    assertEquals(EdgeReading.ALL, o.get(GraphJobOptions.EDGE_READING).resolve(EdgeReading.MAX_READING_ALL + 1));
+    assertEquals(TableFormat.CSV, o.get(GraphJobOptions.EDGES_FORMAT));
+    assertNull(o.get(GraphJobOptions.NODES_FORMAT));
+    assertEquals(3, o.getInt(GraphJobOptions.WORKERS));
+    assertEquals(MissingFeatures.ZERO, o.get(GraphJobOptions.MISSING_FEATURES));
+    assertEquals(TableFormat.ORC, o.get(GraphJobOptions.OUTPUT_FORMAT));
+    assertTrue(o.get(GraphJobOptions.UNDIRECTED));
+    assertTrue(o.get(GraphJobOptions.LOCAL));
     InferOptions defaults = parse(new Configuration(false), "--local", "--graph", "g", "--model", "m", "--output", "o");
-    assertEquals(0, defaults.job().workers());
-    assertEquals(EdgeReading.AUTO, defaults.job().edgeReading());
-    assertEquals(EdgeReading.ALL, defaults.job().edgeReadingKind(2));
-    assertEquals(EdgeReading.ALL, defaults.job().edgeReadingKind(EdgeReading.MAX_READING_ALL));
-    assertEquals(EdgeReading.SHARE, defaults.job().edgeReadingKind(EdgeReading.MAX_READING_ALL + 1));
-    assertEquals(1024, defaults.job().workerMemoryMb());
-    assertEquals("yarn-gnn infer", defaults.job().name());
-    assertEquals("default", defaults.job().queue());
-    assertEquals(InferOptions.Strategy.LAYERWISE, defaults.strategy());
+    assertEquals(0, defaults.getInt(GraphJobOptions.WORKERS));
+    assertEquals(EdgeReading.AUTO, defaults.get(GraphJobOptions.EDGE_READING));
+    assertEquals(EdgeReading.ALL, defaults.get(GraphJobOptions.EDGE_READING).resolve(2));
+    assertEquals(EdgeReading.ALL, defaults.get(GraphJobOptions.EDGE_READING).resolve(EdgeReading.MAX_READING_ALL));
+    assertEquals(EdgeReading.SHARE,
+        defaults.get(GraphJobOptions.EDGE_READING).resolve(EdgeReading.MAX_READING_ALL + 1));
+    assertEquals(1024, defaults.getInt(GraphJobOptions.WORKER_MEMORY));
+    assertEquals("yarn-gnn infer", defaults.get(GraphJobOptions.NAME));
+    assertEquals("default", defaults.get(GraphJobOptions.QUEUE));
+    assertEquals(InferOptions.Strategy.LAYERWISE, defaults.get(InferOptions.STRATEGY));
     assertEquals(Runtime.getRuntime().availableProcessors(), defaults.job().threads());
   }
 
@@ -152,16 +156,17 @@ class InferOptionsTest {
     String[] base = {"--graph", "g", "--model", "m", "--output", "o"};
     Configuration conf = new Configuration(false);
     conf.set("yarn.resourcemanager.address", "rm.example:8032"); // without --local the job goes to YARN
-    assertTrue(parse(conf, base).pipelining(), "containers, auto");
-    assertFalse(parse(conf, concat(base, "--local")).pipelining(), "--local, auto");
-    assertFalse(parse(conf, concat(base, "--local", "--pipelining", "auto")).pipelining(), "--local, auto named");
-    assertTrue(parse(conf, concat(base, "--local", "--pipelining", "on")).pipelining(), "--local, on");
-    assertFalse(parse(conf, concat(base, "--pipelining", "off")).pipelining(), "containers, off");
+    assertTrue(parse(conf, base).get(InferOptions.PIPELINING), "containers, auto");
+    assertFalse(parse(conf, concat(base, "--local")).get(InferOptions.PIPELINING), "--local, auto");
+    assertFalse(parse(conf, concat(base, "--local", "--pipelining", "auto")).get(InferOptions.PIPELINING),
+        "--local, auto named");
+    assertTrue(parse(conf, concat(base, "--local", "--pipelining", "on")).get(InferOptions.PIPELINING), "--local, on");
+    assertFalse(parse(conf, concat(base, "--pipelining", "off")).get(InferOptions.PIPELINING), "containers, off");
     // A container takes the value its driver resolved, whatever its own yarngnn.local says.
     InferOptions local = parse(conf, concat(base, "--local", "--pipelining", "on"));
-    assertTrue(InferOptions.fromConfiguration(local.toConfiguration()).pipelining());
+    assertTrue(InferOptions.fromConfiguration(local.toConfiguration()).get(InferOptions.PIPELINING));
     InferOptions remote = parse(conf, base);
-    assertTrue(InferOptions.fromConfiguration(remote.toConfiguration()).pipelining());
+    assertTrue(InferOptions.fromConfiguration(remote.toConfiguration()).get(InferOptions.PIPELINING));
   }
 
   @Test
@@ -177,9 +182,9 @@ class InferOptionsTest {
     Configuration cluster = new Configuration(false);
     cluster.set("yarn.resourcemanager.address", "rm.example:8032");
     InferOptions yarn = parse(cluster, concat(base, "--worker-vcores", "3"));
-    assertFalse(yarn.job().local());
+    assertFalse(yarn.get(GraphJobOptions.LOCAL));
     assertEquals(3, yarn.job().threads());
-    assertNull(yarn.toConfiguration().get(InferOptions.PREFIX + "threads"));
+    assertNull(yarn.toConfiguration().get(GraphJobOptions.THREADS.key()));
     assertEquals(3, InferOptions.fromConfiguration(yarn.toConfiguration()).job().threads());
     // Given, it is the same everywhere and travels with the job.
     InferOptions given = parse(cluster, concat(base, "--worker-vcores", "3", "--threads", "5"));
@@ -232,11 +237,12 @@ class InferOptionsTest {
     assertEquals("--targets needs --strategy layerwise (the nodewise baseline computes every node)",
         refused("--strategy", "nodewise", "--targets", "t"));
     assertEquals("--strategy nodewise is a single-JVM baseline: add --local",
-        assertThrows(UsageException.class, () -> minimal().toBuilder().strategy(InferOptions.Strategy.NODEWISE)
+        assertThrows(UsageException.class, () -> minimal().toBuilder().set(InferOptions.STRATEGY,
+        InferOptions.Strategy.NODEWISE)
             .build()).getMessage());
     // The builder checks what the command line would: the same messages.
     assertEquals("option --workers must be at least 1, not 0",
-        assertThrows(UsageException.class, () -> minimal().toBuilder().job(j -> j.set(GraphJobOptions.WORKERS, 0))
+        assertThrows(UsageException.class, () -> minimal().toBuilder().set(GraphJobOptions.WORKERS, 0)
             .build()).getMessage());
     // And so does a job.xml read back.
     Configuration c = minimal().toConfiguration();
@@ -244,8 +250,8 @@ class InferOptionsTest {
     assertEquals("option --chunk-rows must be at least 1, not 0",
         assertThrows(UsageException.class, () -> InferOptions.fromConfiguration(c)).getMessage());
     c.set("yarngnn.chunk-rows", "1");
-    c.set(InferOptions.LAYERS_KEY, "two");
+    c.set(GraphJobOptions.LAYERS.key(), "two");
     assertTrue(assertThrows(UsageException.class, () -> InferOptions.fromConfiguration(c)).getMessage()
-        .contains(InferOptions.LAYERS_KEY));
+        .contains(GraphJobOptions.LAYERS.key()));
   }
 }

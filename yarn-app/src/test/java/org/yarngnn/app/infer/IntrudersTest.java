@@ -1,6 +1,5 @@
 package org.yarngnn.app.infer;
 
-import org.yarngnn.app.graphworker.GraphJobOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,6 +17,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.graphworker.GraphWorkerCodec;
 import org.yarngnn.app.graphworker.ThreadWorkers;
 import org.yarngnn.app.runtime.JobTransport;
@@ -56,12 +56,13 @@ class IntrudersTest {
     Files.createDirectories(dir.resolve("work"));
     Model model = RandomModels.random(new ModelSpec("none", List.of(LayerSpec.gcn(3, 2, Activation.RELU, true)),
         "none", false), 1);
-    InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").set(GraphJobOptions.EDGES,
+    InferOptions job = InferOptions.builder().set(GraphJobOptions.EDGES,
         dir.resolve("edges.tsv").toString()).set(GraphJobOptions.NODES, dir.resolve("nodes.tsv").toString())
         .set(GraphJobOptions.OUTPUT_FORMAT, TableFormat.PARQUET).set(GraphJobOptions.WORKERS, 2)
         .set(GraphJobOptions.THREADS, 2).set(GraphJobOptions.LOCAL, true).set(GraphJobOptions.WORK_DIR,
-        dir.resolve("work").toString()).set(GraphJobOptions.LAYERS, 1)).model(dir.resolve("model").toString())
-        .output(dir.resolve("out").toString()).build();
+        dir.resolve("work").toString()).set(GraphJobOptions.LAYERS, 1).set(InferOptions.MODEL, dir.resolve("model")
+        .toString())
+        .set(GraphJobOptions.OUTPUT, dir.resolve("out").toString()).build();
     Configuration conf = new Configuration();
     JobTransport transport = JobTransport.local(conf);
     JobTransport stranger = new JobTransport(TransportSecret.generate(), false, JobTransport.LOOPBACK);
@@ -120,9 +121,9 @@ class IntrudersTest {
     try (org.yarngnn.app.transport.TransportServer server = new org.yarngnn.app.transport.TransportServer(
         fake.options(GraphWorkerCodec.CODEC, Participants.DRIVER), fakeInbox)) {
       server.start();
-      InferOptions job = InferOptions.builder(GraphJobOptions.builder("infer").set(GraphJobOptions.EDGES, "e")
+      InferOptions job = InferOptions.builder().set(GraphJobOptions.EDGES, "e")
           .set(GraphJobOptions.NODES, "n").set(GraphJobOptions.WORKERS, 1).set(GraphJobOptions.LOCAL, true)
-          .set(GraphJobOptions.LAYERS, 1)).model("m").output("o").build();
+          .set(GraphJobOptions.LAYERS, 1).set(InferOptions.MODEL, "m").set(GraphJobOptions.OUTPUT, "o").build();
       int status = InferenceWorker.serve(new Configuration(), job, null, 0, JobTransport.LOOPBACK, server.port(),
           JobTransport.local(new Configuration()));
       assertEquals(1, status);

@@ -10,6 +10,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.yarngnn.app.cli.CommandLine;
 import org.yarngnn.app.graphworker.ConstructionRounds;
+import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.runtime.Phase;
 import org.yarngnn.app.runtime.PhaseCommand;
 import org.yarngnn.app.runtime.PhaseResult;
@@ -27,7 +28,7 @@ class LayerResumeTest {
 
   /** The driver's own choice. */
   private static Ownership ownershipOf(List<PhaseResult> counts) {
-    return ConstructionRounds.ownership(SPEC.job().ownership(), WORKERS, counts);
+    return ConstructionRounds.ownership(SPEC.get(GraphJobOptions.OWNERSHIP), WORKERS, counts);
   }
 
   /** With checkpoints ({@code --checkpoint layers}), the graph built from the tables. */

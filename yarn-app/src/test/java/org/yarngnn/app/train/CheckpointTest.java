@@ -30,10 +30,11 @@ class CheckpointTest {
   @TempDir Path tmp;
 
   static TrainOptions options(String specJson, long seed, int epochs) {
-    return TrainOptions.builder(GraphJobOptions.builder("train").set(GraphJobOptions.EDGES, "e.tsv")
+    return TrainOptions.builder().set(GraphJobOptions.EDGES, "e.tsv")
         .set(GraphJobOptions.NODES, "n.tsv").set(GraphJobOptions.OUTPUT, "out")
-        .set(GraphJobOptions.SEED, seed).set(GraphJobOptions.WORKERS, 2)).modelSpec("spec.json").specJson(specJson)
-            .epochs(epochs).lr(0.01).weightDecay(5e-4)
+        .set(GraphJobOptions.SEED, seed).set(GraphJobOptions.WORKERS, 2).set(TrainOptions.MODEL_SPEC, "spec.json")
+        .set(TrainOptions.SPEC_JSON, specJson)
+            .set(TrainOptions.EPOCHS, epochs).set(TrainOptions.LR, 0.01).set(TrainOptions.WEIGHT_DECAY, 5e-4)
         .build();
   }
 
@@ -56,9 +57,8 @@ class CheckpointTest {
   }
 
   static TrainOptions linkOptions(int negatives) {
-    LinkOptions d = LinkOptions.defaults();
-    return options(SPEC, 1, 60).toBuilder().link(new LinkOptions(d.valFraction(), d.testFraction(), negatives,
-        d.sampler(), d.loss(), d.temperature(), d.evalNegatives(), "pairs", "pairs-work")).build();
+    return options(SPEC, 1, 60).toBuilder().set(LinkOptions.TASK, true).set(LinkOptions.NEGATIVES, negatives)
+        .set(LinkOptions.PAIRS, "pairs").set(LinkOptions.PAIRS_WORK_DIR, "pairs-work").build();
   }
 
   /** A link checkpoint: its epochs' validation figures, the best epoch's; an empty set's figures NaN. */

@@ -26,10 +26,12 @@ class LinkOptionsTest {
   @Test
   void defaultsAndRoundTripThroughTheJobConfiguration() {
     assertNull(parse().link(), "classification by default");
-    assertEquals(LinkOptions.defaults(), parse("--task", "link").link());
+    assertEquals(new LinkOptions(0.05, 0.10, 1, NegativeSampler.Kind.UNIFORM, LinkLoss.Kind.BCE, 1.0, 100, null, null),
+        parse("--task", "link").link());
     TrainOptions o = parse("--task", "link", "--link-split", "0.1, 0.2", "--negatives", "5", "--negative-sampler",
         "degree", "--loss", "softmax", "--temperature", "0.5", "--eval-negatives", "50");
-    assertEquals(new LinkOptions(0.1, 0.2, 5, NegativeSampler.Kind.DEGREE, LinkLoss.Kind.SOFTMAX, 0.5, 50), o.link());
+    assertEquals(new LinkOptions(0.1, 0.2, 5, NegativeSampler.Kind.DEGREE, LinkLoss.Kind.SOFTMAX, 0.5, 50, null, null),
+        o.link());
     assertEquals(o, TrainOptions.fromConfiguration(o.toConfiguration()));
     TrainOptions classify = parse();
     assertEquals(classify, TrainOptions.fromConfiguration(classify.toConfiguration()));
