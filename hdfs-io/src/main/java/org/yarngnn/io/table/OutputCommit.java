@@ -185,18 +185,26 @@ public final class OutputCommit {
   }
 
   /**
-   * Empties the work directory: what an earlier attempt of the same job wrote there before it died (its
-   * ApplicationMaster lost), so that a new attempt starts from nothing; the output itself is untouched.
+   * Starts this job's commit over, in a later attempt of a job whose earlier attempt died (its ApplicationMaster
+   * lost): empties the work directory (what that attempt wrote there), and puts the previous output back when that
+   * attempt died in the middle of its commit, with the output moved aside and the new one not in place: readers
+   * see the previous output while this attempt runs, and this attempt's commit replaces it as usual. True when
+   * it put the previous output back.
    */
-  public void clearWorkDir() {
+  public boolean startOver() {
     try {
-      for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(workDir)) {
+      boolean putBack = fs.exists(oldDir) && !fs.exists(outputDir);
+      if (!undoMoveOld()) {
+        throw new IOException("could not put the previous output back from " + oldDir);
+      }
+      for (FileStatus f : fs.listStatus(workDir)) {
         if (!fs.delete(f.getPath(), true)) {
           throw new IOException("could not delete " + f.getPath());
         }
       }
+      return putBack;
     } catch (IOException e) {
-      throw new UncheckedIOException("clearing " + workDir + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("starting the commit of " + outputDir + " over: " + e.getMessage(), e);
     }
   }
 
@@ -296,16 +304,25 @@ public final class OutputCommit {
     removeExitHook();
     deleteQuietly(workDir);
     try {
-      if (fs.exists(oldDir)) {
-        if (fs.exists(outputDir)) {
-          deleteQuietly(oldDir);
-        } else {
-          fs.rename(oldDir, outputDir);
-        }
-      }
+      undoMoveOld();
     } catch (IOException ignored) {
       // Best effort: the next begin recovers what is left.
     }
+  }
+
+  /**
+   * Undoes this job's step 2 if its step 3 did not happen (the previous output back in place), else deletes what
+   * step 4 did not; false when the previous output could not be put back.
+   */
+  private boolean undoMoveOld() throws IOException {
+    if (!fs.exists(oldDir)) {
+      return true;
+    }
+    if (fs.exists(outputDir)) {
+      deleteQuietly(oldDir);
+      return true;
+    }
+    return fs.rename(oldDir, outputDir);
   }
 
   private void removeExitHook() {

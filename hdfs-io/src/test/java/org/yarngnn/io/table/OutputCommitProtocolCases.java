@@ -119,6 +119,8 @@ public abstract class OutputCommitProtocolCases {
       return null;
     }
     List<String> names = names(d, false);
+    // A rename onto an existing directory nests the source in it, hidden.
+    assertEquals(List.of(), names(d, true), d + " holds hidden entries");
     long first = Collections.min(EmbeddingTable.read(conf(), d).embeddings().keySet());
     if (names.equals(OLD) && first == 100) {
       return "old";
@@ -199,6 +201,27 @@ public abstract class OutputCommitProtocolCases {
     assertEquals(Arrays.asList("SUCCESS_WRITTEN=old", "OLD_MOVED=null", "NEW_MOVED=new"), seen);
     assertEquals("new", which(out()));
     assertEquals(List.of(), names(dir(), true), "nothing hidden is left after the commit");
+  }
+
+  /**
+   * A later attempt of a job whose ApplicationMaster died in the middle of the commit (resuming the same work
+   * directory): starting over puts the previous output back and empties the work directory; its commit then
+   * replaces the previous output as usual, and nothing is left beside the new one.
+   */
+  @ParameterizedTest
+  @EnumSource(value = OutputCommit.FailPoint.class, names = {"CRASH_AFTER_SUCCESS", "CRASH_AFTER_OLD_MOVED"})
+  void aLaterAttemptStartsOverFromThePreviousOutput(OutputCommit.FailPoint at) {
+    OutputCommit first = overwritingJob();
+    assertThrows(OutputCommit.SimulatedCrash.class, () -> first.commit(at));
+    OutputCommit again = OutputCommit.resume(conf(), out(), first.workDir(), true);
+    assertEquals(at == OutputCommit.FailPoint.CRASH_AFTER_OLD_MOVED, again.startOver(), "whether it put it back");
+    assertEquals("old", which(out()), at + ": the previous output is back while the later attempt runs");
+    assertEquals(List.of(first.workDir().getName()), names(dir(), true));
+    assertEquals(List.of(), names(first.workDir(), false), "the work directory is empty");
+    writeParts(conf(), again, 1, 0);
+    again.commit();
+    assertEquals("new", which(out()));
+    assertEquals(List.of(), names(dir(), true));
   }
 
   @Test

@@ -50,7 +50,10 @@ public final class InferenceJobDriver implements JobDriver {
       if (!resume.resumes()) {
         ctx.releasePrevious(java.util.Set.of());
       }
-      commit.clearWorkDir();
+      if (commit.startOver()) {
+        ctx.log().println("yarn-gnn infer: the previous ApplicationMaster died in the middle of the commit: put the "
+            + "previous output back in " + commit.outputDir() + " until this attempt commits");
+      }
       ctx.log().println(resume.describe(ctx.attempt(), spec.job().layers()));
       if (checkpoints != null && !resume.resumes()) {
         checkpoints.deleteQuietly(System.err); // the dead attempt's: this one writes its own
@@ -64,7 +67,7 @@ public final class InferenceJobDriver implements JobDriver {
       InferenceDriver.Result r = new InferenceDriver(spec, ctx.transport(), workers, ctx.reporter(), ctx.log())
           .continueAt(resume.layer()).adopting(resume.resumes() ? new WorkerAdoption(ctx) : null)
           .run(spec.job().layers());
-      commit.commit();
+      ctx.commit(commit);
       if (spec.job().metrics() != null) {
         RunMetrics.writeOrWarn(ctx.conf(), spec.job().metrics(), RunMetrics.summary("infer", r.seconds(), r.workers()),
             System.out, "infer");

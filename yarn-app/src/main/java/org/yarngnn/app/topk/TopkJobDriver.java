@@ -24,12 +24,12 @@ public final class TopkJobDriver implements JobDriver {
         o.overwrite());
     ctx.releasePrevious(java.util.Set.of());
     if (ctx.attempt() > 1) {
-      commit.clearWorkDir(); // the dead attempt's parts: this one writes every part again
+      commit.startOver(); // the dead attempt's parts: this one writes every part again
     }
     try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), o.workerMemoryMb(), o.workerVcores(),
         List.of(), TopkWorkerMain.class.getName())) {
       TopkDriver.Result r = new TopkDriver(o, ctx.transport(), workers, ctx.reporter(), ctx.log()).run();
-      commit.commit();
+      ctx.commit(commit);
       if (o.metrics() != null) {
         RunMetrics.writeOrWarn(ctx.conf(), o.metrics(), r.summary(), System.out, "topk");
       }

@@ -52,7 +52,7 @@ public final class TrainJobDriver implements JobDriver {
       if (ctx.attempt() > 1) {
         // The previous attempt's AM died mid-run: continue from its last checkpoint if it wrote one (the epochs
         // that follow are those of a run never stopped), else start over.
-        commit.clearWorkDir();
+        commit.startOver();
         boolean resume = opts.resume() == null && checkpoints.latest() != null;
         ctx.log().println("yarn-gnn train: attempt " + ctx.attempt() + " after the previous ApplicationMaster died: "
             + (resume ? "resuming from " + checkpoints.latest() : opts.resume() != null ? "resuming again"
@@ -97,9 +97,9 @@ public final class TrainJobDriver implements JobDriver {
         }
       }
       ModelOutput.write(ctx.conf(), commit.workDir(), r, r.seconds() * opts.workers(), opts.prices());
-      commit.commit();
+      ctx.commit(commit);
       if (pairs != null) {
-        pairs.commit();
+        ctx.commit(pairs);
       }
       if (opts.job().metrics() != null) {
         RunMetrics.writeOrWarn(ctx.conf(), opts.job().metrics(), ModelOutput.summary(r, opts), System.out,
