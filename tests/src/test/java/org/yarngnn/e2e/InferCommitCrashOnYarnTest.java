@@ -32,13 +32,15 @@ import org.yarngnn.io.table.TableFormat;
  */
 @Tag("faults")
 class InferCommitCrashOnYarnTest {
+  /** The cluster's name: its directory under the build's minicluster/, where the containers' logs are too. */
+  private static final String CLUSTER = "infer-commit-crash";
   static MiniClusters cluster;
   static FileSystem fs;
   @TempDir static java.nio.file.Path local;
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = InferOnYarnTest.startWithCora("infer-commit-crash", local);
+    cluster = InferOnYarnTest.startWithCora(CLUSTER, local);
     fs = cluster.fs();
   }
 
@@ -60,7 +62,7 @@ class InferCommitCrashOnYarnTest {
   /** Whether a container log (stdout) of application {@code appId} on the cluster's NodeManagers holds {@code text}. */
   private static boolean containerLogsSay(String appId, String text) throws java.io.IOException {
     java.nio.file.Path base = java.nio.file.Path.of(System.getProperty("yarngnn.build.dir", "target"),
-        "minicluster", "infer-commit-crash");
+        "minicluster", CLUSTER);
     try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(base)) {
       for (java.nio.file.Path f : files.filter(f -> f.toString().contains(appId)
           && f.getFileName().toString().equals("stdout")).toList()) {
