@@ -80,11 +80,17 @@ class InferRecoveryOnYarnTest {
 
   /** Every node of {@code dir} exactly once, with the embedding of the undisturbed run, bit for bit. */
   private static void assertUndisturbedOutput(String dir) throws Exception {
-    Map<Long, float[]> want = EmbeddingTable.read(cluster.conf(), new Path("/out/undisturbed")).embeddings();
-    Map<Long, float[]> got = EmbeddingTable.read(cluster.conf(), new Path(dir)).embeddings();
+    assertSameEmbeddings(cluster.conf(), "/out/undisturbed", dir);
+  }
+
+  /** The rows of output {@code gotDir} are those of {@code wantDir}: every node exactly once, bit for bit. */
+  static void assertSameEmbeddings(org.apache.hadoop.conf.Configuration conf, String wantDir, String gotDir) {
+    Map<Long, float[]> want = EmbeddingTable.read(conf, new Path(wantDir)).embeddings();
+    Map<Long, float[]> got = EmbeddingTable.read(conf, new Path(gotDir)).embeddings();
     assertEquals(want.size(), got.size(), "every node exactly once");
     for (Map.Entry<Long, float[]> e : want.entrySet()) {
       float[] g = got.get(e.getKey());
+      assertTrue(g != null, "node " + e.getKey() + " is missing");
       for (int c = 0; c < g.length; c++) {
         assertEquals(Float.floatToIntBits(e.getValue()[c]), Float.floatToIntBits(g[c]),
             "node " + e.getKey() + " column " + c + ": bit for bit");

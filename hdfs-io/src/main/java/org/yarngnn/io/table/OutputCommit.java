@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -51,18 +52,38 @@ public final class OutputCommit {
   /** The infix of a replaced output awaiting deletion: {@code .OUT.yarn-gnn-old-ID}. */
   static final String OLD = ".yarn-gnn-old-";
 
+  /**
+   * The points between the steps of {@link #commit()}, where {@link #commit(Consumer)} calls its hook: the test
+   * hooks stop a commit there as a crash would (an ApplicationMaster halted in the middle of its commit).
+   */
+  public enum Step {
+    /** After step 1: the work directory is complete, {@code OUT} untouched. */
+    SUCCESS_WRITTEN,
+    /** After step 2: {@code OUT} moved to the old name (when there was one), the new one not yet in place. */
+    OLD_MOVED,
+    /** After step 3: the new output in place, the old not yet deleted. */
+    NEW_MOVED
+  }
+
   /** Test hook: where {@link #commit(FailPoint)} stops, as a crash (nothing cleaned) or a failed rename. */
   enum FailPoint {
     /** Crash after step 1: the work directory is complete, {@code OUT} untouched. */
-    CRASH_AFTER_SUCCESS,
+    CRASH_AFTER_SUCCESS(Step.SUCCESS_WRITTEN),
     /** Crash after step 2: {@code OUT} moved to the old name, the new one not yet in place. */
-    CRASH_AFTER_OLD_MOVED,
+    CRASH_AFTER_OLD_MOVED(Step.OLD_MOVED),
     /** Crash after step 3: the new output in place, the old not yet deleted. */
-    CRASH_AFTER_NEW_MOVED,
+    CRASH_AFTER_NEW_MOVED(Step.NEW_MOVED),
     /** Step 2's rename fails. */
-    FAIL_MOVE_OLD,
+    FAIL_MOVE_OLD(null),
     /** Step 3's rename fails. */
-    FAIL_MOVE_NEW
+    FAIL_MOVE_NEW(null);
+
+    /** The step a crash comes after; null for a failed rename. */
+    final Step crashAfter;
+
+    FailPoint(Step crashAfter) {
+      this.crashAfter = crashAfter;
+    }
   }
 
   /** What a {@link FailPoint} crash throws: the JVM "dies" there, with nothing cleaned up. */
@@ -164,18 +185,26 @@ public final class OutputCommit {
   }
 
   /**
-   * Empties the work directory: what an earlier attempt of the same job wrote there before it died (its
-   * ApplicationMaster lost), so that a new attempt starts from nothing; the output itself is untouched.
+   * Starts this job's commit over, in a later attempt of a job whose earlier attempt died (its ApplicationMaster
+   * lost): empties the work directory (what that attempt wrote there), and puts the previous output back when that
+   * attempt died in the middle of its commit, with the output moved aside and the new one not in place: readers
+   * see the previous output while this attempt runs, and this attempt's commit replaces it as usual. True when
+   * it put the previous output back.
    */
-  public void clearWorkDir() {
+  public boolean startOver() {
     try {
-      for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(workDir)) {
+      boolean putBack = fs.exists(oldDir) && !fs.exists(outputDir);
+      if (!undoMoveOld()) {
+        throw new IOException("could not put the previous output back from " + oldDir);
+      }
+      for (FileStatus f : fs.listStatus(workDir)) {
         if (!fs.delete(f.getPath(), true)) {
           throw new IOException("could not delete " + f.getPath());
         }
       }
+      return putBack;
     } catch (IOException e) {
-      throw new UncheckedIOException("clearing " + workDir + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("starting the commit of " + outputDir + " over: " + e.getMessage(), e);
     }
   }
 
@@ -199,10 +228,27 @@ public final class OutputCommit {
 
   /** Completes the work directory with {@code _SUCCESS} and puts it in place of the output (class comment). */
   public void commit() {
-    commit(null);
+    commit(null, step -> { });
   }
 
-  synchronized void commit(FailPoint failAt) {
+  /**
+   * {@link #commit()}, calling {@code between} after each of its first three steps: for the ApplicationMaster's
+   * test hook that halts it in the middle of a commit. A real run passes nothing ({@link #commit()}).
+   */
+  public void commit(Consumer<Step> between) {
+    commit(null, between);
+  }
+
+  /** {@link #commit()} stopped at {@code failAt}: a crash after a step, or a failed rename. */
+  void commit(FailPoint failAt) {
+    commit(failAt, step -> {
+      if (failAt != null && failAt.crashAfter == step) {
+        throw new SimulatedCrash(failAt);
+      }
+    });
+  }
+
+  private synchronized void commit(FailPoint failAt, Consumer<Step> between) {
     if (done) {
       throw new IllegalStateException("output " + outputDir + " already committed or aborted");
     }
@@ -211,7 +257,7 @@ public final class OutputCommit {
     boolean movedOld = false;
     try {
       fs.create(new Path(workDir, SUCCESS), true).close();
-      crashAt(failAt, FailPoint.CRASH_AFTER_SUCCESS);
+      between.accept(Step.SUCCESS_WRITTEN);
       if (fs.exists(outputDir)) {
         // Renaming onto an existing directory would nest the work directory inside it.
         if (!overwrite) {
@@ -222,12 +268,12 @@ public final class OutputCommit {
         }
         movedOld = true;
       }
-      crashAt(failAt, FailPoint.CRASH_AFTER_OLD_MOVED);
+      between.accept(Step.OLD_MOVED);
       if (failAt == FailPoint.FAIL_MOVE_NEW || !fs.rename(workDir, outputDir)) {
         throw new IOException("could not rename " + workDir + " to " + outputDir);
       }
       movedOld = false;
-      crashAt(failAt, FailPoint.CRASH_AFTER_NEW_MOVED);
+      between.accept(Step.NEW_MOVED);
       if (fs.exists(oldDir)) {
         deleteQuietly(oldDir); // a leftover is deleted by the next begin
       }
@@ -249,12 +295,6 @@ public final class OutputCommit {
     }
   }
 
-  private static void crashAt(FailPoint failAt, FailPoint here) {
-    if (failAt == here) {
-      throw new SimulatedCrash(here);
-    }
-  }
-
   /**
    * Deletes the work directory and undoes this job's rename of the previous output if the new one did not take
    * its place; never deletes the output path. Safe to call more than once, and after a failed commit.
@@ -264,16 +304,25 @@ public final class OutputCommit {
     removeExitHook();
     deleteQuietly(workDir);
     try {
-      if (fs.exists(oldDir)) {
-        if (fs.exists(outputDir)) {
-          deleteQuietly(oldDir);
-        } else {
-          fs.rename(oldDir, outputDir);
-        }
-      }
+      undoMoveOld();
     } catch (IOException ignored) {
       // Best effort: the next begin recovers what is left.
     }
+  }
+
+  /**
+   * Undoes this job's step 2 if its step 3 did not happen (the previous output back in place), else deletes what
+   * step 4 did not; false when the previous output could not be put back.
+   */
+  private boolean undoMoveOld() throws IOException {
+    if (!fs.exists(oldDir)) {
+      return true;
+    }
+    if (fs.exists(outputDir)) {
+      deleteQuietly(oldDir);
+      return true;
+    }
+    return fs.rename(oldDir, outputDir);
   }
 
   private void removeExitHook() {

@@ -53,7 +53,10 @@ public final class InferenceJobDriver implements JobDriver {
       if (!resume.resumes()) {
         ctx.releasePrevious(java.util.Set.of());
       }
-      commit.clearWorkDir();
+      if (commit.startOver()) {
+        ctx.log().println("yarn-gnn infer: the previous ApplicationMaster died in the middle of the commit: put the "
+            + "previous output back in " + commit.outputDir() + " until this attempt commits");
+      }
       ctx.log().println(resume.describe(ctx.attempt(), spec.getInt(GraphJobOptions.LAYERS)));
       if (checkpoints != null && !resume.resumes()) {
         checkpoints.deleteQuietly(System.err); // the dead attempt's: this one writes its own
@@ -68,7 +71,7 @@ public final class InferenceJobDriver implements JobDriver {
       InferenceDriver.Result r = new InferenceDriver(spec, ctx.transport(), workers, ctx.reporter(), ctx.log())
           .continueAt(resume.layer()).adopting(resume.resumes() ? new WorkerAdoption(ctx) : null)
           .run(spec.getInt(GraphJobOptions.LAYERS));
-      commit.commit();
+      ctx.commit(commit);
       if (spec.get(GraphJobOptions.METRICS) != null) {
         RunMetrics.writeOrWarn(ctx.conf(), spec.get(GraphJobOptions.METRICS), RunMetrics.summary("infer", r.seconds(),
             r.workers()),

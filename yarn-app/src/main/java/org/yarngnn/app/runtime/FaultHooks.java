@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.yarngnn.io.table.OutputCommit;
 
 /**
  * Every fault a test can inject, read in one place: the {@code yarngnn.test.*} keys of a JVM's configuration (the
@@ -26,7 +27,9 @@ import org.apache.hadoop.conf.Configuration;
  *       a thread drops its connections); {@value #SLOW_TENSOR_TASKS_KEY} = {@code N:MS}: every tensor worker's
  *       first N tasks take MS longer (cold containers, for the pool's growth).
  *   <li>{@value #HALT_AM_KEY} = TEXT: the first attempt's ApplicationMaster halts (exit 137, nothing cleaned or
- *       unregistered) when the job's status starts with TEXT.
+ *       unregistered) when the job's status starts with TEXT. {@value #HALT_AM_IN_COMMIT_KEY} = STEP
+ *       ({@code success-written}, {@code old-moved} or {@code new-moved}): the first attempt's ApplicationMaster
+ *       halts in the middle of its output commit, right after that step ({@link OutputCommit.Step}).
  *   <li>{@value #STOP_AFTER_EPOCH_KEY} = N: the training driver fails (exit 1, as a kill would leave things) right
  *       after epoch N's checkpoint (synchronous training only). {@value #HOLD_AFTER_EPOCH_KEY} = {@code N:DIR}:
  *       the training driver, after epoch N, writes {@code DIR/held} and waits until {@code DIR/release} exists (at
@@ -39,6 +42,7 @@ public final class FaultHooks {
   public static final String HALT_TENSOR_WORKER_AFTER_KEY = TestHooks.KEY_PREFIX + "halt-tensor-worker-after";
   public static final String SLOW_TENSOR_TASKS_KEY = TestHooks.KEY_PREFIX + "slow-tensor-tasks";
   public static final String HALT_AM_KEY = TestHooks.KEY_PREFIX + "halt-am-at";
+  public static final String HALT_AM_IN_COMMIT_KEY = TestHooks.KEY_PREFIX + "halt-am-in-commit";
   public static final String STOP_AFTER_EPOCH_KEY = TestHooks.KEY_PREFIX + "stop-after-epoch";
   public static final String HOLD_AFTER_EPOCH_KEY = TestHooks.KEY_PREFIX + "hold-after-epoch";
   /**
@@ -63,6 +67,7 @@ public final class FaultHooks {
   private final long haltTensorWorkerAfter;
   private final long[] slowTensorTasks;
   private final String haltAmAt;
+  private final OutputCommit.Step haltAmInCommit;
   private final long stopAfterEpoch;
   private final long holdAfterEpoch;
   private final String holdDir;
@@ -83,6 +88,7 @@ public final class FaultHooks {
     haltTensorWorkerAfter = TestHooks.getLong(conf, HALT_TENSOR_WORKER_AFTER_KEY, -1);
     slowTensorTasks = pair(conf, SLOW_TENSOR_TASKS_KEY, "N:MS", 0);
     haltAmAt = TestHooks.get(conf, HALT_AM_KEY);
+    haltAmInCommit = commitStep(TestHooks.get(conf, HALT_AM_IN_COMMIT_KEY));
     stopAfterEpoch = TestHooks.getLong(conf, STOP_AFTER_EPOCH_KEY, 0);
     if (stopAfterEpoch < 0 || stopAfterEpoch > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("-D " + STOP_AFTER_EPOCH_KEY + " must be an epoch, not " + stopAfterEpoch);
@@ -99,6 +105,24 @@ public final class FaultHooks {
   /** The faults {@code conf} asks for; {@link #NONE} with hooks off. Throws on a malformed hook. */
   public static FaultHooks of(Configuration conf) {
     return TestHooks.enabled() ? new FaultHooks(conf) : NONE;
+  }
+
+  /** A commit step as {@value #HALT_AM_IN_COMMIT_KEY} names it ({@code old-moved}); null when unset. */
+  private static OutputCommit.Step commitStep(String v) {
+    if (v == null || v.isEmpty()) {
+      return null;
+    }
+    for (OutputCommit.Step s : OutputCommit.Step.values()) {
+      if (v.equals(stepName(s))) {
+        return s;
+      }
+    }
+    throw new IllegalArgumentException("-D " + HALT_AM_IN_COMMIT_KEY + " must be one of "
+        + java.util.Arrays.stream(OutputCommit.Step.values()).map(FaultHooks::stepName).toList() + ", not " + v);
+  }
+
+  private static String stepName(OutputCommit.Step s) {
+    return s.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
   }
 
   /** A hook {@code A:B} of two numbers; {@code {unset, 0}} when not given. */
@@ -169,6 +193,16 @@ public final class FaultHooks {
     if (haltAmAt != null && status != null && status.startsWith(haltAmAt) && amAttempt == 1
         && System.getenv("CONTAINER_ID") != null) {
       log.println("yarn-gnn: halting the ApplicationMaster at '" + status + "' (test hook " + HALT_AM_KEY + ")");
+      log.flush();
+      haltContainer();
+    }
+  }
+
+  /** Right after {@code step} of the output commit of attempt {@code amAttempt}'s ApplicationMaster: halts it. */
+  public void inCommit(OutputCommit.Step step, int amAttempt, java.io.PrintStream log) {
+    if (step == haltAmInCommit && amAttempt == 1 && System.getenv("CONTAINER_ID") != null) {
+      log.println("yarn-gnn: halting the ApplicationMaster in the output commit after " + stepName(step)
+          + " (test hook " + HALT_AM_IN_COMMIT_KEY + ")");
       log.flush();
       haltContainer();
     }

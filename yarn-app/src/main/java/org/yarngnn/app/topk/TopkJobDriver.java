@@ -26,13 +26,13 @@ public final class TopkJobDriver implements JobDriver {
         o.get(GraphJobOptions.OVERWRITE));
     ctx.releasePrevious(java.util.Set.of());
     if (ctx.attempt() > 1) {
-      commit.clearWorkDir(); // the dead attempt's parts: this one writes every part again
+      commit.startOver(); // the dead attempt's parts: this one writes every part again
     }
     try (ContainerWorkers workers = new ContainerWorkers(ctx.containers(), o.getInt(GraphJobOptions.WORKER_MEMORY),
         o.getInt(GraphJobOptions.WORKER_VCORES),
         List.of(), TopkWorkerMain.class.getName())) {
       TopkDriver.Result r = new TopkDriver(o, ctx.transport(), workers, ctx.reporter(), ctx.log()).run();
-      commit.commit();
+      ctx.commit(commit);
       if (o.get(TopkOptions.METRICS) != null) {
         RunMetrics.writeOrWarn(ctx.conf(), o.get(TopkOptions.METRICS), r.summary(), System.out, "topk");
       }

@@ -53,7 +53,7 @@ public final class TrainJobDriver implements JobDriver {
       if (ctx.attempt() > 1) {
         // The previous attempt's AM died mid-run: continue from its last checkpoint if it wrote one (the epochs
         // that follow are those of a run never stopped), else start over.
-        commit.clearWorkDir();
+        commit.startOver();
         boolean resume = opts.get(TrainOptions.RESUME) == null && checkpoints.latest() != null;
         ctx.log().println("yarn-gnn train: attempt " + ctx.attempt() + " after the previous ApplicationMaster died: "
             + (resume ? "resuming from " + checkpoints.latest() : opts.get(TrainOptions.RESUME) != null
@@ -102,9 +102,9 @@ public final class TrainJobDriver implements JobDriver {
       }
       ModelOutput.write(ctx.conf(), commit.workDir(), r, r.seconds() * opts.getInt(GraphJobOptions.WORKERS),
           opts.prices());
-      commit.commit();
+      ctx.commit(commit);
       if (pairs != null) {
-        pairs.commit();
+        ctx.commit(pairs);
       }
       if (opts.get(GraphJobOptions.METRICS) != null) {
         RunMetrics.writeOrWarn(ctx.conf(), opts.get(GraphJobOptions.METRICS), ModelOutput.summary(r, opts), System.out,

@@ -8,6 +8,7 @@ import org.apache.hadoop.fs.Path;
 import org.yarngnn.app.runtime.FaultHooks;
 import org.yarngnn.app.runtime.JobSecretKey;
 import org.yarngnn.app.runtime.JobTransport;
+import org.yarngnn.io.table.OutputCommit;
 
 /** What a {@link JobDriver} gets from the ApplicationMaster. */
 public final class DriverContext {
@@ -190,6 +191,14 @@ public final class DriverContext {
         figures.tensorPool(size, timeline);
       }
     };
+  }
+
+  /**
+   * Commits a driver's output ({@link OutputCommit#commit()}), through the test hook that may halt this AM
+   * between the commit's steps.
+   */
+  public void commit(OutputCommit output) {
+    output.commit(step -> faults.inCommit(step, attempt(), log));
   }
 
   /** Writes the latest status if it is not written yet and stops the status writer. */

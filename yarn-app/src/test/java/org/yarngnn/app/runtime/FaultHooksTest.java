@@ -161,11 +161,21 @@ class FaultHooksTest {
   }
 
   @Test
+  void theCommitHookNamesEveryStepAndActsOnlyInAContainer() {
+    for (org.yarngnn.io.table.OutputCommit.Step step : org.yarngnn.io.table.OutputCommit.Step.values()) {
+      // Here (no CONTAINER_ID) it only parses: an AM container would halt.
+      hooks(FaultHooks.HALT_AM_IN_COMMIT_KEY, step.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'))
+          .inCommit(step, 1, System.out);
+    }
+  }
+
+  @Test
   void aMalformedHookIsRefusedWithItsKey() {
     for (String[] bad : new String[][] {{FaultHooks.WORKER_KEY, "plan"}, {FaultHooks.WORKER_KEY, "x@plan"},
         {FaultHooks.WORKER_KEY, "boom:1@plan"}, {FaultHooks.WORKER_KEY, "pause:1@layer1"},
         {FaultHooks.SLOW_WORKER_KEY, "1"}, {FaultHooks.SLOW_TENSOR_TASKS_KEY, "a:b"},
-        {FaultHooks.STOP_AFTER_EPOCH_KEY, "-1"}, {FaultHooks.HOLD_AFTER_EPOCH_KEY, "1"}}) {
+        {FaultHooks.STOP_AFTER_EPOCH_KEY, "-1"}, {FaultHooks.HOLD_AFTER_EPOCH_KEY, "1"},
+        {FaultHooks.HALT_AM_IN_COMMIT_KEY, "old_moved"}}) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> hooks(bad[0], bad[1]));
       assertTrue(e.getMessage().startsWith("-D " + bad[0] + " must be"), e.getMessage());
     }
