@@ -56,14 +56,19 @@ class TrainLocalTest {
   }
 
   static CliRun train(Path out, int workers, int epochs, String... extra) {
+    CliRun run = CliRun.of(trainArgs(out, workers, epochs, extra));
+    System.out.print(run.out());
+    System.err.print(run.err());
+    return run;
+  }
+
+  /** The CLI arguments {@link #train} runs. */
+  static String[] trainArgs(Path out, int workers, int epochs, String... extra) {
     List<String> a = new ArrayList<>(List.of("train", "--local", "--edges", edges.toString(), "--nodes",
         nodes.toString(), "--model-spec", spec.toString(), "--output", out.toString(), "--workers",
         Integer.toString(workers), "--epochs", Integer.toString(epochs), "--weight-decay", "5e-4", "--seed", "1"));
     a.addAll(List.of(extra));
-    CliRun run = CliRun.of(a.toArray(new String[0]));
-    System.out.print(run.out());
-    System.err.print(run.err());
-    return run;
+    return a.toArray(new String[0]);
   }
 
   static Map<?, ?> metrics(Path dir) throws Exception {

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.yarngnn.app.runtime.FaultHooks;
 
 /**
  * {@code train --local --tensor-backend remote} on Cora: stateless tensor workers (threads reached over loopback,
@@ -117,10 +118,22 @@ class TrainRemoteTensorTest {
   void thePoolGrowsUnderLoadAndShrinksWhenIdle() throws Exception {
     Path out = work.resolve("elastic");
     // Every worker's first 40 tasks take 40 ms more (as cold containers do): queues wait, the pool grows past
-    // 100 ms of waiting; then Cora's small tasks leave it mostly idle: a 300 ms window retires one.
-    CliRun run = TrainLocalTest.train(out, 2, 40, "--tensor-backend", "remote", "--tensor-workers", "1",
+    // 100 ms of waiting. Then the driver holds after epoch 20 (a test hook) until the pool has retired a worker:
+    // the pool sits idle there, so a 300 ms window retires one however loaded the machine, and the test waits on
+    // that event, not on a window the job's own pace happens to leave.
+    Path hold = work.resolve("elastic-hold");
+    CliRun run = CliRun.watched(line -> line.contains("retiring tensor worker"), () -> {
+      try {
+        Files.createDirectories(hold).resolve("release").toFile().createNewFile();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }, TrainLocalTest.trainArgs(out, 2, 40, "--tensor-backend", "remote", "--tensor-workers", "1",
         "--tensor-workers-max", "3", "--intervals", "8", "-D", "yarngnn.tensor-pool.grow-after-ms=100", "-D",
-        "yarngnn.tensor-pool.idle-ms=300", "-D", "yarngnn.test.slow-tensor-tasks=40:40");
+        "yarngnn.tensor-pool.idle-ms=300", "-D", "yarngnn.test.slow-tensor-tasks=40:40", "-D",
+        FaultHooks.HOLD_AFTER_EPOCH_KEY + "=20:" + hold));
+    System.out.print(run.out());
+    System.err.print(run.err());
     assertEquals(0, run.status(), run.toString());
     Map<?, ?> m = TrainLocalTest.metrics(out);
     TrainLocalTest.assertSameLosses(want, java.util.Arrays.copyOf(TrainLocalTest.losses(m), EPOCHS),
