@@ -119,8 +119,12 @@ class TrainLinkInputsTest {
   }
 
   private CliRun link(Path out, String... inputs) {
+    return link(out, 2, inputs);
+  }
+
+  private CliRun link(Path out, int workers, String... inputs) {
     List<String> a = new ArrayList<>(List.of("train", "--local", "--task", "link", "--model-spec",
-        spec.toString(), "--output", out.toString(), "--workers", "2", "--epochs",
+        spec.toString(), "--output", out.toString(), "--workers", Integer.toString(workers), "--epochs",
         Integer.toString(EPOCHS), "--dropout", "0", "--seed", Long.toString(TrainLinkLocalTest.SEED)));
     a.addAll(List.of(inputs));
     CliRun run = CliRun.of(a.toArray(new String[0]));
@@ -162,7 +166,6 @@ class TrainLinkInputsTest {
     assertFalse(Files.exists(refused), "nothing written");
 
     // Hash ownership on both: the nodes table without some ids would get it by default, the full one ranges.
-
     Path zeroOut = work.resolve("zero");
     CliRun zero = link(zeroOut, "--edges", edges, "--nodes", without.toString(), "--ownership", "hash",
         "--missing-features", "zero");
@@ -176,6 +179,13 @@ class TrainLinkInputsTest {
     Map<?, ?> f = TrainLocalTest.metrics(fullOut);
     assertSame(TrainLinkLocalTest.figure(f, "loss"), TrainLinkLocalTest.figure(z, "loss"), "loss");
     assertSame(TrainLinkLocalTest.figure(f, "val_auc"), TrainLinkLocalTest.figure(z, "val_auc"), "val auc");
+    // A lone worker (its own rows routed to itself): the same counts, and the losses up to the sums' rounding.
+    Path loneOut = work.resolve("zero-lone");
+    CliRun lone = link(loneOut, 1, "--edges", edges, "--nodes", without.toString(), "--missing-features", "zero");
+    assertEquals(0, lone.status(), lone.toString());
+    assertEquals(counts(full), counts(lone));
+    TrainLocalTest.assertSameLosses(TrainLinkLocalTest.figure(f, "loss"),
+        TrainLinkLocalTest.figure(TrainLocalTest.metrics(loneOut), "loss"), "a lone worker");
   }
 
   /**
