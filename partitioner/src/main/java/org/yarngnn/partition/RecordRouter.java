@@ -195,6 +195,15 @@ public final class RecordRouter extends InEdgeSink implements NodeSink {
     }
   }
 
+  /**
+   * Node {@code id}, an endpoint (in {@code column}) of row {@code row} that is not routed as an edge (link
+   * prediction's held-out edges): a reference for its owner, which checks it, or under --missing-features zero adds
+   * it, as it would a routed edge's endpoint.
+   */
+  public void endpoint(long id, int column, long row) {
+    reference(ownership.owner(id), id, column, row);
+  }
+
   private void reference(int owner, long id, int column, long row) {
     RefBlock b = refBlocks[owner];
     if (b == null) {

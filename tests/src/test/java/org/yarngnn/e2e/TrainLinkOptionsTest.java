@@ -34,7 +34,6 @@ class TrainLinkOptionsTest {
         {"--temperature", "-1"}, {"--temperature"},
         {"--staleness", "1"}, {"does not support --staleness"},
         {"--tensor-backend", "remote"}, {"does not support --tensor-backend remote"},
-        {"--missing-features", "zero"}, {"does not support --missing-features zero"},
     };
     for (int i = 0; i < cases.length; i += 2) {
       Path out = work.resolve("out-" + i);

@@ -103,8 +103,9 @@ public final class WorkerConstruction {
 
   /**
    * Passes every edge row read through {@code f} before ownership filtering. The worker then reads the whole table
-   * itself ({@link EdgeReading#ALL}, never routing): {@code f} sees every row, so it can keep the filtered-out rows
-   * this worker owns however the table's files are laid out.
+   * itself ({@link EdgeReading#ALL}, never routing; under --missing-features zero, routing to itself alone): {@code
+   * f} sees every row, so it can keep the filtered-out rows this worker owns however the table's files are laid
+   * out. A partition loaded from a partitioned graph passes {@code f} whole.
    */
   public void filterEdges(ReadEdgeFilter f) {
     edgeFilter = f;
@@ -254,10 +255,15 @@ public final class WorkerConstruction {
     }
     BlockingQueue<GraphRecord> local = new ArrayBlockingQueue<>(LOCAL_BLOCKS);
     AtomicBoolean cancelled = new AtomicBoolean();
+    // Held-out edges under --missing-features zero: every worker reads every row (the filter must see them all)
+    // and keeps only what its router makes for itself; peers' blocks are dropped, as the peers make their own.
+    boolean wholeTable = edgeFilter != null;
     RecordRouter.Emitter emitter = (key, r) -> {
       int q = key.partition();
       if (q != index) {
-        sendBlock(q, r);
+        if (!wholeTable) {
+          sendBlock(q, r);
+        }
         return;
       }
       GraphRecord own = r.take();
@@ -281,9 +287,6 @@ public final class WorkerConstruction {
     }
     long t0 = System.nanoTime();
     assembler.expectEdges(edgeShare(edges.countHint()));
-    if (edgeFilter != null && zero) {
-      throw new IllegalStateException("held-out edges with --missing-features zero");
-    }
     if (!zero && (workers == 1 || edgeFilter != null || spec.get(GraphJobOptions.EDGE_READING)
         .resolve(workers) == EdgeReading.ALL)) {
       return finishEdges(routed, gather, readWholeTable(routed), t0);
@@ -291,7 +294,7 @@ public final class WorkerConstruction {
     // Without zero-filling, the edges this worker keeps go straight into its assembler, as a worker alone's do;
     // only peers' edges and references are routed as blocks.
     PartitionAssembler.DirectEdges direct = zero ? null : assembler.directEdges(spec.get(GraphJobOptions.UNDIRECTED));
-    List<EdgeTable.Split> splits = edgeSplits(edges, edgeReaders(), false);
+    List<EdgeTable.Split> splits = edgeSplits(edges, edgeReaders(), wholeTable);
     AtomicInteger next = new AtomicInteger();
     int threads = Math.max(1, Math.min(edgeReaders(), splits.size()));
     ReaderThreads readers = new ReaderThreads("route-edges-" + index, threads, () -> {
@@ -299,10 +302,12 @@ public final class WorkerConstruction {
       RecordRouter router = new RecordRouter(ownership, spec.get(GraphJobOptions.UNDIRECTED),
           spec.get(GraphJobOptions.MISSING_FEATURES), routed.width(),
           0, EDGE_BLOCK_ROWS, emitter, index, writer);
+      EdgeSink sink = !wholeTable ? router
+          : edgeFilter.wrap(new OwnRows(router, ownership, index), ownership, router::endpoint);
       for (int i = next.getAndIncrement(); i < splits.size(); i = next.getAndIncrement()) {
         EdgeTable.Split split = splits.get(i);
         router.file(split.file());
-        edges.readSplit(split, router);
+        edges.readSplit(split, sink);
       }
       router.finish();
       if (writer != null) {
@@ -376,7 +381,7 @@ public final class WorkerConstruction {
           writer);
       EdgeSink sink = own == null ? writer : own;
       if (edgeFilter != null) {
-        sink = edgeFilter.wrap(sink, routed.ownership());
+        sink = edgeFilter.wrap(sink, routed.ownership(), writer::ownReference);
       }
       for (int i = next.getAndIncrement(); i < splits.size(); i = next.getAndIncrement()) {
         checkNotAbandoned();
@@ -536,15 +541,40 @@ public final class WorkerConstruction {
 
   /**
    * Loads this worker's partition of a pre-partitioned graph ({@code --graph}): only its own files are read, and
-   * with fusion the feature rows are transformed by the first layer as they are loaded.
+   * with fusion the feature rows are transformed by the first layer as they are loaded; its in-edges pass the
+   * {@link #filterEdges} filter as a table's rows would.
    */
   public WorkerPartition loadPartition(Model model, FeatureLoader features) {
     PartitionedGraph pg = PartitionedGraph.open(conf, new Path(spec.get(GraphJobOptions.GRAPH)));
     ModelFiles.checkInputWidth(model, features.modelPath(), pg.featureWidth(), spec.get(GraphJobOptions.GRAPH));
     GraphPartition part = pg.loadPartition(index);
     GraphBlock graph = part.block();
-    return new WorkerPartition(graph, PartitionBlockBuilder.indexOf(graph.nodeIds()), part.ownership(),
+    WorkerPartition p = new WorkerPartition(graph, PartitionBlockBuilder.indexOf(graph.nodeIds()), part.ownership(),
         features.load(part.features()), features.fusion(), features.labels() ? part.labels() : null,
         features.labels() ? part.splits() : null);
+    return edgeFilter == null ? p : edgeFilter.filterPartition(p);
+  }
+
+  /**
+   * The rows with an endpoint {@code index} owns, on to {@code next}: a worker that reads every row routes only
+   * those (the others make nothing for it).
+   */
+  private static final class OwnRows implements EdgeSink {
+    private final EdgeSink next;
+    private final Ownership ownership;
+    private final int index;
+
+    OwnRows(EdgeSink next, Ownership ownership, int index) {
+      this.next = next;
+      this.ownership = ownership;
+      this.index = index;
+    }
+
+    @Override
+    public void edge(long src, long dst, float weight, long row) {
+      if (ownership.owner(dst) == index || ownership.owner(src) == index) {
+        next.edge(src, dst, weight, row);
+      }
+    }
   }
 }

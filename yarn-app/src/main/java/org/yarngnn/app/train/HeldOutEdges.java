@@ -4,9 +4,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.yarngnn.app.graphworker.ReadEdgeFilter;
+import org.yarngnn.app.graphworker.WorkerPartition;
+import org.yarngnn.compute.graph.Csr;
+import org.yarngnn.compute.graph.GraphBlock;
 import org.yarngnn.compute.link.LinkSplit;
 import org.yarngnn.io.table.EdgeSink;
 import org.yarngnn.partition.Ownership;
+import org.yarngnn.partition.PartitionBlockBuilder;
 
 /**
  * Held-out edges in one graph worker's construction. Every edge row read has a split: the edges table's {@code
@@ -43,8 +47,8 @@ final class HeldOutEdges implements ReadEdgeFilter {
   }
 
   @Override
-  public synchronized EdgeSink wrap(EdgeSink next, Ownership ownership) {
-    ThreadSink s = new ThreadSink(next, ownership);
+  public synchronized EdgeSink wrap(EdgeSink next, Ownership ownership, Endpoints endpoints) {
+    ThreadSink s = new ThreadSink(next, ownership, endpoints);
     sinks.add(s);
     return s;
   }
@@ -65,10 +69,59 @@ final class HeldOutEdges implements ReadEdgeFilter {
     return new Lists(vs[0], vs[1], ts[0], ts[1], Arrays.copyOf(n.src, n.size), Arrays.copyOf(n.dst, n.size));
   }
 
+  /**
+   * A partition of a pre-partitioned graph ({@code --graph}), its in-edges split as a table's rows would be by
+   * {@code --link-split} ({@link LinkSplit#ofPair}: per unordered pair, so both directions of an undirected graph's
+   * edge agree, whichever worker holds them): the held-out ones kept here (every destination is this worker's),
+   * the partition rebuilt of the rest by the builder the tables' construction uses (same row order, halo of the
+   * remaining sources only). The partition job keeps no split column, hence no {@code none} edges here.
+   */
+  @Override
+  public WorkerPartition filterPartition(WorkerPartition p) {
+    GraphBlock g = p.graph();
+    Csr in = g.inEdges();
+    int n = g.numNodes();
+    int[] ptr = in.rowPtr();
+    int[] col = in.colIdx();
+    float[] w = in.weights();
+    int[] dst = new int[ptr[n]];
+    long[] src = new long[ptr[n]];
+    float[] kept = w == null ? null : new float[ptr[n]];
+    Pairs v = new Pairs();
+    Pairs t = new Pairs();
+    int k = 0;
+    for (int r = 0; r < n; r++) {
+      long d = g.nodeIds()[r];
+      for (int e = ptr[r]; e < ptr[r + 1]; e++) {
+        long s = g.slotId(col[e]);
+        byte split = LinkSplit.ofPair(seed, s, d, val, test);
+        if (split == LinkSplit.TRAIN) {
+          dst[k] = r;
+          src[k] = s;
+          if (kept != null) {
+            kept[k] = w[e];
+          }
+          k++;
+        } else {
+          (split == LinkSplit.VAL ? v : t).add(s, d);
+        }
+      }
+    }
+    synchronized (this) {
+      ThreadSink carved = new ThreadSink(null, p.ownership(), null);
+      carved.val.addAll(v);
+      carved.test.addAll(t);
+      sinks.add(carved);
+    }
+    GraphBlock rest = PartitionBlockBuilder.build(g.nodeIds(), p.index(), dst, src, kept, k);
+    return new WorkerPartition(rest, p.index(), p.ownership(), p.rows(), p.fused(), p.labels(), p.splits());
+  }
+
   /** One reading thread's filter: train and none rows on to {@code next}, held-out (and none) rows kept. */
   private final class ThreadSink implements EdgeSink {
     private final EdgeSink next;
     private final Ownership ownership;
+    private final Endpoints endpoints;
     private final Pairs val = new Pairs();
     private final Pairs test = new Pairs();
     private final Pairs none = new Pairs();
@@ -76,9 +129,10 @@ final class HeldOutEdges implements ReadEdgeFilter {
     private long[] dst = new long[0];
     private float[] weight = new float[0];
 
-    ThreadSink(EdgeSink next, Ownership ownership) {
+    ThreadSink(EdgeSink next, Ownership ownership, Endpoints endpoints) {
       this.next = next;
       this.ownership = ownership;
+      this.endpoints = endpoints;
     }
 
     @Override
@@ -96,35 +150,47 @@ final class HeldOutEdges implements ReadEdgeFilter {
      * Whether a row of this split carries messages; a held-out or none row is kept when this worker owns a
      * destination. {@code split} is a {@link LinkSplit} code (the split column's: its codes are those).
      */
-    private boolean passes(long s, long d, byte split) {
+    private boolean passes(long s, long d, byte split, long row) {
       if (split == LinkSplit.TRAIN) {
         return true;
       }
       Pairs into = split == LinkSplit.VAL ? val : split == LinkSplit.TEST ? test : none;
-      if (ownership.owner(d) == index) {
+      boolean ownsDst = ownership.owner(d) == index;
+      boolean ownsSrc = ownership.owner(s) == index;
+      if (ownsDst) {
         into.add(s, d);
       }
-      if (undirected && s != d && ownership.owner(s) == index) {
+      if (undirected && s != d && ownsSrc) {
         into.add(d, s);
       }
-      return LinkSplit.carriesMessages(split);
+      boolean messages = LinkSplit.carriesMessages(split);
+      if (!messages) {
+        // A held-out edge is scored: its endpoints must be nodes as a message edge's are (checked, or zero-filled).
+        if (ownsSrc) {
+          endpoints.endpoint(s, 0, row);
+        }
+        if (ownsDst && d != s) {
+          endpoints.endpoint(d, 1, row);
+        }
+      }
+      return messages;
     }
 
     /** Without a split column: {@code --link-split}'s draw. */
-    private boolean passes(long s, long d) {
-      return passes(s, d, LinkSplit.ofPair(seed, s, d, HeldOutEdges.this.val, HeldOutEdges.this.test));
+    private boolean passes(long s, long d, long row) {
+      return passes(s, d, LinkSplit.ofPair(seed, s, d, HeldOutEdges.this.val, HeldOutEdges.this.test), row);
     }
 
     @Override
     public void edge(long s, long d, float w, long row) {
-      if (passes(s, d)) {
+      if (passes(s, d, row)) {
         next.edge(s, d, w, row);
       }
     }
 
     @Override
     public void edge(long s, long d, float w, byte split, long row) {
-      if (passes(s, d, split)) {
+      if (passes(s, d, split, row)) {
         next.edge(s, d, w, row);
       }
     }
@@ -153,7 +219,7 @@ final class HeldOutEdges implements ReadEdgeFilter {
       int run = 0;
       long runFirst = firstRow;
       for (int i = 0; i < count; i++) {
-        if (split != null ? passes(s[i], d[i], split[i]) : passes(s[i], d[i])) {
+        if (split != null ? passes(s[i], d[i], split[i], firstRow + i) : passes(s[i], d[i], firstRow + i)) {
           if (run == 0) {
             runFirst = firstRow + i;
           }

@@ -12,7 +12,6 @@ import org.yarngnn.app.cli.UsageException;
 import org.yarngnn.app.graphworker.GraphJobOptions;
 import org.yarngnn.app.options.CommandOptions;
 import org.yarngnn.app.options.Option;
-import org.yarngnn.partition.MissingFeatures;
 
 /**
  * Immutable options of a {@code train} job (docs/commands.md "train"): the graph job's ({@link #job()}: tables or
@@ -195,13 +194,11 @@ public final class TrainOptions extends CommandOptions<TrainOptions> {
     if (o.link() != null) {
       o.link().check();
       String unsupported = staleness > 0 ? "--staleness " + staleness
-          : o.get(TENSOR_BACKEND) == TensorBackend.REMOTE ? "--tensor-backend remote"
-          : o.get(GraphJobOptions.GRAPH) != null ? "--graph"
-          : o.get(GraphJobOptions.MISSING_FEATURES) == MissingFeatures.ZERO ? "--missing-features zero" : null;
+          : o.get(TENSOR_BACKEND) == TensorBackend.REMOTE ? "--tensor-backend remote" : null;
       if (unsupported != null) {
         // Not built yet for link prediction (docs/link-prediction.md): refused rather than run wrongly.
-        throw new UsageException("train --task link does not support " + unsupported + " yet (it reads --edges "
-            + "and --nodes tables, synchronously, with the local tensor backend)");
+        throw new UsageException("train --task link does not support " + unsupported + " yet (it trains "
+            + "synchronously, with the local tensor backend)");
       }
     }
     return o;

@@ -238,7 +238,8 @@ public final class TrainWorker implements WorkerSession.Role {
           link = new LinkWorker(opts.link(), opts.get(GraphJobOptions.SEED), index, workers, partition.graph(),
               partition.index(),
               partition.ownership(), heldOut.take(), new LinkExchange(mesh, index, staleWaitMillis()),
-              "l2".equals(spec.outputNormalize()), spec.outputWidth(), graphSpec.get(GraphJobOptions.EDGES));
+              "l2".equals(spec.outputNormalize()), spec.outputWidth(), graphSpec.get(GraphJobOptions.GRAPH) != null
+              ? graphSpec.get(GraphJobOptions.GRAPH) : graphSpec.get(GraphJobOptions.EDGES));
           heldOut = null;
           result = link.counts();
         } else {
