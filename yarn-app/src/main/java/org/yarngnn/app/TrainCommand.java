@@ -316,6 +316,10 @@ public final class TrainCommand implements Command {
       EpochLines epochLines = new EpochLines(out, resumedEpoch);
       JobResult r = new YarnJobClient(conf, out).onEpochs(epochLines::print).run(submission);
       if (r.succeeded()) {
+        commit.finish(); // the ApplicationMaster's done mark, kept until the job's outcome is known
+        if (pairs != null) {
+          pairs.finish();
+        }
         Path metrics = new Path(commit.outputDir(), ModelOutput.METRICS);
         java.util.Map<?, ?> m;
         try (java.io.InputStream in = metrics.getFileSystem(conf).open(metrics)) {

@@ -45,6 +45,13 @@ public final class TrainJobDriver implements JobDriver {
     OutputCommit pairs = opts.link() == null || opts.link().pairsWorkDir() == null ? null
         : OutputCommit.resume(ctx.conf(), new Path(opts.link().pairs()), new Path(opts.link().pairsWorkDir()),
             opts.get(GraphJobOptions.OVERWRITE));
+    if (ctx.committedBefore(commit)) {
+      if (pairs != null && !pairs.committed()) {
+        // The previous AM died between the two commits: the workers had written every pair before the model's.
+        ctx.commit(pairs);
+      }
+      return 0;
+    }
     List<String> hosts = opts.get(GraphJobOptions.GRAPH) == null ? List.of()
         : ContainerWorkers.partitionHosts(ctx.conf(), new Path(opts.get(GraphJobOptions.GRAPH)));
     try {
