@@ -178,7 +178,7 @@ public final class TrainCommand implements Command {
   }
 
   /** After the commit: the checkpoints are of no more use (a failure to delete them only warns). */
-  static void discard(Checkpoint c, PrintStream out) {
+  public static void discard(Checkpoint c, PrintStream out) {
     try {
       c.discard();
     } catch (java.io.IOException | RuntimeException e) {
