@@ -1,6 +1,7 @@
 package org.yarngnn.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -25,10 +26,12 @@ import org.yarngnn.io.table.TableFormat;
 
 /**
  * The ApplicationMaster of an {@code infer --overwrite} halted in the middle of its output commit (exit 137,
- * nothing cleaned: {@code -D yarngnn.test.halt-am-in-commit=old-moved}), at the worst point: the previous output
- * moved aside, the new one not yet in its place. YARN's second attempt puts the previous output back, runs the
- * job again into the same work directory and commits: the output is the new complete one, row for row an
- * undisturbed run's, and nothing hidden (the old output, the work directory) is left beside it.
+ * nothing cleaned: {@code -D yarngnn.test.halt-am-in-commit=STEP}). At the worst point ({@code old-moved}: the
+ * previous output moved aside, the new one not yet in its place) YARN's second attempt puts the previous output
+ * back, runs the job again into the same work directory and commits. Right after the new output is in place
+ * ({@code new-moved}: the old one not yet deleted) the second attempt finds its job's commit done and finishes
+ * without running the job. Either way the client exits 0, the output is the new complete one, row for row an
+ * undisturbed run's, and nothing hidden (the old output, the work directory, the commit's done mark) is left.
  */
 @Tag("faults")
 class InferCommitCrashOnYarnTest {
@@ -38,10 +41,16 @@ class InferCommitCrashOnYarnTest {
   static FileSystem fs;
   @TempDir static java.nio.file.Path local;
 
+  static java.nio.file.Path model;
+
   @BeforeAll
   static void start() throws Exception {
     cluster = InferOnYarnTest.startWithCora(CLUSTER, local);
     fs = cluster.fs();
+    model = local.resolve("model");
+    ModelDirectory.write(RandomModels.random(CoraLocalInferenceTest.gcnSpec(), 3), model);
+    CliRun plain = infer(model, "/out/undisturbed");
+    assertEquals(0, plain.status(), plain.toString());
   }
 
   @AfterAll
@@ -86,15 +95,14 @@ class InferCommitCrashOnYarnTest {
     c.commit();
   }
 
-  @Test
-  void anApplicationMasterHaltedBetweenTheRenamesIsRestartedAndCommitsTheNewOutput() throws Exception {
-    java.nio.file.Path model = local.resolve("model");
-    ModelDirectory.write(RandomModels.random(CoraLocalInferenceTest.gcnSpec(), 3), model);
-    CliRun plain = infer(model, "/out/undisturbed");
-    assertEquals(0, plain.status(), plain.toString());
-
-    previousOutput("/out/replaced");
-    CliRun run = infer(model, "/out/replaced", "--overwrite", "-D", "yarngnn.test.halt-am-in-commit=old-moved");
+  /**
+   * Replaces a previous output with an infer whose first ApplicationMaster halts after commit step {@code step};
+   * checks exit 0, two attempts, the halt, the output (an undisturbed run's) and nothing hidden left; returns the
+   * job's log.
+   */
+  private static String haltedInCommit(String out, String step) throws Exception {
+    previousOutput(out);
+    CliRun run = infer(model, out, "--overwrite", "-D", "yarngnn.test.halt-am-in-commit=" + step);
     assertEquals(0, run.status(), run.toString());
 
     String id = run.out().replaceAll("(?s).*submitted (application_[0-9_]+).*", "$1");
@@ -107,21 +115,34 @@ class InferCommitCrashOnYarnTest {
     CliRun status = InferOnYarnTest.cli(cluster, "status", id, "--json");
     Map<?, ?> summary = (Map<?, ?>) org.yarngnn.compute.json.Json.parse(status.out().trim());
     String log = String.join("\n", ((List<?>) summary.get("log")).stream().map(Object::toString).toList());
-    System.out.println("InferCommitCrashOnYarnTest: the job's log:\n" + log);
-    assertTrue(log.contains("attempt 2 after the previous ApplicationMaster died: running the job again"), log);
-    assertTrue(log.contains("died in the middle of the commit: put the previous output back"), log);
-
-    assertTrue(containerLogsSay(id, "halting the ApplicationMaster in the output commit after old-moved"),
+    System.out.println("InferCommitCrashOnYarnTest: the job's log (" + step + "):\n" + log);
+    assertTrue(containerLogsSay(id, "halting the ApplicationMaster in the output commit after " + step),
         "the first attempt's AM halted in its commit, not before it");
 
-    assertTrue(fs.exists(new Path("/out/replaced/_SUCCESS")));
-    InferRecoveryOnYarnTest.assertSameEmbeddings(cluster.conf(), "/out/undisturbed", "/out/replaced");
+    assertTrue(fs.exists(new Path(out, "_SUCCESS")));
+    InferRecoveryOnYarnTest.assertSameEmbeddings(cluster.conf(), "/out/undisturbed", out);
     List<String> hidden = new ArrayList<>();
     for (FileStatus s : fs.listStatus(new Path("/out"))) {
       if (s.getPath().getName().startsWith(".")) {
         hidden.add(s.getPath().getName());
       }
     }
-    assertEquals(List.of(), hidden, "neither the previous output nor a work directory is left beside it");
+    assertEquals(List.of(), hidden, "neither the previous output nor a work directory nor a mark is left beside it");
+    return log;
+  }
+
+  @Test
+  void anApplicationMasterHaltedBetweenTheRenamesIsRestartedAndCommitsTheNewOutput() throws Exception {
+    String log = haltedInCommit("/out/replaced", "old-moved");
+    assertTrue(log.contains("attempt 2 after the previous ApplicationMaster died: running the job again"), log);
+    assertTrue(log.contains("died in the middle of the commit: put the previous output back"), log);
+  }
+
+  @Test
+  void anApplicationMasterHaltedAfterTheNewOutputIsInPlaceIsDoneWithoutRunningAgain() throws Exception {
+    String log = haltedInCommit("/out/newmoved", "new-moved");
+    assertTrue(log.contains("attempt 2 after the previous ApplicationMaster died: its commit of "), log);
+    assertTrue(log.contains("had completed, so the job is done"), log);
+    assertFalse(log.contains("running the job again"), log);
   }
 }

@@ -2,6 +2,7 @@ package org.yarngnn.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -46,5 +47,8 @@ class TopkOnYarnTest {
     fs.copyToLocalFile(new Path("/out/topk"), new Path(copy.toUri()));
     Set<Long> all = TopkLocalTest.all(data.ids);
     assertEquals(data.bruteForce(all, all, Set.of(), 7), data.readOutput(copy));
+    // The ApplicationMaster's commit leaves its done mark for the client, which removes it once the job succeeded.
+    assertEquals(List.of(), java.util.Arrays.stream(fs.listStatus(new Path("/out"))).map(f -> f.getPath().getName())
+        .filter(n -> n.startsWith(".")).toList(), "nothing hidden beside the output");
   }
 }

@@ -178,6 +178,7 @@ public final class InferCommand implements Command {
           commit.workDir(), 2);
       JobResult r = new YarnJobClient(conf, out).run(submission(job, JobCommands.shippedJar(conf), shippedModel));
       if (r.succeeded()) {
+        commit.finish(); // the ApplicationMaster's done mark, kept until the job's outcome is known
         out.printf("yarn-gnn infer: application %s SUCCEEDED: %,d embeddings in %s%n", r.applicationId(),
             committedRows(conf, commit.outputDir()), commit.outputDir());
         return Main.OK;

@@ -172,6 +172,7 @@ public final class TopkCommand implements Command {
       if (!r.succeeded()) {
         throw JobCommands.failed(r);
       }
+      commit.finish(); // the ApplicationMaster's done mark, kept until the job's outcome is known
       out.printf("yarn-gnn topk: application %s SUCCEEDED: top %d in %s%n", r.applicationId(),
           job.getInt(TopkOptions.K),
           commit.outputDir());

@@ -178,7 +178,7 @@ public final class TrainCommand implements Command {
   }
 
   /** After the commit: the checkpoints are of no more use (a failure to delete them only warns). */
-  static void discard(Checkpoint c, PrintStream out) {
+  public static void discard(Checkpoint c, PrintStream out) {
     try {
       c.discard();
     } catch (java.io.IOException | RuntimeException e) {
@@ -316,6 +316,10 @@ public final class TrainCommand implements Command {
       EpochLines epochLines = new EpochLines(out, resumedEpoch);
       JobResult r = new YarnJobClient(conf, out).onEpochs(epochLines::print).run(submission);
       if (r.succeeded()) {
+        commit.finish(); // the ApplicationMaster's done mark, kept until the job's outcome is known
+        if (pairs != null) {
+          pairs.finish();
+        }
         Path metrics = new Path(commit.outputDir(), ModelOutput.METRICS);
         java.util.Map<?, ?> m;
         try (java.io.InputStream in = metrics.getFileSystem(conf).open(metrics)) {

@@ -44,6 +44,21 @@ import org.apache.hadoop.util.ShutdownHookManager;
  * {@link #abortOnExit()}, so a killed JVM (SIGTERM, Ctrl-C) removes its work directory; after {@code kill -9}
  * the next begin does. One writer per output at a time: two jobs committing to the same {@code OUT} at once are
  * not supported.
+ *
+ * <p>The done mark. A job whose commit runs in another process than the one that began it (a YARN job: the client
+ * begins, the ApplicationMaster commits) may lose that process after its commit completed and before it said so;
+ * YARN then starts another attempt, which must learn that this job's output is already in place, not run the job
+ * again or fail. A missing work directory alone does not say so: a job that aborted (deleting its work directory)
+ * and died before it reported leaves the same. So the commit creates an empty file {@code .OUT.yarn-gnn-done-ID}
+ * just before step 3; the job's commit completed exactly when that mark exists and its work directory does not
+ * ({@link #committed()}): step 3 is what removes the work directory's name, and every other path that deletes the
+ * work directory (a failed commit, {@link #abort()}, the recovery of a dead job) deletes the mark first, and keeps
+ * the work directory when it could not. {@link #commit(Consumer)} (the ApplicationMaster's) leaves the mark for the
+ * job's owner, who removes it with {@link #finish()} once it learned the outcome; {@link #commit()} (a run in one
+ * process) removes it itself. A mark beside the output, rather than the job's id written into {@code _SUCCESS}
+ * (as Hadoop's S3A committers write a JSON summary), because the contract promises an empty {@code _SUCCESS};
+ * a file created and closed on HDFS is durable before the rename that follows it, so the order holds after any
+ * crash. Leftover marks of dead jobs are deleted by the next begin; a mark is hidden, ignored by every reader.
  */
 public final class OutputCommit {
   public static final String SUCCESS = "_SUCCESS";
@@ -51,6 +66,8 @@ public final class OutputCommit {
   static final String NEW = ".yarn-gnn-new-";
   /** The infix of a replaced output awaiting deletion: {@code .OUT.yarn-gnn-old-ID}. */
   static final String OLD = ".yarn-gnn-old-";
+  /** The infix of a job's done mark: {@code .OUT.yarn-gnn-done-ID} (class comment). */
+  static final String DONE = ".yarn-gnn-done-";
 
   /**
    * The points between the steps of {@link #commit()}, where {@link #commit(Consumer)} calls its hook: the test
@@ -97,6 +114,7 @@ public final class OutputCommit {
   private final Path outputDir;
   private final Path workDir;
   private final Path oldDir;
+  private final Path doneMark;
   private final boolean overwrite;
   private boolean done;
   private Runnable exitHook;
@@ -107,6 +125,7 @@ public final class OutputCommit {
     this.workDir = workDir;
     String id = workDir.getName().substring(workDir.getName().indexOf(NEW) + NEW.length());
     this.oldDir = new Path(outputDir.getParent(), "." + outputDir.getName() + OLD + id);
+    this.doneMark = new Path(outputDir.getParent(), "." + outputDir.getName() + DONE + id);
     this.overwrite = overwrite;
   }
 
@@ -144,20 +163,26 @@ public final class OutputCommit {
 
   /**
    * Takes over a commit that {@link #begin} started elsewhere (the client begins, checking the output before
-   * anything runs; the ApplicationMaster commits once every worker wrote its part).
+   * anything runs; the ApplicationMaster commits once every worker wrote its part). A later attempt of a job whose
+   * commit already completed gets one that says so ({@link #committed()}), already done; a missing work directory
+   * without this job's done mark is an error.
    */
   public static OutputCommit resume(Configuration conf, Path outputDir, Path workDir, boolean overwrite) {
     try {
       FileSystem fs = outputDir.getFileSystem(conf);
-      if (!fs.isDirectory(workDir)) {
-        throw new IOException("work directory " + workDir + " is missing");
-      }
       Path out = fs.makeQualified(outputDir);
       Path work = fs.makeQualified(workDir);
       if (!work.getName().startsWith("." + out.getName() + NEW) || !work.getParent().equals(out.getParent())) {
         throw new IOException(workDir + " is not a work directory of " + outputDir);
       }
-      return new OutputCommit(fs, out, work, overwrite);
+      OutputCommit c = new OutputCommit(fs, out, work, overwrite);
+      if (!fs.isDirectory(work)) {
+        if (!c.committed()) {
+          throw new IOException("work directory " + workDir + " is missing");
+        }
+        c.done = true;
+      }
+      return c;
     } catch (IOException e) {
       throw new UncheckedIOException("resuming output " + outputDir + ": " + e.getMessage(), e);
     }
@@ -194,6 +219,9 @@ public final class OutputCommit {
   public boolean startOver() {
     try {
       boolean putBack = fs.exists(oldDir) && !fs.exists(outputDir);
+      if (!dropMark()) {
+        throw new IOException("could not delete " + doneMark);
+      }
       if (!undoMoveOld()) {
         throw new IOException("could not put the previous output back from " + oldDir);
       }
@@ -228,15 +256,17 @@ public final class OutputCommit {
 
   /** Completes the work directory with {@code _SUCCESS} and puts it in place of the output (class comment). */
   public void commit() {
-    commit(null, step -> { });
+    commit(null, step -> { }, false);
   }
 
   /**
-   * {@link #commit()}, calling {@code between} after each of its first three steps: for the ApplicationMaster's
-   * test hook that halts it in the middle of a commit. A real run passes nothing ({@link #commit()}).
+   * {@link #commit()} in a process other than the job's owner (the ApplicationMaster): it leaves the done mark for
+   * a later attempt to find ({@link #committed()}) and the owner to remove ({@link #finish()}). Calls
+   * {@code between} after each of the first three steps: for the test hook that halts the ApplicationMaster in
+   * the middle of a commit.
    */
   public void commit(Consumer<Step> between) {
-    commit(null, between);
+    commit(null, between, true);
   }
 
   /** {@link #commit()} stopped at {@code failAt}: a crash after a step, or a failed rename. */
@@ -245,10 +275,39 @@ public final class OutputCommit {
       if (failAt != null && failAt.crashAfter == step) {
         throw new SimulatedCrash(failAt);
       }
-    });
+    }, false);
   }
 
-  private synchronized void commit(FailPoint failAt, Consumer<Step> between) {
+  /**
+   * True when this job's commit completed: its done mark exists and its work directory does not (class comment).
+   * For a later attempt of a job whose previous attempt may have died after committing, and for its owner.
+   */
+  public boolean committed() {
+    try {
+      return fs.exists(doneMark) && !fs.exists(workDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading the commit of " + outputDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * For the job's owner once the job succeeded: completes step 4 if the committing process died before it, and
+   * removes the done mark. Never touches the output.
+   */
+  public synchronized void finish() {
+    done = true;
+    removeExitHook();
+    try {
+      if (!fs.exists(workDir) && fs.exists(outputDir) && fs.exists(oldDir)) {
+        deleteQuietly(oldDir);
+      }
+    } catch (IOException ignored) {
+      // Best effort: a leftover is deleted by the next begin.
+    }
+    dropMark();
+  }
+
+  private synchronized void commit(FailPoint failAt, Consumer<Step> between, boolean keepMark) {
     if (done) {
       throw new IllegalStateException("output " + outputDir + " already committed or aborted");
     }
@@ -269,6 +328,7 @@ public final class OutputCommit {
         movedOld = true;
       }
       between.accept(Step.OLD_MOVED);
+      fs.create(doneMark, true).close();
       if (failAt == FailPoint.FAIL_MOVE_NEW || !fs.rename(workDir, outputDir)) {
         throw new IOException("could not rename " + workDir + " to " + outputDir);
       }
@@ -277,12 +337,15 @@ public final class OutputCommit {
       if (fs.exists(oldDir)) {
         deleteQuietly(oldDir); // a leftover is deleted by the next begin
       }
+      if (!keepMark) {
+        dropMark();
+      }
     } catch (IOException e) {
       String restore = "";
       if (movedOld) {
         restore = restoreOld() ? "; the previous output is restored" : "; the previous output is kept as " + oldDir;
       }
-      deleteQuietly(workDir);
+      deleteWork();
       throw new UncheckedIOException("committing output " + outputDir + ": " + e.getMessage() + restore, e);
     }
   }
@@ -302,7 +365,7 @@ public final class OutputCommit {
   public synchronized void abort() {
     done = true;
     removeExitHook();
-    deleteQuietly(workDir);
+    deleteWork();
     try {
       undoMoveOld();
     } catch (IOException ignored) {
@@ -323,6 +386,22 @@ public final class OutputCommit {
       return true;
     }
     return fs.rename(oldDir, outputDir);
+  }
+
+  /** Deletes the done mark; true when it is gone. */
+  private boolean dropMark() {
+    try {
+      return fs.delete(doneMark, false) || !fs.exists(doneMark);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Deletes the work directory, after the done mark: a mark without a work directory says committed. */
+  private void deleteWork() {
+    if (dropMark()) {
+      deleteQuietly(workDir);
+    }
   }
 
   private void removeExitHook() {
@@ -376,7 +455,10 @@ public final class OutputCommit {
     }
   }
 
-  /** The hidden siblings of jobs on {@code out} whose owner is dead, by job id: [new dir, old dir] (either null). */
+  /**
+   * The hidden siblings of jobs on {@code out} whose owner is dead, by job id: [new dir, old dir, done mark] (any
+   * null).
+   */
   private static Map<String, Path[]> deadJobs(FileSystem fs, Path out) throws IOException {
     Map<String, Path[]> jobs = new TreeMap<>();
     if (!fs.exists(out.getParent())) {
@@ -384,18 +466,19 @@ public final class OutputCommit {
     }
     String newPrefix = "." + out.getName() + NEW;
     String oldPrefix = "." + out.getName() + OLD;
+    String donePrefix = "." + out.getName() + DONE;
     for (FileStatus s : fs.listStatus(out.getParent())) {
       String name = s.getPath().getName();
-      int slot = name.startsWith(newPrefix) ? 0 : name.startsWith(oldPrefix) ? 1 : -1;
+      int slot = name.startsWith(newPrefix) ? 0 : name.startsWith(oldPrefix) ? 1 : name.startsWith(donePrefix) ? 2 : -1;
       if (slot < 0) {
         continue;
       }
-      String id = name.substring((slot == 0 ? newPrefix : oldPrefix).length());
+      String id = name.substring((slot == 0 ? newPrefix : slot == 1 ? oldPrefix : donePrefix).length());
       int dash = id.lastIndexOf('-');
       if (dash <= 0 || !isDead(id.substring(0, dash))) {
         continue;
       }
-      jobs.computeIfAbsent(id, k -> new Path[2])[slot] = fs.makeQualified(s.getPath());
+      jobs.computeIfAbsent(id, k -> new Path[3])[slot] = fs.makeQualified(s.getPath());
     }
     return jobs;
   }
@@ -405,6 +488,10 @@ public final class OutputCommit {
     for (Path[] job : deadJobs(fs, out).values()) {
       Path newDir = job[0];
       Path oldDir = job[1];
+      if (job[2] != null && !fs.delete(job[2], false) && fs.exists(job[2])) {
+        // Before the work directory: a mark without one says the job committed (class comment).
+        throw new IOException("could not delete " + job[2]);
+      }
       if (oldDir != null && !fs.exists(out)) {
         boolean complete = newDir != null && fs.exists(new Path(newDir, SUCCESS));
         Path promote = complete ? newDir : oldDir;

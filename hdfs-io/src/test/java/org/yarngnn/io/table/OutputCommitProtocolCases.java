@@ -200,6 +200,11 @@ public abstract class OutputCommitProtocolCases {
     });
     assertEquals(Arrays.asList("SUCCESS_WRITTEN=old", "OLD_MOVED=null", "NEW_MOVED=new"), seen);
     assertEquals("new", which(out()));
+    // This commit is the ApplicationMaster's: its done mark stays until the job's owner finishes.
+    assertEquals(List.of(".out" + OutputCommit.DONE + second.workDir().getName()
+        .substring(second.workDir().getName().indexOf(OutputCommit.NEW) + OutputCommit.NEW.length())),
+        names(dir(), true));
+    second.finish();
     assertEquals(List.of(), names(dir(), true), "nothing hidden is left after the commit");
   }
 
@@ -214,6 +219,7 @@ public abstract class OutputCommitProtocolCases {
     OutputCommit first = overwritingJob();
     assertThrows(OutputCommit.SimulatedCrash.class, () -> first.commit(at));
     OutputCommit again = OutputCommit.resume(conf(), out(), first.workDir(), true);
+    assertFalse(again.committed(), "the output is not this job's yet");
     assertEquals(at == OutputCommit.FailPoint.CRASH_AFTER_OLD_MOVED, again.startOver(), "whether it put it back");
     assertEquals("old", which(out()), at + ": the previous output is back while the later attempt runs");
     assertEquals(List.of(first.workDir().getName()), names(dir(), true));
@@ -221,6 +227,68 @@ public abstract class OutputCommitProtocolCases {
     writeParts(conf(), again, 1, 0);
     again.commit();
     assertEquals("new", which(out()));
+    assertEquals(List.of(), names(dir(), true));
+  }
+
+  /** Every entry of {@code d}: name, length and modification time, to tell an untouched directory. */
+  private List<String> snapshot(Path d) {
+    try {
+      List<String> entries = new ArrayList<>();
+      for (FileStatus s : fs().listStatus(d)) {
+        entries.add(s.getPath().getName() + " " + s.getLen() + " " + s.getModificationTime());
+      }
+      Collections.sort(entries);
+      return entries;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * A later attempt of a job whose ApplicationMaster died after the new output was in place (before deleting the
+   * old one), or right after its whole commit: it learns that its commit completed, and neither it nor the
+   * owner's finish touches the output; the finish removes what is left beside it.
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+  void aLaterAttemptFindsItsCompletedCommitAndLeavesTheOutputAlone(boolean wholeCommit) {
+    OutputCommit first = overwritingJob();
+    if (wholeCommit) {
+      first.commit(step -> { }); // the ApplicationMaster's: the done mark stays for the owner
+    } else {
+      assertThrows(OutputCommit.SimulatedCrash.class, () -> first.commit(OutputCommit.FailPoint.CRASH_AFTER_NEW_MOVED));
+    }
+    assertEquals("new", which(out()));
+    List<String> before = snapshot(out());
+    OutputCommit again = OutputCommit.resume(conf(), out(), first.workDir(), true);
+    assertTrue(again.committed(), "the later attempt sees its job's commit done");
+    assertThrows(IllegalStateException.class, again::commit, "a completed commit is not run again");
+    assertEquals(before, snapshot(out()), "the output is untouched");
+    assertFalse(names(dir(), true).isEmpty(), "the done mark is there until the owner finishes");
+    OutputCommit owner = OutputCommit.resume(conf(), out(), first.workDir(), true);
+    owner.finish();
+    assertEquals(before, snapshot(out()), "finishing does not touch the output");
+    assertEquals("new", which(out()));
+    assertEquals(List.of(), names(dir(), true), "neither the old output nor the mark is left");
+  }
+
+  /**
+   * A job that failed (its rename refused) or aborted deleted its work directory as a committed job's rename does:
+   * a later attempt must not take that for a completed commit.
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+  void aFailedOrAbortedJobIsNotTakenForCommitted(boolean failedRename) {
+    OutputCommit first = overwritingJob();
+    if (failedRename) {
+      assertThrows(UncheckedIOException.class, () -> first.commit(OutputCommit.FailPoint.FAIL_MOVE_NEW));
+    } else {
+      first.abort();
+    }
+    UncheckedIOException e = assertThrows(UncheckedIOException.class,
+        () -> OutputCommit.resume(conf(), out(), first.workDir(), true));
+    assertTrue(e.getMessage().contains("is missing"), e.getMessage());
+    assertEquals("old", which(out()));
     assertEquals(List.of(), names(dir(), true));
   }
 

@@ -37,6 +37,10 @@ public final class InferenceJobDriver implements JobDriver {
     InferOptions spec = inStaging(InferOptions.fromConfiguration(LaunchContexts.jobConf()), ctx.stagingDir());
     OutputCommit commit = OutputCommit.resume(ctx.conf(), new Path(spec.get(GraphJobOptions.OUTPUT)),
         new Path(spec.get(GraphJobOptions.WORK_DIR)), spec.get(GraphJobOptions.OVERWRITE));
+    if (ctx.committedBefore(commit)) {
+      ctx.releasePrevious(java.util.Set.of());
+      return 0;
+    }
     List<String> hosts = spec.get(GraphJobOptions.GRAPH) == null ? List.of()
         : ContainerWorkers.partitionHosts(ctx.conf(), new Path(spec.get(GraphJobOptions.GRAPH)));
     LayerCheckpoints checkpoints = spec.recovery().writesCheckpoints()

@@ -25,6 +25,9 @@ public final class TopkJobDriver implements JobDriver {
         new Path(o.get(GraphJobOptions.WORK_DIR)),
         o.get(GraphJobOptions.OVERWRITE));
     ctx.releasePrevious(java.util.Set.of());
+    if (ctx.committedBefore(commit)) {
+      return 0;
+    }
     if (ctx.attempt() > 1) {
       commit.startOver(); // the dead attempt's parts: this one writes every part again
     }

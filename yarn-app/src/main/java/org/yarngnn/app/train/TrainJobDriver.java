@@ -45,6 +45,16 @@ public final class TrainJobDriver implements JobDriver {
     OutputCommit pairs = opts.link() == null || opts.link().pairsWorkDir() == null ? null
         : OutputCommit.resume(ctx.conf(), new Path(opts.link().pairs()), new Path(opts.link().pairsWorkDir()),
             opts.get(GraphJobOptions.OVERWRITE));
+    if (ctx.committedBefore(commit)) {
+      if (pairs != null && !pairs.committed()) {
+        // The previous AM died between the two commits: the workers had written every pair before the model's.
+        ctx.commit(pairs);
+      }
+      // The previous AM may have died before it deleted them.
+      org.yarngnn.app.TrainCommand.discard(Checkpoint.of(ctx.conf(), new Path(opts.get(GraphJobOptions.OUTPUT))),
+          System.out);
+      return 0;
+    }
     List<String> hosts = opts.get(GraphJobOptions.GRAPH) == null ? List.of()
         : ContainerWorkers.partitionHosts(ctx.conf(), new Path(opts.get(GraphJobOptions.GRAPH)));
     try {
@@ -110,12 +120,7 @@ public final class TrainJobDriver implements JobDriver {
         RunMetrics.writeOrWarn(ctx.conf(), opts.get(GraphJobOptions.METRICS), ModelOutput.summary(r, opts), System.out,
             "train");
       }
-      try {
-        checkpoints.discard();
-      } catch (java.io.IOException e) {
-        System.out.println("yarn-gnn train: warning: could not delete the checkpoints in " + checkpoints.dir()
-            + ": " + e.getMessage());
-      }
+      org.yarngnn.app.TrainCommand.discard(checkpoints, System.out);
       ctx.setProgress(1f, "best epoch " + r.bestEpoch());
       return 0;
     } catch (InputException | ModelFormatException e) {

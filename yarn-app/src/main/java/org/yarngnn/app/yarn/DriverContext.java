@@ -201,6 +201,21 @@ public final class DriverContext {
     output.commit(step -> faults.inCommit(step, attempt(), log));
   }
 
+  /**
+   * In a later attempt: true when the previous attempt's ApplicationMaster died after its commit of {@code output}
+   * completed ({@link OutputCommit#committed}); then logs it and publishes the job as done, and the driver returns
+   * 0 at once: the output is the job's, complete, and is not touched (the client finishes the commit).
+   */
+  public boolean committedBefore(OutputCommit output) {
+    if (attempt() <= 1 || !output.committed()) {
+      return false;
+    }
+    log.println("yarn-gnn: attempt " + attempt() + " after the previous ApplicationMaster died: its commit of "
+        + output.outputDir() + " had completed, so the job is done");
+    setProgress(1f, "committed by the previous attempt");
+    return true;
+  }
+
   /** Writes the latest status if it is not written yet and stops the status writer. */
   void close() throws InterruptedException {
     status.close();
